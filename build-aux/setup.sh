@@ -1,0 +1,50 @@
+# Sourced by run.sh and test.sh: install what is missing, configure, build.
+# Usage: adbscope_setup BUILDDIR [meson options…]
+
+adbscope_missing_packages ()
+{
+  local pkg missing=()
+  while read -r pkg; do
+    case "$pkg" in ''|'#'*) continue ;; esac
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+      missing+=("$pkg")
+    fi
+  done < "$ADBSCOPE_SRC/build-aux/debian-packages.txt"
+  echo "${missing[@]:-}"
+}
+
+adbscope_install_deps ()
+{
+  local missing
+  missing=$(adbscope_missing_packages)
+  [ -z "$missing" ] && return 0
+  echo "Installing missing Debian packages: $missing" >&2
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+      sudo="sudo"
+    else
+      echo "error: these packages are missing and I am not root (and there is no sudo): $missing" >&2
+      return 1
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  if ! $sudo apt-get update -q >&2; then
+    echo "error: apt-get update failed; install by hand: apt-get install $missing" >&2
+    return 1
+  fi
+  # shellcheck disable=SC2086
+  if ! $sudo apt-get install -y -q --no-install-recommends $missing >&2; then
+    echo "error: apt-get install failed; install by hand: apt-get install $missing" >&2
+    return 1
+  fi
+}
+
+adbscope_build ()
+{
+  local builddir="$1"; shift
+  if [ ! -f "$builddir/build.ninja" ]; then
+    meson setup "$builddir" "$ADBSCOPE_SRC" "$@" >&2 || return 1
+  fi
+  meson compile -C "$builddir" >&2 || return 1
+}

@@ -1,0 +1,14 @@
+/* adbscope-cli-commands.h: entry points of the subcommands */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+int adbscope_cli_devices (int argc, char **argv);
+
+#ifdef ADBSCOPE_HAVE_SIM
+int adbscope_sim_main (int argc, char **argv);
+#endif
+
+G_END_DECLS

@@ -1,0 +1,164 @@
+/* adbscope-cli.c: subcommand dispatch and the JSON output conventions
+ *
+ * Every command prints JSON (or CSV) on stdout and nothing else, errors
+ * included: {"error":{"code":"…","message":"…"}}.  Codes are untranslated,
+ * messages are translated.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "adbscope-core.h"
+#include "adbscope-cli.h"
+#include "adbscope-cli-commands.h"
+
+static const AdbscopeCliCommand commands[] = {
+  { "devices", N_("List connected devices and their state"), adbscope_cli_devices },
+#ifdef ADBSCOPE_HAVE_SIM
+  { "sim", N_("Run a simulated Android device that adb connects to"), adbscope_sim_main },
+#endif
+};
+
+static const AdbscopeCliCommand *
+find_command (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_strcmp0 (commands[i].name, name) == 0)
+      return &commands[i];
+  return NULL;
+}
+
+/* A first argument that is not an option is a subcommand (even an unknown
+ * one: that is a usage error, not a reason to open a window).
+ */
+gboolean
+adbscope_cli_handles (const char *arg)
+{
+  if (arg == NULL)
+    return FALSE;
+  if (g_str_equal (arg, "--version") || g_str_equal (arg, "--help") ||
+      g_str_equal (arg, "-h") || g_str_equal (arg, "help"))
+    return TRUE;
+  return arg[0] != '-';
+}
+
+static void
+print_help (FILE *out)
+{
+  fprintf (out, "%s\n", _("Usage: adbscope [COMMAND [OPTION…]]"));
+  fprintf (out, "\n%s\n", _("Watch what one Android app costs, over adb. Without a command, opens the window."));
+  fprintf (out, "\n%s\n", _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (out, "\n%s\n", _("Run “adbscope COMMAND --help” for the options of a command."));
+  fprintf (out, "%s\n", _("Exit status: 0 ok, 1 error, 2 usage error, 3 an assertion failed."));
+}
+
+void
+adbscope_cli_print_json (JsonNode *node)
+{
+  g_autofree char *text = json_to_string (node, TRUE);
+
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+  fflush (stdout);
+}
+
+int
+adbscope_cli_print_error (const GError *error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "error");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "code");
+  json_builder_add_string_value (builder, adbscope_error_get_code_name (error));
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, error->message);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  adbscope_cli_print_json (root);
+
+  if (g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE))
+    return ADBSCOPE_EXIT_USAGE;
+  if (g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ASSERTION_FAILED))
+    return ADBSCOPE_EXIT_ASSERTION;
+  return ADBSCOPE_EXIT_ERROR;
+}
+
+int
+adbscope_cli_usage_error (const char *format,
+                          ...)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  error = g_error_new_literal (ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE, message);
+  return adbscope_cli_print_error (error);
+}
+
+/* Option parsing for subcommands: --help goes to stdout as text (a person
+ * asked for it), bad options become a JSON usage error.
+ */
+gboolean
+adbscope_cli_parse (GOptionContext   *context,
+                    int              *argc,
+                    char           ***argv,
+                    int              *exit_code)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      *exit_code = adbscope_cli_usage_error ("%s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int
+adbscope_cli_run (int    argc,
+                  char **argv)
+{
+  const AdbscopeCliCommand *command;
+  const char *name;
+
+  g_return_val_if_fail (argc > 1, ADBSCOPE_EXIT_USAGE);
+
+  name = argv[1];
+  if (g_str_equal (name, "--version"))
+    {
+      printf ("adbscope %s\n", PACKAGE_VERSION);
+      return ADBSCOPE_EXIT_OK;
+    }
+  if (g_str_equal (name, "--help") || g_str_equal (name, "-h") || g_str_equal (name, "help"))
+    {
+      print_help (stdout);
+      return ADBSCOPE_EXIT_OK;
+    }
+
+  command = find_command (name);
+  if (command == NULL)
+    return adbscope_cli_usage_error (_("Unknown command “%s”. Run “adbscope --help” for the list."), name);
+
+  /* The subcommand sees argv[0] = "adbscope COMMAND" for its --help. */
+  {
+    g_autofree char *prog = g_strdup_printf ("adbscope %s", name);
+    char *saved = argv[1];
+    int rc;
+
+    argv[1] = prog;
+    rc = command->func (argc - 1, argv + 1);
+    argv[1] = saved;
+    return rc;
+  }
+}

@@ -1,0 +1,37 @@
+/* adbscope-cli.h: the headless subcommands (never initialise GTK) */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit codes, documented in docs/cli.md and adbscope(1). */
+enum {
+  ADBSCOPE_EXIT_OK = 0,
+  ADBSCOPE_EXIT_ERROR = 1,
+  ADBSCOPE_EXIT_USAGE = 2,
+  ADBSCOPE_EXIT_ASSERTION = 3,
+};
+
+typedef int (*AdbscopeCliCommandFunc) (int argc, char **argv);
+
+typedef struct
+{
+  const char             *name;
+  const char             *summary;  /* N_() */
+  AdbscopeCliCommandFunc  func;
+} AdbscopeCliCommand;
+
+gboolean adbscope_cli_handles      (const char   *arg);
+int      adbscope_cli_run          (int           argc,
+                                    char        **argv);
+void     adbscope_cli_print_json   (JsonNode     *node);
+int      adbscope_cli_print_error  (const GError *error);
+int      adbscope_cli_usage_error  (const char   *format,
+                                    ...) G_GNUC_PRINTF (1, 2);
+gboolean adbscope_cli_parse        (GOptionContext *context,
+                                    int          *argc,
+                                    char       ***argv,
+                                    int          *exit_code);
+
+G_END_DECLS

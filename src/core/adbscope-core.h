@@ -1,0 +1,5 @@
+/* adbscope-core.h: umbrella header of the GTK-free core library */
+#pragma once
+
+#include "adbscope-types.h"
+#include "adbscope-error.h"

@@ -1,0 +1,60 @@
+/* adbscope-error.c */
+#include "config.h"
+
+#include <gio/gio.h>
+
+#include "adbscope-error.h"
+
+G_DEFINE_QUARK (adbscope-error-quark, adbscope_error)
+
+static const char * const code_names[ADBSCOPE_ERROR_N_CODES] = {
+  [ADBSCOPE_ERROR_FAILED] = "failed",
+  [ADBSCOPE_ERROR_USAGE] = "usage",
+  [ADBSCOPE_ERROR_ADB_NOT_FOUND] = "adb_not_found",
+  [ADBSCOPE_ERROR_ADB_FAILED] = "adb_failed",
+  [ADBSCOPE_ERROR_NO_DEVICE] = "no_device",
+  [ADBSCOPE_ERROR_DEVICE_UNAUTHORIZED] = "device_unauthorized",
+  [ADBSCOPE_ERROR_DEVICE_OFFLINE] = "device_offline",
+  [ADBSCOPE_ERROR_DEVICE_LOST] = "device_lost",
+  [ADBSCOPE_ERROR_MULTIPLE_DEVICES] = "multiple_devices",
+  [ADBSCOPE_ERROR_TIMEOUT] = "timeout",
+  [ADBSCOPE_ERROR_INVALID_SERIAL] = "invalid_serial",
+  [ADBSCOPE_ERROR_INVALID_PACKAGE] = "invalid_package",
+  [ADBSCOPE_ERROR_PACKAGE_NOT_FOUND] = "package_not_found",
+  [ADBSCOPE_ERROR_APP_NOT_RUNNING] = "app_not_running",
+  [ADBSCOPE_ERROR_PARSE] = "parse_error",
+  [ADBSCOPE_ERROR_NOT_SUPPORTED] = "not_supported",
+  [ADBSCOPE_ERROR_ADDRESS_IN_USE] = "address_in_use",
+  [ADBSCOPE_ERROR_NO_RECORDING] = "no_recording",
+  [ADBSCOPE_ERROR_FORBIDDEN] = "forbidden",
+  [ADBSCOPE_ERROR_IO] = "io_error",
+  [ADBSCOPE_ERROR_ASSERTION_FAILED] = "assertion_failed",
+  [ADBSCOPE_ERROR_CANCELLED] = "cancelled",
+};
+
+const char *
+adbscope_error_code_to_string (int code)
+{
+  if (code < 0 || code >= ADBSCOPE_ERROR_N_CODES || code_names[code] == NULL)
+    return "failed";
+  return code_names[code];
+}
+
+/* Errors from other domains still get a stable code for the JSON output. */
+const char *
+adbscope_error_get_code_name (const GError *error)
+{
+  g_return_val_if_fail (error != NULL, "failed");
+
+  if (error->domain == ADBSCOPE_ERROR)
+    return adbscope_error_code_to_string (error->code);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return "cancelled";
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+    return "timeout";
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE))
+    return "address_in_use";
+  if (error->domain == G_IO_ERROR || error->domain == G_FILE_ERROR)
+    return "io_error";
+  return "failed";
+}

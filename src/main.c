@@ -1,0 +1,31 @@
+/* main.c: one binary; a subcommand runs headless, none opens the window */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+
+#include "adbscope-cli.h"
+#if HAVE_GUI
+# include "adbscope-application.h"
+#endif
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc > 1 && adbscope_cli_handles (argv[1]))
+    return adbscope_cli_run (argc, argv);
+
+#if HAVE_GUI
+  return adbscope_application_run (argc, argv);
+#else
+  fprintf (stderr, "%s\n", _("This build has no desktop app; run “adbscope --help” for the commands."));
+  return 2;
+#endif
+}
