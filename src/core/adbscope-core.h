@@ -3,3 +3,4 @@
 
 #include "adbscope-types.h"
 #include "adbscope-error.h"
+#include "adbscope-series.h"
