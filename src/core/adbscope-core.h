@@ -8,3 +8,4 @@
 #include "adbscope-device.h"
 #include "adbscope-device-monitor.h"
 #include "adbscope-shell.h"
+#include "adbscope-series.h"
