@@ -29,7 +29,7 @@ gboolean  _adbscope_is_blank          (const char    *s);
 gboolean  _adbscope_parse_int64       (const char    *s,
                                        const char   **end,
                                        gint64        *out);
-gboolean  _adbscope_parse_double      (const char    *s,
+gboolean  _adbscope_dumpsys_parse_double      (const char    *s,
                                        const char   **end,
                                        double        *out);
 gboolean  _adbscope_parse_grouped_int (const char    *s,

@@ -121,7 +121,7 @@ _adbscope_parse_int64 (const char  *s,
 }
 
 gboolean
-_adbscope_parse_double (const char  *s,
+_adbscope_dumpsys_parse_double (const char  *s,
                         const char **end,
                         double      *out)
 {

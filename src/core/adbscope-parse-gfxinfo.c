@@ -271,7 +271,7 @@ parse_count_pct (const char *s,
   if (!_adbscope_parse_int64 (s, &s, count))
     return FALSE;
   s = _adbscope_skip_space (s);
-  if (*s == '(' && _adbscope_parse_double (s + 1, &s, &v) && *s == '%')
+  if (*s == '(' && _adbscope_dumpsys_parse_double (s + 1, &s, &v) && *s == '%')
     *pct = v;
   return TRUE;
 }
