@@ -22,7 +22,7 @@ ALWAYS = (".desktop.in", ".metainfo.xml.in", ".gschema.xml")
 
 
 def strip_c_comments(text):
-    """Drop comments but keep string and character literals."""
+    """Drop comments and the contents of string and character literals."""
     out = []
     i, n = 0, len(text)
     while i < n:
@@ -38,7 +38,7 @@ def strip_c_comments(text):
             j = i + 1
             while j < n and text[j] != c:
                 j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
+            out.append(c + c)  # the literal's text cannot hold a call
             i = j + 1
         else:
             out.append(c)
