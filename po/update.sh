@@ -33,8 +33,15 @@ if [ "$check" = 1 ]; then
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   python3 "$po/potfiles.py" --root "$root" --check
-  make_pot "$po/POTFILES.in" "$tmp/adbscope.pot"
+  make_pot "$po/POTFILES.in" "$tmp/adbscope.pot" 2>"$tmp/xgettext.log"
   status=0
+  # A warning usually means a msgid xgettext could not read whole, such as
+  # one built with G_GINT64_FORMAT: its translation could never be found.
+  if [ -s "$tmp/xgettext.log" ]; then
+    cat "$tmp/xgettext.log"
+    echo "xgettext warned about the sources (above)"
+    status=1
+  fi
   for lang in $(grep -v '^#' "$po/LINGUAS"); do
     msgmerge --quiet --no-fuzzy-matching "$po/$lang.po" "$tmp/adbscope.pot" -o "$tmp/$lang.po"
     stats=$(LC_ALL=C msgfmt --check --statistics -o /dev/null "$tmp/$lang.po" 2>&1)

@@ -40,6 +40,18 @@ out=$(run LANG=C.UTF-8 LANGUAGE=zh_CN "$bin" --help); rc=$?
 check "LANGUAGE=zh_CN: --help is translated" \
   eval '[ $rc = 0 ] && grep -q "^用法：adbscope" <<<"$out" && grep -q "^命令：" <<<"$out"'
 
+# An error from the core (not only the CLI's own usage text) is translated
+# too, and its code is not.
+out=$(run LANG=C.UTF-8 LANGUAGE=zh_CN ADB=/nonexistent/adb "$bin" devices); rc=$?
+check "LANGUAGE=zh_CN: adb_not_found keeps its code, message in Chinese" \
+  python3 -c '
+import json, sys
+assert sys.argv[1] == "1", sys.argv[1]
+err = json.loads(sys.argv[2])["error"]
+assert err["code"] == "adb_not_found", err
+assert "/nonexistent/adb" in err["message"] and "找不到" in err["message"], err
+' "$rc" "$out"
+
 # A real zh_CN.UTF-8 locale, as a user in China has it: compiled into a
 # private LOCPATH, so nothing is installed system-wide.
 if localedef -i zh_CN -f UTF-8 "$tmp/zh_CN.UTF-8" 2>"$tmp/localedef.err" || [ -d "$tmp/zh_CN.UTF-8" ]; then
