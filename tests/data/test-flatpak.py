@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 builder, manifest_path, builddir, meson, app_id = sys.argv[1:6]
 fails = 0
@@ -35,7 +36,11 @@ def check(name, ok, detail=""):
 
 
 # 1. flatpak-builder itself reads it: no parse error, no unknown property.
-r = subprocess.run([builder, "--show-manifest", manifest_path], capture_output=True, text=True)
+# In a scratch directory: flatpak-builder leaves a .flatpak-builder/ state
+# folder in its working directory.
+with tempfile.TemporaryDirectory() as scratch:
+    r = subprocess.run([builder, "--show-manifest", os.path.abspath(manifest_path)],
+                       capture_output=True, text=True, cwd=scratch)
 check("flatpak-builder --show-manifest parses it", r.returncode == 0, r.stderr.strip())
 check("flatpak-builder warns about nothing (unknown properties)", r.stderr.strip() == "", r.stderr.strip())
 try:
