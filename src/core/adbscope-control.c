@@ -193,8 +193,9 @@ check_no_other_record (const char  *path,
   pid = json_object_get_int_member_with_default (json_node_get_object (root), "pid", 0);
   if (pid_is_alive (pid))
     {
+      /* Not G_GINT64_FORMAT: xgettext cannot see through it. */
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADDRESS_IN_USE,
-                   _("Another record is running (pid %" G_GINT64_FORMAT "); stop it with “adbscope stop”"), pid);
+                   _("Another record is running (pid %lld); stop it with “adbscope stop”"), (long long) pid);
       return FALSE;
     }
   return TRUE;
@@ -406,7 +407,7 @@ adbscope_control_request (const char  *command,
       g_autoptr(GError) local = NULL;
       g_propagate_error (&local, g_steal_pointer (error));
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NO_RECORDING,
-                   _("No record answers on port %" G_GINT64_FORMAT ": %s"), port, local->message);
+                   _("No record answers on port %lld: %s"), (long long) port, local->message);
       return NULL;
     }
   if (!json_parser_load_from_data (reply, g_bytes_get_data (body, NULL), g_bytes_get_size (body), NULL) ||
