@@ -1,9 +1,10 @@
-/* adbscope-application.c */
+/* adbscope-application.c: the application, its app-wide actions and shortcuts */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
 #include "adbscope-application.h"
+#include "adbscope-preferences-window.h"
 #include "adbscope-window.h"
 
 struct _AdbscopeApplication
@@ -24,16 +25,95 @@ adbscope_application_activate (GApplication *app)
 }
 
 static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (adbscope_preferences_window_new (parent)));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  const char *developers[] = { _("The Adbscope contributors"), NULL };
+
+  adw_show_about_window (parent,
+                         "application-name", _("Adbscope"),
+                         "application-icon", APP_ID,
+                         "version", PACKAGE_VERSION,
+                         "developer-name", _("The Adbscope contributors"),
+                         "developers", developers,
+                         "comments", _("Watch what one Android app costs: CPU, memory, frames, power and network, over adb"),
+                         "license-type", GTK_LICENSE_MIT_X11,
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (user_data));
+
+  /* Closing (not destroying) lets each window stop its session and demo. */
+  for (GList *l = windows; l != NULL; )
+    {
+      GList *next = l->next;
+
+      gtk_window_close (l->data);
+      l = next;
+    }
+}
+
+static const GActionEntry app_actions[] = {
+  { "preferences", preferences_action },
+  { "about", about_action },
+  { "quit", quit_action },
+};
+
+static void
+adbscope_application_startup (GApplication *app)
+{
+  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *prefs_accels[] = { "<Control>comma", NULL };
+  static const char *close_accels[] = { "<Control>w", NULL };
+
+  G_APPLICATION_CLASS (adbscope_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "window.close", close_accels);
+}
+
+static void
 adbscope_application_class_init (AdbscopeApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   app_class->activate = adbscope_application_activate;
+  app_class->startup = adbscope_application_startup;
 }
 
 static void
 adbscope_application_init (AdbscopeApplication *self)
 {
+}
+
+AdbscopeApplication *
+adbscope_application_new (void)
+{
+  return g_object_new (ADBSCOPE_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "resource-base-path", "/io/github/adbscope/Adbscope",
+                       NULL);
 }
 
 int
@@ -43,9 +123,6 @@ adbscope_application_run (int    argc,
   g_autoptr(AdbscopeApplication) app = NULL;
 
   g_set_application_name (_("Adbscope"));
-  app = g_object_new (ADBSCOPE_TYPE_APPLICATION,
-                      "application-id", APP_ID,
-                      "flags", G_APPLICATION_DEFAULT_FLAGS,
-                      NULL);
+  app = adbscope_application_new ();
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

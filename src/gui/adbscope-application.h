@@ -9,7 +9,8 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AdbscopeApplication, adbscope_application, ADBSCOPE, APPLICATION, AdwApplication)
 
-int adbscope_application_run (int    argc,
-                              char **argv);
+AdbscopeApplication *adbscope_application_new (void);
+int                  adbscope_application_run (int    argc,
+                                           char **argv);
 
 G_END_DECLS

@@ -1,4 +1,4 @@
-/* adbscope-window.h */
+/* adbscope-window.h: the main window — pick a device and an app, then watch it */
 #pragma once
 
 #include <adwaita.h>

@@ -1,0 +1,461 @@
+/* adbscope-chart-card.c: a titled time chart of session series, with its current value
+ *
+ * Cards are declared in the pages' templates by report path
+ * (series="cpu.app_pct,cpu.system_pct"), so a page is mostly .ui.  The
+ * card shows one of three things: the chart; the reason its source is not
+ * supported (never a flat zero); or "waiting" while no sample exists yet.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "adbscope-chart-card.h"
+#include "adbscope-line-layer.h"
+#include "adbscope-stacked-layer.h"
+
+struct _AdbscopeChartCard
+{
+  GtkWidget       parent_instance;
+
+  GtkLabel       *title_label;
+  GtkLabel       *value_label;
+  GtkStack       *stack;
+  AdbscopeChart  *chart;
+  GtkLabel       *reason_label;
+
+  char           *title;
+  char           *unit;
+  char           *series_paths;
+  char           *labels;
+  char           *source_key;
+  GArray         *ids;          /* AdbscopeSeriesId, in layer order */
+  GPtrArray      *layers;       /* AdbscopeChartLayer*, borrowed from the chart */
+  double          value_max;    /* fixed top of the value range; 0: automatic */
+  gboolean        stacked;
+  gboolean        fill;
+  gboolean        built;
+};
+
+G_DEFINE_FINAL_TYPE (AdbscopeChartCard, adbscope_chart_card, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_TITLE,
+  PROP_UNIT,
+  PROP_SERIES,
+  PROP_LABELS,
+  PROP_SOURCE,
+  PROP_STACKED,
+  PROP_FILL,
+  PROP_VALUE_MAX,
+  PROP_TOOLTIP,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static gboolean
+series_id_from_path (const char       *path,
+                     AdbscopeSeriesId *id)
+{
+  for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
+    if (strcmp (adbscope_series_id_get_path (i), path) == 0)
+      {
+        *id = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+source_from_key (const char     *key,
+                 AdbscopeSource *source)
+{
+  for (guint i = 0; i < ADBSCOPE_N_SOURCES; i++)
+    if (g_strcmp0 (adbscope_source_to_key (i), key) == 0)
+      {
+        *source = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* Layers are made on the first update: GtkBuilder sets the properties in
+ * any order. */
+static void
+build_layers (AdbscopeChartCard *self,
+              AdbscopeDataView  *view)
+{
+  g_auto(GStrv) paths = g_strsplit (self->series_paths ? self->series_paths : "", ",", -1);
+  g_auto(GStrv) labels = g_strsplit (self->labels ? self->labels : "", ",", -1);
+  guint n_labels = g_strv_length (labels);
+  AdbscopeChartLayer *stack = NULL;
+
+  self->built = TRUE;
+  if (self->stacked)
+    {
+      stack = adbscope_stacked_layer_new ();
+      adbscope_chart_add_layer (self->chart, stack);
+      g_ptr_array_add (self->layers, stack);
+    }
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      const char *path = g_strstrip (paths[i]);
+      const char *label = i < n_labels ? g_strstrip (labels[i]) : self->title;
+      AdbscopeSeriesId id;
+
+      if (*path == '\0')
+        continue;
+      if (!series_id_from_path (path, &id))
+        {
+          g_critical ("Chart card “%s”: no series “%s”", self->title, path);
+          continue;
+        }
+      g_array_append_val (self->ids, id);
+      if (stack != NULL)
+        {
+          AdbscopeSeries *series = adbscope_data_view_get_series (view, id);
+
+          g_assert (series != NULL);
+          adbscope_stacked_layer_add_series (ADBSCOPE_STACKED_LAYER (stack), series, label, NULL);
+        }
+      else
+        {
+          AdbscopeChartLayer *layer = adbscope_line_layer_new (NULL, label);
+
+          adbscope_line_layer_set_fill (ADBSCOPE_LINE_LAYER (layer), self->fill && i == 0);
+          adbscope_chart_add_layer (self->chart, layer);
+          g_ptr_array_add (self->layers, layer);
+        }
+    }
+}
+
+static void
+format_value (AdbscopeChartCard *self,
+              double             value,
+              GString           *text)
+{
+  const char *unit = self->unit != NULL ? self->unit : "";
+
+  if (strcmp (unit, "kB") == 0)
+    {
+      g_autofree char *size = g_format_size_full ((guint64) MAX (value, 0) * 1024, G_FORMAT_SIZE_IEC_UNITS);
+      g_string_append (text, size);
+    }
+  else if (strcmp (unit, "B/s") == 0)
+    {
+      g_autofree char *size = g_format_size ((guint64) MAX (value, 0));
+      /* Translators: a data rate, %s is a size like "1.2 MB" */
+      g_string_append_printf (text, _("%s/s"), size);
+    }
+  else if (fabs (value) >= 100 || *unit == '\0')
+    g_string_append_printf (text, "%.0f%s%s", value, *unit && *unit != '%' ? " " : "", unit);
+  else
+    g_string_append_printf (text, "%.1f%s%s", value, *unit && *unit != '%' ? " " : "", unit);
+}
+
+/**
+ * adbscope_chart_card_update:
+ *
+ * Points the layers at @view's series (live or frozen), picks what to show
+ * and redraws.
+ */
+void
+adbscope_chart_card_update (AdbscopeChartCard *self,
+                            AdbscopeDataView  *view)
+{
+  g_autoptr(GString) value_text = g_string_new (NULL);
+  AdbscopeSource source;
+  const char *reason = NULL;
+  const AdbscopeMarker *markers;
+  const GArray *marker_array;
+  gboolean any_data = FALSE;
+
+  g_return_if_fail (ADBSCOPE_IS_CHART_CARD (self));
+  g_return_if_fail (ADBSCOPE_IS_DATA_VIEW (view));
+
+  if (!self->built)
+    build_layers (self, view);
+
+  if (self->source_key != NULL && source_from_key (self->source_key, &source) &&
+      !adbscope_data_view_is_supported (view, source, &reason))
+    {
+      gtk_label_set_text (self->reason_label, reason != NULL ? reason : _("Not supported on this device"));
+      gtk_stack_set_visible_child_name (self->stack, "unsupported");
+      gtk_label_set_text (self->value_label, "");
+      return;
+    }
+
+  for (guint i = 0; i < self->ids->len; i++)
+    {
+      AdbscopeSeries *series = adbscope_data_view_get_series (view, g_array_index (self->ids, AdbscopeSeriesId, i));
+      double value;
+
+      if (self->stacked)
+        adbscope_stacked_layer_set_series (g_ptr_array_index (self->layers, 0), i, series);
+      else
+        adbscope_line_layer_set_series (g_ptr_array_index (self->layers, i), series);
+
+      if (series != NULL && adbscope_series_get_last_finite (series, NULL, &value))
+        {
+          if (!any_data)
+            format_value (self, value, value_text);
+          any_data = TRUE;
+        }
+    }
+
+  gtk_label_set_text (self->value_label, value_text->str);
+  gtk_stack_set_visible_child_name (self->stack, any_data ? "chart" : "waiting");
+
+  marker_array = adbscope_session_get_markers (adbscope_data_view_get_session (view));
+  markers = marker_array != NULL ? (const AdbscopeMarker *) (gpointer) marker_array->data : NULL;
+  if (marker_array != NULL && marker_array->len > 0)
+    {
+      g_autofree AdbscopeChartMarker *cm = g_new (AdbscopeChartMarker, marker_array->len);
+
+      for (guint i = 0; i < marker_array->len; i++)
+        {
+          cm[i].time_us = markers[i].time_us;
+          cm[i].label = markers[i].label;
+        }
+      adbscope_chart_set_markers (self->chart, cm, marker_array->len);
+    }
+
+  adbscope_chart_set_visible_seconds (self->chart, adbscope_data_view_get_visible_seconds (view));
+  adbscope_chart_set_interval (self->chart, adbscope_data_view_get_interval_us (view));
+  adbscope_chart_queue_update (self->chart);
+}
+
+const char *
+adbscope_chart_card_get_title (AdbscopeChartCard *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART_CARD (self), NULL);
+  return self->title;
+}
+
+AdbscopeChart *
+adbscope_chart_card_get_chart (AdbscopeChartCard *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART_CARD (self), NULL);
+  return self->chart;
+}
+
+/**
+ * adbscope_chart_card_get_state:
+ *
+ * Returns: "chart", "unsupported" or "waiting"
+ */
+const char *
+adbscope_chart_card_get_state (AdbscopeChartCard *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART_CARD (self), NULL);
+  return gtk_stack_get_visible_child_name (self->stack);
+}
+
+const char *
+adbscope_chart_card_get_value_text (AdbscopeChartCard *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART_CARD (self), NULL);
+  return gtk_label_get_text (self->value_label);
+}
+
+static void
+set_string (char       **field,
+            const char  *value)
+{
+  g_free (*field);
+  *field = g_strdup (value);
+}
+
+static void
+adbscope_chart_card_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  AdbscopeChartCard *self = ADBSCOPE_CHART_CARD (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_UNIT:
+      g_value_set_string (value, self->unit);
+      break;
+    case PROP_SERIES:
+      g_value_set_string (value, self->series_paths);
+      break;
+    case PROP_LABELS:
+      g_value_set_string (value, self->labels);
+      break;
+    case PROP_SOURCE:
+      g_value_set_string (value, self->source_key);
+      break;
+    case PROP_STACKED:
+      g_value_set_boolean (value, self->stacked);
+      break;
+    case PROP_FILL:
+      g_value_set_boolean (value, self->fill);
+      break;
+    case PROP_VALUE_MAX:
+      g_value_set_double (value, self->value_max);
+      break;
+    case PROP_TOOLTIP:
+      g_value_set_string (value, gtk_widget_get_tooltip_text (GTK_WIDGET (self->title_label)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+adbscope_chart_card_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  AdbscopeChartCard *self = ADBSCOPE_CHART_CARD (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      set_string (&self->title, g_value_get_string (value));
+      gtk_label_set_text (self->title_label, self->title);
+      adbscope_chart_set_title (self->chart, self->title);
+      break;
+    case PROP_UNIT:
+      set_string (&self->unit, g_value_get_string (value));
+      adbscope_chart_set_unit (self->chart, self->unit);
+      break;
+    case PROP_SERIES:
+      g_return_if_fail (!self->built);
+      set_string (&self->series_paths, g_value_get_string (value));
+      break;
+    case PROP_LABELS:
+      g_return_if_fail (!self->built);
+      set_string (&self->labels, g_value_get_string (value));
+      break;
+    case PROP_SOURCE:
+      set_string (&self->source_key, g_value_get_string (value));
+      break;
+    case PROP_STACKED:
+      g_return_if_fail (!self->built);
+      self->stacked = g_value_get_boolean (value);
+      break;
+    case PROP_FILL:
+      self->fill = g_value_get_boolean (value);
+      break;
+    case PROP_VALUE_MAX:
+      self->value_max = g_value_get_double (value);
+      if (self->value_max > 0)
+        adbscope_chart_set_value_range (self->chart, 0, self->value_max);
+      else
+        adbscope_chart_set_auto_range (self->chart, TRUE);
+      break;
+    case PROP_TOOLTIP:
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+adbscope_chart_card_dispose (GObject *object)
+{
+  AdbscopeChartCard *self = ADBSCOPE_CHART_CARD (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), ADBSCOPE_TYPE_CHART_CARD);
+  G_OBJECT_CLASS (adbscope_chart_card_parent_class)->dispose (object);
+}
+
+static void
+adbscope_chart_card_finalize (GObject *object)
+{
+  AdbscopeChartCard *self = ADBSCOPE_CHART_CARD (object);
+
+  g_free (self->title);
+  g_free (self->unit);
+  g_free (self->series_paths);
+  g_free (self->labels);
+  g_free (self->source_key);
+  g_array_unref (self->ids);
+  g_ptr_array_unref (self->layers);
+  G_OBJECT_CLASS (adbscope_chart_card_parent_class)->finalize (object);
+}
+
+static void
+adbscope_chart_card_class_init (AdbscopeChartCardClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = adbscope_chart_card_dispose;
+  object_class->finalize = adbscope_chart_card_finalize;
+  object_class->get_property = adbscope_chart_card_get_property;
+  object_class->set_property = adbscope_chart_card_set_property;
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_UNIT] =
+    g_param_spec_string ("unit", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  /* Report paths of ADBSCOPE_SERIES_TABLE, comma separated */
+  properties[PROP_SERIES] =
+    g_param_spec_string ("series", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  /* Legend titles, comma separated, one per series */
+  properties[PROP_LABELS] =
+    g_param_spec_string ("labels", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  /* adbscope_source_to_key() of the source the series need */
+  properties[PROP_SOURCE] =
+    g_param_spec_string ("source", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STACKED] =
+    g_param_spec_boolean ("stacked", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FILL] =
+    g_param_spec_boolean ("fill", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_VALUE_MAX] =
+    g_param_spec_double ("value-max", NULL, NULL, 0, G_MAXDOUBLE, 0,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TOOLTIP] =
+    g_param_spec_string ("explanation", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (ADBSCOPE_TYPE_CHART);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/adbscope/Adbscope/adbscope-chart-card.ui");
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeChartCard, title_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeChartCard, value_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeChartCard, stack);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeChartCard, chart);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeChartCard, reason_label);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "chartcard");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+adbscope_chart_card_init (AdbscopeChartCard *self)
+{
+  self->ids = g_array_new (FALSE, FALSE, sizeof (AdbscopeSeriesId));
+  self->layers = g_ptr_array_new ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self))), 6);
+}
+
+GtkWidget *
+adbscope_chart_card_new (void)
+{
+  return g_object_new (ADBSCOPE_TYPE_CHART_CARD, NULL);
+}

@@ -1,0 +1,230 @@
+/* adbscope-demo-device.c: `adbscope sim` run for the GUI's "Try the demo device"
+ *
+ * The simulated device is this same binary run as `adbscope sim`: it
+ * connects itself to the current adb server and prints one JSON line with
+ * its serial.  It lives as long as this object (or until stop), and is
+ * always labelled as simulated in the UI.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+
+#include "adbscope-demo-device.h"
+#include "adbscope-error.h"
+
+struct _AdbscopeDemoDevice
+{
+  GObject           parent_instance;
+
+  char             *profile;
+  GSubprocess      *process;
+  GDataInputStream *stdout_stream;
+  char             *serial;
+};
+
+G_DEFINE_FINAL_TYPE (AdbscopeDemoDevice, adbscope_demo_device, G_TYPE_OBJECT)
+
+/* ADBSCOPE_BIN lets tests run the built binary from a test executable. */
+static char *
+find_self (void)
+{
+  const char *bin = g_getenv ("ADBSCOPE_BIN");
+
+  if (bin != NULL && *bin != '\0')
+    return g_strdup (bin);
+  return g_file_read_link ("/proc/self/exe", NULL);
+}
+
+static void
+read_line_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AdbscopeDemoDevice *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *line = NULL;
+  JsonObject *obj;
+
+  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, NULL, &error);
+  if (line == NULL)
+    {
+      adbscope_demo_device_stop (self);
+      if (error != NULL)
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
+                                 _("The demo device stopped before it was ready"));
+      return;
+    }
+
+  if (!json_parser_load_from_data (parser, line, -1, &error) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      adbscope_demo_device_stop (self);
+      g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
+                               _("The demo device printed something unexpected: %s"), line);
+      return;
+    }
+
+  obj = json_node_get_object (json_parser_get_root (parser));
+  if (json_object_has_member (obj, "error"))
+    {
+      JsonObject *err = json_object_get_object_member (obj, "error");
+      const char *message = err != NULL ? json_object_get_string_member_with_default (err, "message", line) : line;
+
+      adbscope_demo_device_stop (self);
+      g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
+                               _("The demo device did not start: %s"), message);
+      return;
+    }
+
+  self->serial = g_strdup (json_object_get_string_member_with_default (obj, "serial", NULL));
+  if (self->serial == NULL)
+    {
+      adbscope_demo_device_stop (self);
+      g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
+                               _("The demo device printed something unexpected: %s"), line);
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * adbscope_demo_device_start_async:
+ *
+ * Starts `adbscope sim` and waits for its ready line.
+ */
+void
+adbscope_demo_device_start_async (AdbscopeDemoDevice  *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *bin = find_self ();
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  GTask *task;
+
+  g_return_if_fail (ADBSCOPE_IS_DEMO_DEVICE (self));
+  g_return_if_fail (self->process == NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, adbscope_demo_device_start_async);
+
+  g_ptr_array_add (argv, bin);
+  g_ptr_array_add (argv, (char *) "sim");
+  if (self->profile != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "--profile");
+      g_ptr_array_add (argv, self->profile);
+    }
+  g_ptr_array_add (argv, NULL);
+
+  self->process = g_subprocess_newv ((const char * const *) argv->pdata,
+                                     G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  if (self->process == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+  self->stdout_stream = g_data_input_stream_new (g_subprocess_get_stdout_pipe (self->process));
+  g_data_input_stream_read_line_async (self->stdout_stream, G_PRIORITY_DEFAULT, cancellable,
+                                       read_line_cb, task);
+}
+
+gboolean
+adbscope_demo_device_start_finish (AdbscopeDemoDevice  *self,
+                                   GAsyncResult        *result,
+                                   GError             **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+const char *
+adbscope_demo_device_get_serial (AdbscopeDemoDevice *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DEMO_DEVICE (self), NULL);
+  return self->serial;
+}
+
+/* The sim's pid (tests kill it to lose the device); 0 when not running. */
+GPid
+adbscope_demo_device_get_pid (AdbscopeDemoDevice *self)
+{
+  const char *id;
+
+  g_return_val_if_fail (ADBSCOPE_IS_DEMO_DEVICE (self), 0);
+
+  id = self->process != NULL ? g_subprocess_get_identifier (self->process) : NULL;
+  return id != NULL ? (GPid) g_ascii_strtoll (id, NULL, 10) : 0;
+}
+
+/**
+ * adbscope_demo_device_stop:
+ *
+ * SIGTERM lets the sim disconnect from adb and remove its sandbox.
+ */
+void
+adbscope_demo_device_stop (AdbscopeDemoDevice *self)
+{
+  g_return_if_fail (ADBSCOPE_IS_DEMO_DEVICE (self));
+
+  if (self->process != NULL)
+    {
+      g_subprocess_send_signal (self->process, SIGTERM);
+      /* Reap it in the background; nobody waits for the result. */
+      g_subprocess_wait_async (self->process, NULL, NULL, NULL);
+    }
+  g_clear_object (&self->stdout_stream);
+  g_clear_object (&self->process);
+}
+
+static void
+adbscope_demo_device_dispose (GObject *object)
+{
+  adbscope_demo_device_stop (ADBSCOPE_DEMO_DEVICE (object));
+  G_OBJECT_CLASS (adbscope_demo_device_parent_class)->dispose (object);
+}
+
+static void
+adbscope_demo_device_finalize (GObject *object)
+{
+  AdbscopeDemoDevice *self = ADBSCOPE_DEMO_DEVICE (object);
+
+  g_free (self->profile);
+  g_free (self->serial);
+  G_OBJECT_CLASS (adbscope_demo_device_parent_class)->finalize (object);
+}
+
+static void
+adbscope_demo_device_class_init (AdbscopeDemoDeviceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = adbscope_demo_device_dispose;
+  object_class->finalize = adbscope_demo_device_finalize;
+}
+
+static void
+adbscope_demo_device_init (AdbscopeDemoDevice *self)
+{
+}
+
+/**
+ * adbscope_demo_device_new:
+ * @profile: (nullable): a sim profile (pixel-14, legacy-8, tablet-13)
+ */
+AdbscopeDemoDevice *
+adbscope_demo_device_new (const char *profile)
+{
+  AdbscopeDemoDevice *self = g_object_new (ADBSCOPE_TYPE_DEMO_DEVICE, NULL);
+
+  self->profile = g_strdup (profile);
+  return self;
+}

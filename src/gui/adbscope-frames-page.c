@@ -1,0 +1,267 @@
+/* adbscope-frames-page.c: frame rate, frame times, janky frames and their causes
+ *
+ * The session keeps every frame time (ms) it has seen.  The page counts
+ * them into 0.1 ms bins as they arrive, so a tick costs only the new
+ * frames; the histogram and the percentiles come from those bins.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "adbscope-bar-layer.h"
+#include "adbscope-chart.h"
+#include "adbscope-frames-page.h"
+
+#define FINE_BIN_MS 0.1
+#define N_FINE      10001   /* the last one holds everything ≥ 1 s */
+
+static const double edges_ms[] = { 0, 4, 8, 12, 16.7, 20, 25, 33.3, 50, 66.7, 100, 150, 250, 500, INFINITY };
+#define N_EDGES G_N_ELEMENTS (edges_ms)
+
+struct _AdbscopeFramesPage
+{
+  AdbscopePage      parent_instance;
+
+  GtkStack         *frames_stack;
+  GtkLabel         *frames_reason;
+  AdbscopeChart    *histogram;
+  GtkLabel         *frames_label;
+  GtkLabel         *janky_label;
+  GtkLabel         *percentiles_label;
+  GtkListBox       *causes_list;
+
+  AdbscopeChartLayer *bars;
+  guint32          *fine;        /* N_FINE counts */
+  guint             n_counted;
+  GtkWidget        *cause_rows[ADBSCOPE_JANK_N_CAUSES];
+  GtkLabel         *cause_labels[ADBSCOPE_JANK_N_CAUSES];
+};
+
+G_DEFINE_FINAL_TYPE (AdbscopeFramesPage, adbscope_frames_page, ADBSCOPE_TYPE_PAGE)
+
+static const char *
+cause_title (AdbscopeJankCause cause)
+{
+  switch (cause)
+    {
+    case ADBSCOPE_JANK_MISSED_VSYNC:
+      return _("Missed vsync");
+    case ADBSCOPE_JANK_HIGH_INPUT_LATENCY:
+      return _("High input latency");
+    case ADBSCOPE_JANK_SLOW_UI_THREAD:
+      return _("Slow UI thread");
+    case ADBSCOPE_JANK_SLOW_BITMAP_UPLOADS:
+      return _("Slow bitmap uploads");
+    case ADBSCOPE_JANK_SLOW_ISSUE_DRAW_COMMANDS:
+      return _("Slow issue draw commands");
+    case ADBSCOPE_JANK_FRAME_DEADLINE_MISSED:
+      return _("Frame deadline missed");
+    case ADBSCOPE_JANK_N_CAUSES:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static double
+percentile_ms (const guint32 *fine,
+               guint          n,
+               double         p)
+{
+  guint64 rank = (guint64) ceil (p / 100.0 * n);
+  guint64 seen = 0;
+
+  rank = MAX (rank, 1);
+  for (guint i = 0; i < N_FINE; i++)
+    {
+      seen += fine[i];
+      if (seen >= rank)
+        return (i + 1) * FINE_BIN_MS;  /* the bin's upper edge */
+    }
+  return NAN;
+}
+
+static void
+count_frames (AdbscopeFramesPage *self,
+              AdbscopeDataView   *view)
+{
+  guint n = 0;
+  const float *times = adbscope_data_view_get_frame_times (view, &n);
+
+  /* Resuming from a pause shows fewer frames than counted before: recount. */
+  if (n < self->n_counted)
+    {
+      memset (self->fine, 0, N_FINE * sizeof *self->fine);
+      self->n_counted = 0;
+    }
+  for (guint i = self->n_counted; i < n; i++)
+    {
+      double bin = isfinite (times[i]) && times[i] >= 0 ? floor (times[i] / FINE_BIN_MS) : 0;
+
+      self->fine[(guint) MIN (bin, N_FINE - 1)]++;
+    }
+  self->n_counted = n;
+}
+
+static void
+update_histogram (AdbscopeFramesPage *self)
+{
+  double counts[N_EDGES - 1] = { 0 };
+
+  for (guint i = 0; i < N_FINE; i++)
+    {
+      double ms = i * FINE_BIN_MS;
+
+      for (guint b = 0; b + 1 < N_EDGES; b++)
+        if (ms < edges_ms[b + 1] - 1e-9)
+          {
+            counts[b] += self->fine[i];
+            break;
+          }
+    }
+  adbscope_bar_layer_set_bins (ADBSCOPE_BAR_LAYER (self->bars), edges_ms, N_EDGES, counts);
+  adbscope_chart_queue_update (self->histogram);
+}
+
+static void
+update_summary (AdbscopeFramesPage *self,
+                AdbscopeDataView   *view)
+{
+  gint64 frames = 0;
+  gint64 janky = 0;
+  gint64 causes[ADBSCOPE_JANK_N_CAUSES] = { 0 };
+  gboolean has_cause[ADBSCOPE_JANK_N_CAUSES] = { 0 };
+  g_autofree char *frames_text = NULL;
+  g_autofree char *janky_text = NULL;
+
+  adbscope_data_view_get_frame_totals (view, &frames, &janky, causes, has_cause);
+  frames_text = g_strdup_printf ("%" G_GINT64_FORMAT, frames);
+  gtk_label_set_text (self->frames_label, frames_text);
+  if (frames > 0)
+    janky_text = g_strdup_printf ("%" G_GINT64_FORMAT " (%.1f %%)", janky, 100.0 * janky / frames);
+  else
+    janky_text = g_strdup ("—");
+  gtk_label_set_text (self->janky_label, janky_text);
+
+  if (self->n_counted > 0)
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("%.1f / %.1f / %.1f ms"),
+                         percentile_ms (self->fine, self->n_counted, 50),
+                         percentile_ms (self->fine, self->n_counted, 90),
+                         percentile_ms (self->fine, self->n_counted, 99));
+      gtk_label_set_text (self->percentiles_label, text);
+    }
+  else
+    gtk_label_set_text (self->percentiles_label, "—");
+
+  for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
+    {
+      g_autofree char *text = NULL;
+
+      gtk_widget_set_visible (self->cause_rows[c], has_cause[c]);
+      if (!has_cause[c])
+        continue;
+      if (janky > 0)
+        text = g_strdup_printf ("%" G_GINT64_FORMAT " (%.0f %%)", causes[c], 100.0 * causes[c] / janky);
+      else
+        text = g_strdup_printf ("%" G_GINT64_FORMAT, causes[c]);
+      gtk_label_set_text (self->cause_labels[c], text);
+    }
+}
+
+static void
+adbscope_frames_page_update (AdbscopePage     *page,
+                             AdbscopeDataView *view)
+{
+  AdbscopeFramesPage *self = ADBSCOPE_FRAMES_PAGE (page);
+  const char *reason = NULL;
+
+  ADBSCOPE_PAGE_CLASS (adbscope_frames_page_parent_class)->update (page, view);
+
+  if (!adbscope_data_view_is_supported (view, ADBSCOPE_SOURCE_FRAMES, &reason))
+    {
+      gtk_label_set_text (self->frames_reason, reason != NULL ? reason : _("Not supported on this device"));
+      gtk_stack_set_visible_child_name (self->frames_stack, "unsupported");
+      return;
+    }
+  gtk_stack_set_visible_child_name (self->frames_stack, "frames");
+  count_frames (self, view);
+  update_histogram (self);
+  update_summary (self, view);
+}
+
+static void
+adbscope_frames_page_set_view (AdbscopePage     *page,
+                               AdbscopeDataView *view)
+{
+  AdbscopeFramesPage *self = ADBSCOPE_FRAMES_PAGE (page);
+
+  memset (self->fine, 0, N_FINE * sizeof *self->fine);
+  self->n_counted = 0;
+}
+
+static void
+adbscope_frames_page_finalize (GObject *object)
+{
+  AdbscopeFramesPage *self = ADBSCOPE_FRAMES_PAGE (object);
+
+  g_free (self->fine);
+  G_OBJECT_CLASS (adbscope_frames_page_parent_class)->finalize (object);
+}
+
+static void
+adbscope_frames_page_class_init (AdbscopeFramesPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  AdbscopePageClass *page_class = ADBSCOPE_PAGE_CLASS (klass);
+
+  object_class->finalize = adbscope_frames_page_finalize;
+  page_class->update = adbscope_frames_page_update;
+  page_class->set_view = adbscope_frames_page_set_view;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/adbscope/Adbscope/adbscope-frames-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, frames_stack);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, frames_reason);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, histogram);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, frames_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, janky_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, percentiles_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, causes_list);
+}
+
+static void
+adbscope_frames_page_init (AdbscopeFramesPage *self)
+{
+  GtkWidget *placeholder;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->fine = g_new0 (guint32, N_FINE);
+
+  adbscope_chart_set_x_axis (self->histogram, ADBSCOPE_CHART_X_AXIS_BINS);
+  adbscope_chart_set_unit (self->histogram, _("frames"));
+  self->bars = adbscope_bar_layer_new (_("Frames"));
+  adbscope_chart_add_layer (self->histogram, self->bars);
+
+  placeholder = gtk_label_new (_("This Android version does not report jank causes"));
+  gtk_widget_add_css_class (placeholder, "dim-label");
+  gtk_widget_set_margin_top (placeholder, 12);
+  gtk_widget_set_margin_bottom (placeholder, 12);
+  gtk_list_box_set_placeholder (self->causes_list, placeholder);
+
+  for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *label = gtk_label_new (NULL);
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), cause_title (c));
+      gtk_widget_add_css_class (label, "numeric");
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+      gtk_widget_set_visible (row, FALSE);
+      gtk_list_box_append (self->causes_list, row);
+      self->cause_rows[c] = row;
+      self->cause_labels[c] = GTK_LABEL (label);
+    }
+}

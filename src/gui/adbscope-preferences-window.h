@@ -1,0 +1,14 @@
+/* adbscope-preferences-window.h: sampling settings, bound to GSettings */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define ADBSCOPE_TYPE_PREFERENCES_WINDOW (adbscope_preferences_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (AdbscopePreferencesWindow, adbscope_preferences_window, ADBSCOPE, PREFERENCES_WINDOW, AdwPreferencesWindow)
+
+GtkWidget *adbscope_preferences_window_new (GtkWindow *parent);
+
+G_END_DECLS

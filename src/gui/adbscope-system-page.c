@@ -1,0 +1,162 @@
+/* adbscope-system-page.c: the device, the app's processes, Doze and background work */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "adbscope-system-page.h"
+
+struct _AdbscopeSystemPage
+{
+  AdbscopePage  parent_instance;
+
+  AdwActionRow *model_row;
+  AdwActionRow *android_row;
+  AdwActionRow *abi_row;
+  AdwActionRow *cores_row;
+  AdwActionRow *page_row;
+  AdwActionRow *refresh_row;
+  AdwActionRow *package_row;
+  AdwActionRow *pid_row;
+  AdwActionRow *restarts_row;
+  AdwActionRow *samples_row;
+  AdwActionRow *doze_row;
+  AdwActionRow *bucket_row;
+  AdwActionRow *jobs_row;
+  AdwActionRow *alarms_row;
+};
+
+G_DEFINE_FINAL_TYPE (AdbscopeSystemPage, adbscope_system_page, ADBSCOPE_TYPE_PAGE)
+
+static void
+set_subtitle (AdwActionRow *row,
+              const char   *text)
+{
+  adw_action_row_set_subtitle (row, text != NULL && *text != '\0' ? text : _("Unknown"));
+}
+
+static void
+set_source_row (AdwActionRow     *row,
+                AdbscopeDataView *view,
+                AdbscopeSource    source)
+{
+  const char *reason = NULL;
+
+  /* The session does not collect these yet: say so instead of a value. */
+  if (adbscope_data_view_is_supported (view, source, &reason))
+    adw_action_row_set_subtitle (row, _("Supported on this device; not collected yet"));
+  else
+    adw_action_row_set_subtitle (row, reason != NULL ? reason : _("Not supported on this device"));
+}
+
+static void
+update_device (AdbscopeSystemPage *self,
+               AdbscopeDataView   *view)
+{
+  const AdbscopeProbeResult *p = adbscope_session_get_probe (adbscope_data_view_get_session (view));
+  g_autofree char *model = NULL;
+  g_autofree char *android = NULL;
+  g_autofree char *cores = NULL;
+  g_autofree char *page = NULL;
+  g_autofree char *refresh = NULL;
+
+  if (p == NULL)
+    return;
+
+  model = g_strjoin (" ", p->manufacturer ? p->manufacturer : "", p->model ? p->model : "", NULL);
+  /* Translators: Android release and SDK level, e.g. "14 (SDK 34)" */
+  android = g_strdup_printf (_("%s (SDK %s)"), p->release ? p->release : "?", p->sdk ? p->sdk : "?");
+  cores = g_strdup_printf ("%u", p->n_cores);
+  if (p->page_size > 0)
+    page = g_format_size_full (p->page_size, G_FORMAT_SIZE_IEC_UNITS);
+  if (isfinite (p->refresh_hz))
+    /* Translators: display refresh rate */
+    refresh = g_strdup_printf (_("%.0f Hz"), p->refresh_hz);
+
+  set_subtitle (self->model_row, g_strstrip (model));
+  set_subtitle (self->android_row, android);
+  set_subtitle (self->abi_row, p->abi);
+  set_subtitle (self->cores_row, cores);
+  set_subtitle (self->page_row, page);
+  set_subtitle (self->refresh_row, refresh);
+}
+
+static void
+update_app (AdbscopeSystemPage *self,
+            AdbscopeDataView   *view)
+{
+  AdbscopeSession *session = adbscope_data_view_get_session (view);
+  const GArray *pids = adbscope_session_get_pids (session);
+  g_autoptr(GString) pid_text = g_string_new (NULL);
+  g_autofree char *restarts = NULL;
+  g_autofree char *samples = NULL;
+  double interval = adbscope_session_get_measured_interval_ms (session);
+
+  for (guint i = 0; pids != NULL && i < pids->len; i++)
+    g_string_append_printf (pid_text, "%s%" G_GINT64_FORMAT, i > 0 ? ", " : "",
+                            g_array_index (pids, gint64, i));
+  if (pid_text->len == 0)
+    g_string_append (pid_text, _("Not running"));
+
+  restarts = g_strdup_printf ("%u", adbscope_session_get_restarts (session));
+  samples = g_strdup_printf ("%" G_GUINT64_FORMAT, adbscope_session_get_n_samples (session));
+  if (isfinite (interval))
+    {
+      g_autofree char *count = g_steal_pointer (&samples);
+
+      /* Translators: number of samples and the measured interval in ms */
+      samples = g_strdup_printf (_("%s every %.0f ms"), count, interval);
+    }
+
+  set_subtitle (self->package_row, adbscope_session_get_package (session));
+  set_subtitle (self->pid_row, pid_text->str);
+  set_subtitle (self->restarts_row, restarts);
+  set_subtitle (self->samples_row, samples);
+}
+
+static void
+adbscope_system_page_update (AdbscopePage     *page,
+                             AdbscopeDataView *view)
+{
+  AdbscopeSystemPage *self = ADBSCOPE_SYSTEM_PAGE (page);
+
+  update_device (self, view);
+  update_app (self, view);
+  set_source_row (self->doze_row, view, ADBSCOPE_SOURCE_DOZE);
+  set_source_row (self->bucket_row, view, ADBSCOPE_SOURCE_DOZE);
+  set_source_row (self->jobs_row, view, ADBSCOPE_SOURCE_JOBS);
+  set_source_row (self->alarms_row, view, ADBSCOPE_SOURCE_ALARMS);
+}
+
+static void
+adbscope_system_page_class_init (AdbscopeSystemPageClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  AdbscopePageClass *page_class = ADBSCOPE_PAGE_CLASS (klass);
+
+  page_class->update = adbscope_system_page_update;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/adbscope/Adbscope/adbscope-system-page.ui");
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, AdbscopeSystemPage, name)
+  BIND (model_row);
+  BIND (android_row);
+  BIND (abi_row);
+  BIND (cores_row);
+  BIND (page_row);
+  BIND (refresh_row);
+  BIND (package_row);
+  BIND (pid_row);
+  BIND (restarts_row);
+  BIND (samples_row);
+  BIND (doze_row);
+  BIND (bucket_row);
+  BIND (jobs_row);
+  BIND (alarms_row);
+#undef BIND
+}
+
+static void
+adbscope_system_page_init (AdbscopeSystemPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

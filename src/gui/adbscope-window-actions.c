@@ -1,0 +1,346 @@
+/* adbscope-window-actions.c: the window's actions, exports and shortcuts
+ *
+ * Every action is a class action (gtk_widget_class_install_action) with a
+ * keyboard shortcut, so everything the header bar and menus do can be done
+ * without a mouse.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "adbscope-report.h"
+#include "adbscope-samples-csv.h"
+#include "adbscope-window-private.h"
+
+void
+_adbscope_window_update_actions (AdbscopeWindow *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  const char *mode = gtk_stack_get_visible_child_name (self->main_stack);
+  gboolean in_session = g_strcmp0 (mode, "session") == 0 && self->view != NULL;
+  gboolean running = in_session && adbscope_session_is_running (self->session);
+  gboolean paused = in_session && adbscope_data_view_get_paused (self->view);
+
+  gtk_widget_action_set_enabled (widget, "win.back", g_strcmp0 (mode, "devices") != 0);
+  gtk_widget_action_set_enabled (widget, "win.record", in_session);
+  gtk_widget_action_set_enabled (widget, "win.pause", in_session);
+  gtk_widget_action_set_enabled (widget, "win.add-marker", running);
+  gtk_widget_action_set_enabled (widget, "win.time-window", in_session);
+  gtk_widget_action_set_enabled (widget, "win.show-page", in_session);
+  gtk_widget_action_set_enabled (widget, "win.export-report", in_session);
+  gtk_widget_action_set_enabled (widget, "win.export-samples", in_session);
+  gtk_widget_action_set_enabled (widget, "win.try-demo", self->demo == NULL);
+
+  /* The toggle buttons show the state; their action has no state of its
+   * own (class actions are stateless in GTK 4.8). */
+  gtk_toggle_button_set_active (self->record_button, running);
+  gtk_toggle_button_set_active (self->pause_button, paused);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->record_button),
+                               running ? _("Stop recording (Ctrl+R)") : _("Record again (Ctrl+R)"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->pause_button),
+                               paused ? _("Resume the live view (Ctrl+P)")
+                                      : _("Pause the view; collection goes on (Ctrl+P)"));
+  gtk_button_set_icon_name (GTK_BUTTON (self->pause_button),
+                            paused ? "media-playback-start-symbolic" : "media-playback-pause-symbolic");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->pause_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, paused ? _("Resume") : _("Pause"), -1);
+}
+
+void
+_adbscope_window_set_paused (AdbscopeWindow *self,
+                             gboolean        paused)
+{
+  if (self->view == NULL)
+    return;
+  adbscope_data_view_set_paused (self->view, paused);
+  _adbscope_window_update_actions (self);
+}
+
+void
+_adbscope_window_set_visible_seconds (AdbscopeWindow *self,
+                                      guint           seconds)
+{
+  g_autofree char *label = NULL;
+
+  self->visible_seconds = seconds;
+  if (seconds % 60 == 0)
+    /* Translators: the time window shown by the charts */
+    label = g_strdup_printf (_("%u min"), seconds / 60);
+  else
+    label = g_strdup_printf (_("%u s"), seconds);
+  gtk_menu_button_set_label (self->time_button, label);
+  if (self->view != NULL)
+    adbscope_data_view_set_visible_seconds (self->view, seconds);
+}
+
+void
+_adbscope_window_add_marker (AdbscopeWindow *self,
+                             const char     *label)
+{
+  g_autofree char *text = NULL;
+
+  if (self->session == NULL || !adbscope_session_is_running (self->session))
+    return;
+  if (label == NULL || *label == '\0')
+    label = _("Marker");
+  adbscope_session_add_marker (self->session, label);
+  /* Translators: a toast; %s is the marker's label */
+  text = g_strdup_printf (_("Marker “%s” added"), label);
+  _adbscope_window_toast (self, text);
+}
+
+gboolean
+_adbscope_window_export_report (AdbscopeWindow  *self,
+                                const char      *path,
+                                GError         **error)
+{
+  g_autoptr(JsonNode) report = NULL;
+
+  if (self->session == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("Nothing was recorded yet"));
+      return FALSE;
+    }
+  report = adbscope_report_build (self->session, NULL);
+  return adbscope_report_write (report, path, error);
+}
+
+gboolean
+_adbscope_window_export_samples (AdbscopeWindow  *self,
+                                 const char      *path,
+                                 GError         **error)
+{
+  if (self->session == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("Nothing was recorded yet"));
+      return FALSE;
+    }
+  return adbscope_samples_csv_write (self->session, path, error);
+}
+
+typedef gboolean (*ExportFunc) (AdbscopeWindow *self, const char *path, GError **error);
+
+static void
+export_response (GtkNativeDialog *dialog,
+                 int              response,
+                 AdbscopeWindow  *self)
+{
+  ExportFunc func = g_object_get_data (G_OBJECT (dialog), "export-func");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr(GError) error = NULL;
+
+      if (path == NULL)
+        _adbscope_window_toast (self, _("Choose a local file"));
+      else if (!func (self, path, &error))
+        _adbscope_window_toast (self, error->message);
+      else
+        {
+          g_autofree char *base = g_path_get_basename (path);
+          g_autofree char *text = g_strdup_printf (_("Saved “%s”"), base);
+
+          _adbscope_window_toast (self, text);
+        }
+    }
+  g_object_unref (dialog);
+}
+
+static void
+export_with_chooser (AdbscopeWindow *self,
+                     const char     *title,
+                     const char     *extension,
+                     const char     *mime_type,
+                     ExportFunc      func)
+{
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  g_autofree char *name = g_strdup_printf ("adbscope-%s-%s.%s",
+                                           self->package != NULL ? self->package : "session",
+                                           stamp, extension);
+
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                         _("_Save"), _("_Cancel"));
+  gtk_file_filter_add_mime_type (filter, mime_type);
+  gtk_file_filter_set_name (filter, extension);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_object_set_data (G_OBJECT (chooser), "export-func", func);
+  g_signal_connect (chooser, "response", G_CALLBACK (export_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+export_report_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  export_with_chooser (ADBSCOPE_WINDOW (widget), _("Export Report"), "json", "application/json",
+                       _adbscope_window_export_report);
+}
+
+static void
+export_samples_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  export_with_chooser (ADBSCOPE_WINDOW (widget), _("Export Samples"), "csv", "text/csv",
+                       _adbscope_window_export_samples);
+}
+
+static void
+back_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+  const char *mode = gtk_stack_get_visible_child_name (self->main_stack);
+
+  if (g_strcmp0 (mode, "session") == 0 || g_strcmp0 (mode, "starting") == 0)
+    {
+      _adbscope_window_stop_session (self);
+      _adbscope_window_show_pickers (self);
+      adbscope_app_picker_refresh (self->app_picker);
+    }
+  else if (g_strcmp0 (mode, "apps") == 0)
+    {
+      g_clear_pointer (&self->serial, g_free);
+      _adbscope_window_show_pickers (self);
+    }
+}
+
+static void
+record_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+
+  if (self->session != NULL)
+    _adbscope_window_set_recording (self, !adbscope_session_is_running (self->session));
+}
+
+static void
+pause_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+
+  if (self->view != NULL)
+    _adbscope_window_set_paused (self, !adbscope_data_view_get_paused (self->view));
+}
+
+static void
+add_marker_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+
+  gtk_menu_button_popup (self->marker_button);
+  gtk_widget_grab_focus (GTK_WIDGET (self->marker_entry));
+}
+
+static void
+time_window_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  _adbscope_window_set_visible_seconds (ADBSCOPE_WINDOW (widget), g_variant_get_uint32 (param));
+}
+
+static void
+show_page_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+
+  adw_view_stack_set_visible_child_name (self->view_stack, g_variant_get_string (param, NULL));
+}
+
+static void
+demo_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  AdbscopeWindow *self = user_data;
+  AdbscopeDemoDevice *demo = ADBSCOPE_DEMO_DEVICE (object);
+  g_autoptr(GError) error = NULL;
+
+  adbscope_device_picker_set_busy (self->device_picker, FALSE);
+  if (!adbscope_demo_device_start_finish (demo, result, &error))
+    {
+      if (self->demo == demo)
+        {
+          g_clear_object (&self->demo);
+          _adbscope_window_toast (self, error->message);
+          _adbscope_window_update_actions (self);
+        }
+      g_object_unref (self);
+      return;
+    }
+  if (self->demo == demo)
+    {
+      adbscope_device_picker_set_demo_serial (self->device_picker, adbscope_demo_device_get_serial (demo));
+      _adbscope_window_choose_device (self, adbscope_demo_device_get_serial (demo));
+      /* The demo app is the obvious choice: put it in the search. */
+      adbscope_app_picker_set_search (self->app_picker, ADBSCOPE_DEMO_PACKAGE);
+    }
+  g_object_unref (self);
+}
+
+static void
+try_demo_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+
+  if (self->demo != NULL)
+    return;
+  self->demo = adbscope_demo_device_new (g_getenv ("ADBSCOPE_DEMO_PROFILE"));
+  adbscope_device_picker_set_busy (self->device_picker, TRUE);
+  _adbscope_window_update_actions (self);
+  adbscope_demo_device_start_async (self->demo, NULL, demo_cb, g_object_ref (self));
+}
+
+static const char * const page_names[] = {
+  "overview", "cpu", "memory", "frames", "threads", "power", "system", "network",
+};
+
+void
+_adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  gtk_widget_class_install_action (widget_class, "win.back", NULL, back_action);
+  gtk_widget_class_install_action (widget_class, "win.record", NULL, record_action);
+  gtk_widget_class_install_action (widget_class, "win.pause", NULL, pause_action);
+  gtk_widget_class_install_action (widget_class, "win.add-marker", NULL, add_marker_action);
+  gtk_widget_class_install_action (widget_class, "win.time-window", "u", time_window_action);
+  gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.export-report", NULL, export_report_action);
+  gtk_widget_class_install_action (widget_class, "win.export-samples", NULL, export_samples_action);
+  gtk_widget_class_install_action (widget_class, "win.try-demo", NULL, try_demo_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.record", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, GDK_CONTROL_MASK, "win.pause", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, GDK_CONTROL_MASK, "win.add-marker", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-report", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.export-samples", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK, "win.time-window", "u", 60);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK, "win.time-window", "u", 300);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK, "win.time-window", "u", 900);
+  for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
+    gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK,
+                                         "win.show-page", "s", page_names[i]);
+}

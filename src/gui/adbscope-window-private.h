@@ -1,0 +1,104 @@
+/* adbscope-window-private.h: the window's state, shared by its .c files and tests */
+#pragma once
+
+#include "adbscope-app-picker.h"
+#include "adbscope-data-view.h"
+#include "adbscope-demo-device.h"
+#include "adbscope-device-monitor.h"
+#include "adbscope-device-picker.h"
+#include "adbscope-page.h"
+#include "adbscope-session.h"
+#include "adbscope-window.h"
+
+G_BEGIN_DECLS
+
+struct _AdbscopeWindow
+{
+  AdwApplicationWindow   parent_instance;
+
+  /* Template */
+  AdwToastOverlay       *toast_overlay;
+  AdwHeaderBar          *header_bar;
+  GtkButton             *back_button;
+  GtkToggleButton       *record_button;
+  GtkToggleButton       *pause_button;
+  GtkMenuButton         *marker_button;
+  GtkPopover            *marker_popover;
+  GtkEntry              *marker_entry;
+  GtkButton             *marker_add_button;
+  GtkStack              *title_stack;
+  AdwWindowTitle        *window_title;
+  AdwViewSwitcherTitle  *switcher_title;
+  GtkMenuButton         *primary_menu_button;
+  GtkMenuButton         *time_button;
+  GtkLabel              *simulated_badge;
+  GtkStack              *main_stack;
+  AdbscopeDevicePicker  *device_picker;
+  AdbscopeAppPicker     *app_picker;
+  AdwStatusPage         *starting_page;
+  GtkSpinner            *starting_spinner;
+  AdwViewStack          *view_stack;
+  AdwViewSwitcherBar    *switcher_bar;
+  AdbscopePage          *overview_page;
+  AdbscopePage          *cpu_page;
+  AdbscopePage          *memory_page;
+  AdbscopePage          *frames_page;
+  AdbscopePage          *threads_page;
+  AdbscopePage          *power_page;
+  AdbscopePage          *system_page;
+  AdbscopePage          *network_page;
+
+  /* State */
+  GSettings             *settings;
+  AdbscopeDeviceMonitor *monitor;
+  AdbscopeDemoDevice    *demo;
+  AdbscopeSession       *session;
+  AdbscopeDataView      *view;
+  GCancellable          *start_cancellable;
+  char                  *serial;
+  char                  *package;
+  guint                  visible_seconds;
+  gboolean               device_lost;
+  char                  *last_toast;
+  guint                  n_toasts;
+};
+
+void         _adbscope_window_class_actions_init (AdbscopeWindowClass *klass);
+void         _adbscope_window_update_actions     (AdbscopeWindow      *self);
+void         _adbscope_window_toast              (AdbscopeWindow      *self,
+                                                  const char          *title);
+void         _adbscope_window_choose_device      (AdbscopeWindow      *self,
+                                                  const char          *serial);
+void         _adbscope_window_choose_app         (AdbscopeWindow      *self,
+                                                  const char          *package);
+void         _adbscope_window_stop_session       (AdbscopeWindow      *self);
+void         _adbscope_window_show_pickers       (AdbscopeWindow      *self);
+gboolean     _adbscope_window_export_report      (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  GError             **error);
+gboolean     _adbscope_window_export_samples     (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  GError             **error);
+void         _adbscope_window_add_marker         (AdbscopeWindow      *self,
+                                                  const char          *label);
+void         _adbscope_window_set_recording      (AdbscopeWindow      *self,
+                                                  gboolean             recording);
+void         _adbscope_window_set_paused         (AdbscopeWindow      *self,
+                                                  gboolean             paused);
+void         _adbscope_window_set_visible_seconds (AdbscopeWindow     *self,
+                                                   guint               seconds);
+
+/* For tests */
+AdbscopeSession      *_adbscope_window_get_session       (AdbscopeWindow *self);
+AdbscopeDataView     *_adbscope_window_get_view          (AdbscopeWindow *self);
+AdbscopeDevicePicker *_adbscope_window_get_device_picker (AdbscopeWindow *self);
+AdbscopeAppPicker    *_adbscope_window_get_app_picker    (AdbscopeWindow *self);
+AdwViewStack         *_adbscope_window_get_view_stack    (AdbscopeWindow *self);
+AdbscopeDemoDevice   *_adbscope_window_get_demo          (AdbscopeWindow *self);
+const char           *_adbscope_window_get_mode          (AdbscopeWindow *self);
+const char           *_adbscope_window_get_last_toast    (AdbscopeWindow *self);
+guint                 _adbscope_window_get_n_toasts      (AdbscopeWindow *self);
+AdbscopePage         *_adbscope_window_get_page          (AdbscopeWindow *self,
+                                                          const char     *name);
+
+G_END_DECLS
