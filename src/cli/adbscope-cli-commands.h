@@ -9,6 +9,9 @@ G_BEGIN_DECLS
 
 int       adbscope_cli_devices         (int argc, char **argv);
 JsonNode *adbscope_cli_devices_to_json (GListModel *devices);
+int       adbscope_cli_record          (int argc, char **argv);
+int       adbscope_cli_mark            (int argc, char **argv);
+int       adbscope_cli_stop            (int argc, char **argv);
 
 #ifdef ADBSCOPE_HAVE_SIM
 int adbscope_sim_main (int argc, char **argv);

@@ -18,3 +18,5 @@
 #include "adbscope-report.h"
 #include "adbscope-session.h"
 #include "adbscope-thread.h"
+#include "adbscope-demo.h"
+#include "adbscope-csv.h"
