@@ -113,7 +113,7 @@ parse_temperature (const char                 *t,
     return FALSE;
   if (g_ascii_strcasecmp (value, "NaN") == 0)
     temp->value = NAN;
-  else if (!_adbscope_parse_double (value, &end, &temp->value) || *end != '\0')
+  else if (!_adbscope_dumpsys_parse_double (value, &end, &temp->value) || *end != '\0')
     return FALSE;
   int_field (t, "mStatus=", &status);
   temp->type = (int) CLAMP (type, G_MININT, G_MAXINT);
