@@ -20,3 +20,5 @@
 #include "adbscope-thread.h"
 #include "adbscope-demo.h"
 #include "adbscope-csv.h"
+#include "adbscope-meminfo-collector.h"
+#include "adbscope-slow-collector.h"
