@@ -453,6 +453,31 @@ test_describe_and_accessible (void)
   klass->describe_at (line, 0, T_OF (340), text);
   g_assert_cmpstr (text->str, ==, "App CPU: no data");
 
+  /* The hover dot sits on the nearest sample: the spike's top. */
+  {
+    GtkSnapshot *snapshot = gtk_snapshot_new ();
+    GskRenderNode *node;
+    graphene_rect_t plot, bounds;
+    double x, y;
+
+    klass->snapshot_hover (line, snapshot, 0, T_OF (SPIKE) - SEC / 3);
+    node = gtk_snapshot_free_to_node (snapshot);
+    g_assert_nonnull (node);
+    gsk_render_node_get_bounds (node, &bounds);
+    g_assert_true (adbscope_chart_get_plot_area (ADBSCOPE_CHART (chart), &plot));
+    x = plot.size.width * (double)(T_OF (SPIKE) - (T_END + SEC - 900 * (gint64)SEC)) / (900.0 * SEC);
+    y = plot.size.height * (1 - 95.0 / 100);
+    g_assert_cmpfloat (fabs (bounds.origin.x + bounds.size.width / 2 - x), <, 1);
+    g_assert_cmpfloat (fabs (bounds.origin.y + bounds.size.height / 2 - y), <, 1);
+    gsk_render_node_unref (node);
+
+    /* No dot inside the gap. */
+    snapshot = gtk_snapshot_new ();
+    klass->snapshot_hover (line, snapshot, 0, T_OF (340));
+    node = gtk_snapshot_free_to_node (snapshot);
+    g_assert_null (node);
+  }
+
   /* The current value goes away with the data: a gap is "no data". */
   adbscope_series_push (series, T_END + 2 * SEC, NAN);
   adbscope_chart_queue_update (ADBSCOPE_CHART (chart));
