@@ -284,11 +284,25 @@ x_to_time (AdbscopeChart *self,
   return t0 + (gint64)((double)(t1 - t0) * plot_x / MAX (self->plot.size.width, 1));
 }
 
-static void
-format_time_offset (gint64   offset_us,
-                    GString *text)
+/**
+ * adbscope_chart_format_time:
+ * @time_us: a time in the series' clock
+ *
+ * Appends @time_us relative to the chart's end: "now", "12 s ago",
+ * "3:05 min ago".
+ */
+void
+adbscope_chart_format_time (AdbscopeChart *self,
+                            gint64         time_us,
+                            GString       *text)
 {
-  gint64 s = (offset_us + G_USEC_PER_SEC / 2) / G_USEC_PER_SEC;
+  gint64 t0, t1, s;
+
+  g_return_if_fail (ADBSCOPE_IS_CHART (self));
+  g_return_if_fail (text != NULL);
+
+  adbscope_chart_get_time_window (self, &t0, &t1);
+  s = (t1 - time_us + G_USEC_PER_SEC / 2) / G_USEC_PER_SEC;
 
   if (s <= 0)
     g_string_append (text, _("now"));
@@ -314,14 +328,9 @@ on_query_tooltip (AdbscopeChart *self,
   if (keyboard_mode || !graphene_rect_contains_point (&self->plot, &GRAPHENE_POINT_INIT (x, y)))
     return FALSE;
 
+  /* Each layer names the time of the sample it shows. */
   if (self->x_axis == ADBSCOPE_CHART_X_AXIS_TIME)
-    {
-      gint64 t0, t1;
-
-      adbscope_chart_get_time_window (self, &t0, &t1);
-      time_us = x_to_time (self, plot_x);
-      format_time_offset (t1 - time_us, text);
-    }
+    time_us = x_to_time (self, plot_x);
 
   for (guint i = 0; i < self->layers->len; i++)
     {

@@ -448,10 +448,16 @@ test_describe_and_accessible (void)
 
   /* Hover text: the nearest sample, "no data" inside the gap. */
   klass->describe_at (line, 0, T_OF (SPIKE) + SEC / 4, text);
-  g_assert_cmpstr (text->str, ==, "App CPU: 95.0%");
+  g_assert_cmpstr (text->str, ==, "App CPU: 95.0%, 3:20 min ago");
   g_string_truncate (text, 0);
   klass->describe_at (line, 0, T_OF (340), text);
   g_assert_cmpstr (text->str, ==, "App CPU: no data");
+  g_string_truncate (text, 0);
+  klass->describe_at (line, 0, T_END + SEC, text);
+  g_assert_cmpstr (text->str, ==, "App CPU: 23.4%, now");
+  g_string_truncate (text, 0);
+  klass->describe_at (line, 0, T_END - 11 * SEC, text);
+  g_assert_cmpstr (text->str, ==, "App CPU: 18.8%, 12 s ago");
 
   /* The hover dot sits on the nearest sample: the spike's top. */
   {
