@@ -1,11 +1,14 @@
 /* adbscope-cli-commands.h: entry points of the subcommands */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
-int adbscope_cli_devices (int argc, char **argv);
+#include <json-glib/json-glib.h>
+
+int       adbscope_cli_devices         (int argc, char **argv);
+JsonNode *adbscope_cli_devices_to_json (GListModel *devices);
 
 #ifdef ADBSCOPE_HAVE_SIM
 int adbscope_sim_main (int argc, char **argv);

@@ -376,19 +376,19 @@ adbscope_cpu_usage_compute (const AdbscopeProcStat *before,
 gboolean
 adbscope_proc_parse_meminfo (const char       *text,
                              gssize            len,
-                             AdbscopeMeminfo  *out,
+                             AdbscopeProcMeminfo  *out,
                              GError          **error)
 {
   static const struct { const char *key; gsize offset; } fields[] = {
-    { "MemTotal", G_STRUCT_OFFSET (AdbscopeMeminfo, mem_total_kb) },
-    { "MemFree", G_STRUCT_OFFSET (AdbscopeMeminfo, mem_free_kb) },
-    { "MemAvailable", G_STRUCT_OFFSET (AdbscopeMeminfo, mem_available_kb) },
-    { "Buffers", G_STRUCT_OFFSET (AdbscopeMeminfo, buffers_kb) },
-    { "Cached", G_STRUCT_OFFSET (AdbscopeMeminfo, cached_kb) },
-    { "SwapTotal", G_STRUCT_OFFSET (AdbscopeMeminfo, swap_total_kb) },
-    { "SwapFree", G_STRUCT_OFFSET (AdbscopeMeminfo, swap_free_kb) },
+    { "MemTotal", G_STRUCT_OFFSET (AdbscopeProcMeminfo, mem_total_kb) },
+    { "MemFree", G_STRUCT_OFFSET (AdbscopeProcMeminfo, mem_free_kb) },
+    { "MemAvailable", G_STRUCT_OFFSET (AdbscopeProcMeminfo, mem_available_kb) },
+    { "Buffers", G_STRUCT_OFFSET (AdbscopeProcMeminfo, buffers_kb) },
+    { "Cached", G_STRUCT_OFFSET (AdbscopeProcMeminfo, cached_kb) },
+    { "SwapTotal", G_STRUCT_OFFSET (AdbscopeProcMeminfo, swap_total_kb) },
+    { "SwapFree", G_STRUCT_OFFSET (AdbscopeProcMeminfo, swap_free_kb) },
   };
-  AdbscopeMeminfo m = { 0, };
+  AdbscopeProcMeminfo m = { 0, };
   gboolean have_total = FALSE;
   AdbscopeLineIter iter;
   const char *line;

@@ -86,11 +86,11 @@ typedef struct
   guint64  cached_kb;
   guint64  swap_total_kb;
   guint64  swap_free_kb;
-} AdbscopeMeminfo;
+} AdbscopeProcMeminfo;
 
 gboolean adbscope_proc_parse_meminfo (const char       *text,
                                       gssize            len,
-                                      AdbscopeMeminfo  *out,
+                                      AdbscopeProcMeminfo  *out,
                                       GError          **error);
 
 /* /proc/net/dev */

@@ -49,7 +49,7 @@ test_grep_host_fast_loop (void)
   g_autoptr(GPtrArray) freqs = NULL;
   g_autofree char *stat_path = NULL;
   g_autofree char *status_path = NULL;
-  AdbscopeMeminfo m_grep, m_direct;
+  AdbscopeProcMeminfo m_grep, m_direct;
   AdbscopePidStatus status;
   AdbscopePidStat pst;
   int pid = getpid ();

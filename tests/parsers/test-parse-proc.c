@@ -194,7 +194,7 @@ check_meminfo (const char *fixture,
 {
   g_autofree char *text = fixture_read (fixture, NULL);
   g_autoptr(GError) error = NULL;
-  AdbscopeMeminfo m;
+  AdbscopeProcMeminfo m;
 
   g_assert_true (adbscope_proc_parse_meminfo (text, -1, &m, &error));
   g_assert_no_error (error);
@@ -224,7 +224,7 @@ static void
 test_meminfo_host (void)
 {
   g_autofree char *text = host_read ("/proc/meminfo", NULL);
-  AdbscopeMeminfo m;
+  AdbscopeProcMeminfo m;
 
   g_assert_true (adbscope_proc_parse_meminfo (text, -1, &m, NULL));
   g_assert_cmpuint (m.mem_total_kb, >, 0);
@@ -621,7 +621,7 @@ test_garbage (void)
     {
       const char *t = inputs[i].text;
       gssize n = inputs[i].len;
-      AdbscopeMeminfo m;
+      AdbscopeProcMeminfo m;
       AdbscopePressure p;
       AdbscopePidStat st;
       AdbscopePidStatus ps;
