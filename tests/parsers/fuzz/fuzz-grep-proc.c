@@ -14,7 +14,7 @@ parse_all_proc (const char *text,
   g_autoptr(AdbscopeCpuinfo) cpuinfo = NULL;
   g_autoptr(GArray) net = NULL;
   g_autoptr(GArray) tasks = NULL;
-  AdbscopeMeminfo mem;
+  AdbscopeProcMeminfo mem;
   AdbscopePressure psi;
   AdbscopePidStat pst;
   AdbscopePidStatus status;
