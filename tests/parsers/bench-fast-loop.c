@@ -71,6 +71,8 @@ main (int   argc,
       if (prev_stat != NULL)
         {
           g_autoptr(AdbscopeCpuUsage) u = adbscope_cpu_usage_compute (prev_stat, s);
+
+          g_assert (u->n_cpus == s->cpus->len || u->n_cpus > 0);
           g_autoptr(GArray) tu = adbscope_thread_usage_compute (prev_tasks, t, 100.0);
 
           g_assert (tu->len == 42);
