@@ -71,10 +71,9 @@ main (int   argc,
       if (prev_stat != NULL)
         {
           g_autoptr(AdbscopeCpuUsage) u = adbscope_cpu_usage_compute (prev_stat, s);
-
-          g_assert (u->n_cpus == s->cpus->len || u->n_cpus > 0);
           g_autoptr(GArray) tu = adbscope_thread_usage_compute (prev_tasks, t, 100.0);
 
+          g_assert (u->total_delta == 0); /* the same /proc/stat every time */
           g_assert (tu->len == 42);
         }
       g_clear_pointer (&prev_stat, adbscope_proc_stat_free);
