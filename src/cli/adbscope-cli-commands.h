@@ -9,9 +9,14 @@ G_BEGIN_DECLS
 
 int       adbscope_cli_devices         (int argc, char **argv);
 JsonNode *adbscope_cli_devices_to_json (GListModel *devices);
+int       adbscope_cli_record          (int argc, char **argv);
+int       adbscope_cli_mark            (int argc, char **argv);
+int       adbscope_cli_stop            (int argc, char **argv);
 
 #ifdef ADBSCOPE_HAVE_SIM
-int adbscope_sim_main (int argc, char **argv);
+int adbscope_sim_main      (int argc, char **argv);
+int adbscope_sim_tool_main (int argc, char **argv);
+int adbscope_sim_app_main  (int argc, char **argv);
 #endif
 
 G_END_DECLS

@@ -330,3 +330,69 @@ adbscope_device_transport_kind (const char *serial,
     return "tcp";
   return "usb";
 }
+
+/* Which device a headless command should use: the one named, or the only
+ * one that is ready.  The errors say what to do about it.
+ */
+char *
+adbscope_choose_device (GPtrArray   *infos,
+                        const char  *serial,
+                        GError     **error)
+{
+  const AdbscopeDeviceInfo *ready = NULL;
+  const AdbscopeDeviceInfo *unauthorized = NULL;
+  const AdbscopeDeviceInfo *offline = NULL;
+  guint n_ready = 0;
+
+  for (guint i = 0; i < infos->len; i++)
+    {
+      const AdbscopeDeviceInfo *d = g_ptr_array_index (infos, i);
+
+      if (serial != NULL && g_strcmp0 (d->serial, serial) != 0)
+        continue;
+      switch (d->state)
+        {
+        case ADBSCOPE_DEVICE_STATE_DEVICE:
+          ready = d;
+          n_ready++;
+          break;
+        case ADBSCOPE_DEVICE_STATE_UNAUTHORIZED:
+        case ADBSCOPE_DEVICE_STATE_AUTHORIZING:
+          unauthorized = d;
+          break;
+        default:
+          offline = d;
+          break;
+        }
+    }
+
+  if (n_ready == 1)
+    return g_strdup (ready->serial);
+  if (n_ready > 1)
+    {
+      g_set_error_literal (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_MULTIPLE_DEVICES,
+                           _("More than one device is connected; choose one with -s SERIAL (see “adbscope devices”)"));
+      return NULL;
+    }
+  if (unauthorized != NULL)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_DEVICE_UNAUTHORIZED,
+                   _("Device %s is unauthorized: unlock the phone and allow USB debugging in the dialog"),
+                   unauthorized->serial);
+      return NULL;
+    }
+  if (offline != NULL)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_DEVICE_OFFLINE,
+                   _("Device %s is %s; reconnect the cable or restart adb"),
+                   offline->serial, offline->state_text ? offline->state_text : "offline");
+      return NULL;
+    }
+  if (serial != NULL)
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NO_DEVICE,
+                 _("Device %s is not connected"), serial);
+  else
+    g_set_error_literal (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NO_DEVICE,
+                         _("No device is connected; plug in a phone with USB debugging on, or use --demo"));
+  return NULL;
+}

@@ -35,6 +35,9 @@ gboolean             adbscope_parse_connect_output     (const char  *text,
 char                *adbscope_adb_stderr_last_line     (const char  *text);
 GError              *adbscope_adb_error_from_stderr    (const char  *text,
                                                         const char  *serial);
+char                *adbscope_choose_device            (GPtrArray   *infos,
+                                                        const char  *serial,
+                                                        GError     **error);
 const char          *adbscope_device_transport_kind    (const char  *serial,
                                                         const char  *usb);
 

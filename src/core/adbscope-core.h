@@ -18,3 +18,7 @@
 #include "adbscope-report.h"
 #include "adbscope-session.h"
 #include "adbscope-thread.h"
+#include "adbscope-demo.h"
+#include "adbscope-csv.h"
+#include "adbscope-meminfo-collector.h"
+#include "adbscope-slow-collector.h"

@@ -15,6 +15,7 @@ typedef struct
   char *buf;   /* owned copy, split in place */
   char *pos;
   char *end;
+  char *cut;   /* the last line when the text does not end in a newline */
 } AdbscopeLines;
 
 void      _adbscope_lines_init        (AdbscopeLines *lines,
@@ -23,6 +24,8 @@ void      _adbscope_lines_init        (AdbscopeLines *lines,
 void      _adbscope_lines_clear       (AdbscopeLines *lines);
 char     *_adbscope_lines_next        (AdbscopeLines *lines);
 char     *_adbscope_lines_peek        (AdbscopeLines *lines);
+gboolean  _adbscope_lines_is_cut      (AdbscopeLines *lines,
+                                       const char    *line);
 
 const char *_adbscope_skip_space      (const char    *s);
 gboolean  _adbscope_is_blank          (const char    *s);

@@ -56,13 +56,26 @@ _adbscope_lines_init (AdbscopeLines *lines,
 
   lines->pos = lines->buf;
   lines->end = lines->buf + n;
+
+  /* Output cut in the middle of a line (a dropped connection, a timeout)
+   * leaves a last line whose final number may be short: "TOTAL 68856"
+   * for "TOTAL 688561".  Parsers must not take numbers from it. */
+  lines->cut = NULL;
+  if (n > 0 && lines->buf[n - 1] != '\0')
+    {
+      char *last = lines->buf + n;
+
+      while (last > lines->buf && last[-1] != '\0')
+        last--;
+      lines->cut = last;
+    }
 }
 
 void
 _adbscope_lines_clear (AdbscopeLines *lines)
 {
   g_clear_pointer (&lines->buf, g_free);
-  lines->pos = lines->end = NULL;
+  lines->pos = lines->end = lines->cut = NULL;
 }
 
 char *
@@ -71,6 +84,13 @@ _adbscope_lines_peek (AdbscopeLines *lines)
   if (lines->pos == NULL || lines->pos >= lines->end)
     return NULL;
   return lines->pos;
+}
+
+gboolean
+_adbscope_lines_is_cut (AdbscopeLines *lines,
+                        const char    *line)
+{
+  return line != NULL && line == lines->cut;
 }
 
 char *

@@ -607,13 +607,14 @@ adbscope_gfxinfo_parse (const char  *text,
 
       if (p.in_table)
         {
-          if (g_ascii_isdigit (*t) || *t == '-')
+          if ((g_ascii_isdigit (*t) || *t == '-') && strcmp (t, "---PROFILEDATA---") != 0)
             {
-              if (strcmp (t, "---PROFILEDATA---") != 0)
-                {
-                  parse_row (&p, t);
-                  continue;
-                }
+              /* A row cut by truncation may end in a short number. */
+              if (_adbscope_lines_is_cut (&lines, line))
+                p.window->n_bad_rows++;
+              else
+                parse_row (&p, t);
+              continue;
             }
           p.in_table = FALSE;
         }
@@ -623,6 +624,8 @@ adbscope_gfxinfo_parse (const char  *text,
           _adbscope_lines_clear (&lines);
           return NULL;
         }
+      if (_adbscope_lines_is_cut (&lines, line))
+        break;
 
       if (strcmp (t, "---PROFILEDATA---") == 0)
         continue;

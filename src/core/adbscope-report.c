@@ -13,6 +13,7 @@
 #include "adbscope-assertion.h"
 #include "adbscope-error.h"
 #include "adbscope-report.h"
+#include "adbscope-slow-collector.h"
 #include "adbscope-thread.h"
 
 static void
@@ -316,6 +317,33 @@ sources_object (AdbscopeSession *session)
   return o;
 }
 
+static JsonObject *
+system_object (AdbscopeSession *session)
+{
+  JsonObject *o = json_object_new ();
+  JsonArray *procs = json_array_new ();
+  const GArray *p = session ? adbscope_session_get_processes (session) : NULL;
+  const char *deep = NULL, *light = NULL, *bucket = NULL;
+
+  if (session != NULL)
+    adbscope_session_get_doze (session, &deep, &light, &bucket);
+  for (guint i = 0; p != NULL && i < p->len; i++)
+    {
+      const AdbscopeAppProcess *ap = &g_array_index (p, AdbscopeAppProcess, i);
+      JsonObject *po = json_object_new ();
+
+      json_object_set_int_member (po, "pid", ap->pid);
+      set_string (po, "name", ap->name);
+      set_number (po, "rss_kb", ap->rss_kb >= 0 ? (double) ap->rss_kb : NAN);
+      json_array_add_object_element (procs, po);
+    }
+  json_object_set_array_member (o, "processes", procs);
+  set_string (o, "doze_deep", deep);
+  set_string (o, "doze_light", light);
+  set_string (o, "standby_bucket", bucket);
+  return o;
+}
+
 static JsonArray *
 threads_array (AdbscopeSession *session)
 {
@@ -381,6 +409,7 @@ build (AdbscopeSession *session,
   json_object_set_array_member (cpu, "threads", threads_array (session));
 
   add_frames (root, session);
+  json_object_set_object_member (root, "system", system_object (session));
   json_object_set_array_member (root, "markers", markers_array (session));
   json_object_set_object_member (root, "sources", sources_object (session));
 

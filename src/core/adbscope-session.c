@@ -17,7 +17,9 @@
 #include "adbscope-error.h"
 #include "adbscope-fast-collector.h"
 #include "adbscope-frames-collector.h"
+#include "adbscope-meminfo-collector.h"
 #include "adbscope-session.h"
+#include "adbscope-slow-collector.h"
 #include "adbscope-shell.h"
 #include "adbscope-thread.h"
 
@@ -193,6 +195,8 @@ struct _AdbscopeSession
   AdbscopeShell           *probe_shell;
   AdbscopeFastCollector   *fast;
   AdbscopeFramesCollector *frames;
+  AdbscopeMeminfoCollector *meminfo;
+  AdbscopeSlowCollector   *slow;
   GPtrArray               *collectors;   /* AdbscopeCollector*, all of them */
   GCancellable            *cancellable;
   gboolean                 running;
@@ -213,6 +217,12 @@ struct _AdbscopeSession
   guint                    watchdog_id;
   gboolean                 in_gap;
 
+  GArray                  *processes;    /* AdbscopeAppProcess, latest */
+  char                    *doze_deep;
+  char                    *doze_light;
+  char                    *standby_bucket;
+  gboolean                 charging;
+
   gint64                   frames_total;
   gint64                   janky_total;
   gint64                   over_deadline_total;
@@ -227,6 +237,7 @@ enum {
   SIGNAL_RESTARTED,
   SIGNAL_GAP,
   SIGNAL_MARKER,
+  SIGNAL_SYSTEM_CHANGED,
   N_SIGNALS
 };
 
@@ -371,6 +382,74 @@ on_frames_sample (AdbscopeFramesCollector    *frames,
 }
 
 static void
+on_meminfo_sample (AdbscopeMeminfoCollector    *collector,
+                   const AdbscopeMeminfoSample *s,
+                   AdbscopeSession             *self)
+{
+  gint64 t = s->time_us;
+
+  push (self, ADBSCOPE_SERIES_MEM_APP_PSS, t, s->total_pss_kb);
+  push (self, ADBSCOPE_SERIES_MEM_JAVA_HEAP, t, s->java_heap_kb);
+  push (self, ADBSCOPE_SERIES_MEM_NATIVE_HEAP, t, s->native_heap_kb);
+  push (self, ADBSCOPE_SERIES_MEM_CODE, t, s->code_kb);
+  push (self, ADBSCOPE_SERIES_MEM_STACK, t, s->stack_kb);
+  push (self, ADBSCOPE_SERIES_MEM_GRAPHICS, t, s->graphics_kb);
+  push (self, ADBSCOPE_SERIES_MEM_PRIVATE_OTHER, t, s->private_other_kb);
+  push (self, ADBSCOPE_SERIES_MEM_SYSTEM, t, s->system_kb);
+  push (self, ADBSCOPE_SERIES_MEM_APP_PSS_SWAP, t, s->swap_pss_kb);
+}
+
+static void
+replace_str (char       **field,
+             const char  *value)
+{
+  g_free (*field);
+  *field = g_strdup (value);
+}
+
+static void
+on_slow_sample (AdbscopeSlowCollector    *collector,
+                const AdbscopeSlowSample *s,
+                AdbscopeSession          *self)
+{
+  gint64 t = s->time_us;
+  gboolean system_changed = FALSE;
+
+  if (s->has_battery)
+    {
+      push (self, ADBSCOPE_SERIES_BATTERY_LEVEL, t, s->battery_level_pct);
+      push (self, ADBSCOPE_SERIES_BATTERY_TEMP, t, s->battery_temp_c);
+      push (self, ADBSCOPE_SERIES_BATTERY_VOLTAGE, t, s->voltage_mv);
+      push (self, ADBSCOPE_SERIES_BATTERY_CURRENT, t, s->current_ma);
+      push (self, ADBSCOPE_SERIES_POWER, t, s->power_mw);
+      self->charging = s->charging;
+    }
+  if (s->has_thermal)
+    {
+      push (self, ADBSCOPE_SERIES_THERMAL_STATUS, t, s->thermal_status);
+      push (self, ADBSCOPE_SERIES_THERMAL_MAX_TEMP, t, s->max_temp_c);
+    }
+  if (s->has_doze)
+    {
+      if (s->doze_deep != NULL || s->doze_light != NULL)
+        {
+          replace_str (&self->doze_deep, s->doze_deep);
+          replace_str (&self->doze_light, s->doze_light);
+        }
+      replace_str (&self->standby_bucket, s->standby_bucket);
+      system_changed = TRUE;
+    }
+  if (s->has_processes)
+    {
+      g_clear_pointer (&self->processes, g_array_unref);
+      self->processes = g_array_ref (s->processes);
+      system_changed = TRUE;
+    }
+  if (system_changed)
+    g_signal_emit (self, signals[SIGNAL_SYSTEM_CHANGED], 0);
+}
+
+static void
 add_collector (AdbscopeSession   *self,
                AdbscopeCollector *collector)
 {
@@ -400,6 +479,20 @@ start_collectors (AdbscopeSession *self)
       g_signal_connect (self->frames, "sample", G_CALLBACK (on_frames_sample), self);
       add_collector (self, ADBSCOPE_COLLECTOR (g_object_ref (self->frames)));
     }
+
+  if (p->supported[ADBSCOPE_SOURCE_MEMINFO])
+    {
+      self->meminfo = adbscope_meminfo_collector_new (self->serial, self->package);
+      adbscope_collector_set_interval (ADBSCOPE_COLLECTOR (self->meminfo), self->meminfo_interval_ms);
+      g_signal_connect (self->meminfo, "sample", G_CALLBACK (on_meminfo_sample), self);
+      add_collector (self, ADBSCOPE_COLLECTOR (g_object_ref (self->meminfo)));
+    }
+
+  self->slow = adbscope_slow_collector_new (self->serial, self->package,
+                                            p->supported[ADBSCOPE_SOURCE_THERMAL],
+                                            p->supported[ADBSCOPE_SOURCE_DOZE]);
+  g_signal_connect (self->slow, "sample", G_CALLBACK (on_slow_sample), self);
+  add_collector (self, ADBSCOPE_COLLECTOR (g_object_ref (self->slow)));
 
   for (guint i = 0; i < self->collectors->len; i++)
     adbscope_collector_start (g_ptr_array_index (self->collectors, i));
@@ -647,6 +740,25 @@ adbscope_session_get_frame_totals (AdbscopeSession *self,
   memcpy (has_cause, self->has_cause, sizeof self->has_cause);
 }
 
+/* AdbscopeAppProcess of the package (and its ":name" processes), or NULL
+ * before the first ps. */
+const GArray *
+adbscope_session_get_processes (AdbscopeSession *self)
+{
+  return self->processes;
+}
+
+void
+adbscope_session_get_doze (AdbscopeSession  *self,
+                           const char      **deep,
+                           const char      **light,
+                           const char      **bucket)
+{
+  *deep = self->doze_deep;
+  *light = self->doze_light;
+  *bucket = self->standby_bucket;
+}
+
 double
 adbscope_session_get_refresh_rate (AdbscopeSession *self)
 {
@@ -712,6 +824,8 @@ adbscope_session_dispose (GObject *object)
   g_clear_pointer (&self->collectors, g_ptr_array_unref);
   g_clear_object (&self->fast);
   g_clear_object (&self->frames);
+  g_clear_object (&self->meminfo);
+  g_clear_object (&self->slow);
   if (self->probe_shell)
     adbscope_shell_close (self->probe_shell);
   g_clear_object (&self->probe_shell);
@@ -733,6 +847,10 @@ adbscope_session_finalize (GObject *object)
   g_array_unref (self->dts);
   g_array_unref (self->pids);
   g_clear_pointer (&self->probe, adbscope_probe_result_free);
+  g_clear_pointer (&self->processes, g_array_unref);
+  g_free (self->doze_deep);
+  g_free (self->doze_light);
+  g_free (self->standby_bucket);
   g_clear_pointer (&self->start_time, g_date_time_unref);
   g_clear_object (&self->cancellable);
   g_free (self->serial);
@@ -760,6 +878,10 @@ adbscope_session_class_init (AdbscopeSessionClass *klass)
   signals[SIGNAL_GAP] =
     g_signal_new ("gap", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+  /* processes, Doze state or standby bucket changed */
+  signals[SIGNAL_SYSTEM_CHANGED] =
+    g_signal_new ("system-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SIGNAL_MARKER] =
     g_signal_new ("marker-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);

@@ -120,5 +120,10 @@ void                       adbscope_session_get_frame_totals    (AdbscopeSession
                                                                  gint64            causes[ADBSCOPE_JANK_N_CAUSES],
                                                                  gboolean          has_cause[ADBSCOPE_JANK_N_CAUSES]);
 double                     adbscope_session_get_refresh_rate    (AdbscopeSession  *self);
+const GArray              *adbscope_session_get_processes       (AdbscopeSession  *self);
+void                       adbscope_session_get_doze            (AdbscopeSession  *self,
+                                                                 const char      **deep,
+                                                                 const char      **light,
+                                                                 const char      **bucket);
 
 G_END_DECLS

@@ -40,7 +40,7 @@ struct _AdbscopeChart
   AdbscopeChartXAxis  x_axis;
   GArray             *markers;
 
-  PangoLayout        *layout;
+  GHashTable         *layouts;      /* label text → PangoLayout */
   int                 label_height;
   int                 legend_height;
   graphene_rect_t     plot;
@@ -81,23 +81,31 @@ get_foreground (AdbscopeChart *self,
   G_GNUC_END_IGNORE_DEPRECATIONS
 }
 
+/* Labels repeat from frame to frame ("-2 min", "100"), and laying text out
+ * is most of a chart's drawing time, so each text keeps its layout. */
 static PangoLayout *
 get_layout (AdbscopeChart *self,
             const char    *text)
 {
-  if (self->layout == NULL)
-    {
-      PangoAttrList *attrs = pango_attr_list_new ();
+  PangoLayout *layout = g_hash_table_lookup (self->layouts, text);
+  PangoAttrList *attrs;
 
-      self->layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
-      pango_attr_list_insert (attrs, pango_attr_scale_new (PANGO_SCALE_SMALL));
-      pango_attr_list_insert (attrs, pango_attr_font_features_new ("tnum"));
-      pango_layout_set_attributes (self->layout, attrs);
-      pango_attr_list_unref (attrs);
-    }
+  if (layout != NULL)
+    return layout;
 
-  pango_layout_set_text (self->layout, text, -1);
-  return self->layout;
+  /* Value labels follow the data range; keep the cache bounded. */
+  if (g_hash_table_size (self->layouts) > 256)
+    g_hash_table_remove_all (self->layouts);
+
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+  attrs = pango_attr_list_new ();
+  pango_attr_list_insert (attrs, pango_attr_scale_new (PANGO_SCALE_SMALL));
+  pango_attr_list_insert (attrs, pango_attr_font_features_new ("tnum"));
+  pango_layout_set_attributes (layout, attrs);
+  pango_attr_list_unref (attrs);
+  g_hash_table_insert (self->layouts, g_strdup (text), layout);
+
+  return layout;
 }
 
 static double
@@ -108,6 +116,31 @@ measure_text (const char *text,
 
   pango_layout_get_pixel_size (get_layout (user_data, text), &width, NULL);
   return width;
+}
+
+static void
+adbscope_chart_css_changed (GtkWidget         *widget,
+                            GtkCssStyleChange *change)
+{
+  AdbscopeChart *self = ADBSCOPE_CHART (widget);
+
+  /* The font may have changed; rare enough to simply start over. */
+  g_hash_table_remove_all (self->layouts);
+
+  GTK_WIDGET_CLASS (adbscope_chart_parent_class)->css_changed (widget, change);
+}
+
+static void
+adbscope_chart_system_setting_changed (GtkWidget        *widget,
+                                       GtkSystemSetting  setting)
+{
+  AdbscopeChart *self = ADBSCOPE_CHART (widget);
+
+  /* Fonts or DPI changed: the cached layouts are stale. */
+  g_hash_table_remove_all (self->layouts);
+  gtk_widget_queue_resize (widget);
+
+  GTK_WIDGET_CLASS (adbscope_chart_parent_class)->system_setting_changed (widget, setting);
 }
 
 static void
@@ -251,11 +284,25 @@ x_to_time (AdbscopeChart *self,
   return t0 + (gint64)((double)(t1 - t0) * plot_x / MAX (self->plot.size.width, 1));
 }
 
-static void
-format_time_offset (gint64   offset_us,
-                    GString *text)
+/**
+ * adbscope_chart_format_time:
+ * @time_us: a time in the series' clock
+ *
+ * Appends @time_us relative to the chart's end: "now", "12 s ago",
+ * "3:05 min ago".
+ */
+void
+adbscope_chart_format_time (AdbscopeChart *self,
+                            gint64         time_us,
+                            GString       *text)
 {
-  gint64 s = (offset_us + G_USEC_PER_SEC / 2) / G_USEC_PER_SEC;
+  gint64 t0, t1, s;
+
+  g_return_if_fail (ADBSCOPE_IS_CHART (self));
+  g_return_if_fail (text != NULL);
+
+  adbscope_chart_get_time_window (self, &t0, &t1);
+  s = (t1 - time_us + G_USEC_PER_SEC / 2) / G_USEC_PER_SEC;
 
   if (s <= 0)
     g_string_append (text, _("now"));
@@ -281,14 +328,9 @@ on_query_tooltip (AdbscopeChart *self,
   if (keyboard_mode || !graphene_rect_contains_point (&self->plot, &GRAPHENE_POINT_INIT (x, y)))
     return FALSE;
 
+  /* Each layer names the time of the sample it shows. */
   if (self->x_axis == ADBSCOPE_CHART_X_AXIS_TIME)
-    {
-      gint64 t0, t1;
-
-      adbscope_chart_get_time_window (self, &t0, &t1);
-      time_us = x_to_time (self, plot_x);
-      format_time_offset (t1 - time_us, text);
-    }
+    time_us = x_to_time (self, plot_x);
 
   for (guint i = 0; i < self->layers->len; i++)
     {
@@ -573,7 +615,7 @@ adbscope_chart_dispose (GObject *object)
 
   while (self->layers->len > 0)
     adbscope_chart_remove_layer (self, g_ptr_array_index (self->layers, self->layers->len - 1));
-  g_clear_object (&self->layout);
+  g_hash_table_remove_all (self->layouts);
 
   G_OBJECT_CLASS (adbscope_chart_parent_class)->dispose (object);
 }
@@ -585,6 +627,7 @@ adbscope_chart_finalize (GObject *object)
 
   g_clear_pointer (&self->layers, g_ptr_array_unref);
   g_clear_pointer (&self->markers, g_array_unref);
+  g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->unit, g_free);
 
@@ -708,6 +751,8 @@ adbscope_chart_class_init (AdbscopeChartClass *klass)
   widget_class->measure = adbscope_chart_measure;
   widget_class->size_allocate = adbscope_chart_size_allocate;
   widget_class->snapshot = adbscope_chart_snapshot;
+  widget_class->system_setting_changed = adbscope_chart_system_setting_changed;
+  widget_class->css_changed = adbscope_chart_css_changed;
 
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
@@ -754,6 +799,7 @@ adbscope_chart_init (AdbscopeChart *self)
   GtkEventController *motion;
 
   self->layers = g_ptr_array_new ();
+  self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->markers = g_array_new (FALSE, FALSE, sizeof (Marker));
   g_array_set_clear_func (self->markers, clear_marker);
   self->visible_seconds = 900;

@@ -69,6 +69,9 @@ void                adbscope_chart_set_markers      (AdbscopeChart            *s
 void                adbscope_chart_get_time_window  (AdbscopeChart            *self,
                                                      gint64                   *t0_us,
                                                      gint64                   *t1_us);
+void                adbscope_chart_format_time      (AdbscopeChart            *self,
+                                                     gint64                    time_us,
+                                                     GString                  *text);
 gboolean            adbscope_chart_get_plot_area    (AdbscopeChart            *self,
                                                      graphene_rect_t          *area);
 

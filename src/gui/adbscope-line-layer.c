@@ -226,10 +226,17 @@ adbscope_line_layer_describe_at (AdbscopeChartLayer *layer,
 
   append_title (layer, text);
   if (self->series != NULL &&
-      adbscope_series_find_nearest (self->series, time_us, hover_distance (self), &sample))
-    adbscope_chart_layer_format_value (layer, sample.value, text);
+      adbscope_series_find_nearest (self->series, time_us, hover_distance (self), &sample) &&
+      isfinite (sample.value))
+    {
+      adbscope_chart_layer_format_value (layer, sample.value, text);
+      g_string_append (text, ", ");
+      adbscope_chart_format_time (adbscope_chart_layer_get_chart (layer), sample.time_us, text);
+    }
   else
-    adbscope_chart_layer_format_value (layer, NAN, text);
+    {
+      adbscope_chart_layer_format_value (layer, NAN, text);
+    }
 }
 
 static void

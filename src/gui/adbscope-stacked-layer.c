@@ -269,6 +269,19 @@ describe_parts (AdbscopeStackedLayer *self,
                 const char           *separator,
                 GString              *text)
 {
+  AdbscopeSample first;
+
+  /* The parts come from one collector: the first part's sample time
+   * stands for them all. */
+  if (!current && self->parts->len > 0 &&
+      adbscope_series_find_nearest (g_array_index (self->parts, Part, 0).series,
+                                    time_us, hover_distance (self), &first))
+    {
+      adbscope_chart_format_time (adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self)),
+                                  first.time_us, text);
+      g_string_append (text, separator);
+    }
+
   for (guint j = self->parts->len; j > 0; j--)
     {
       const Part *part = &g_array_index (self->parts, Part, j - 1);

@@ -1,6 +1,8 @@
 /* dumpsys-test-util.h: fixture loading for the dumpsys parser tests */
 #pragma once
 
+#include <string.h>
+
 #include <glib.h>
 
 /* Fixtures are read in place from ADBSCOPE_FIXTURES (tests/meson.build). */
@@ -11,12 +13,22 @@ load_fixture (const char *relpath,
   const char *root = g_getenv ("ADBSCOPE_FIXTURES");
   g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
-  char *text = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GMappedFile) file = NULL;
+  char *text;
 
+  /* Not g_file_get_contents(): GCC 12 takes the string it returns for a
+   * pointer to a local and warns (-Wdangling-pointer) in every caller. */
   g_assert_nonnull (root);
   path = g_build_filename (root, relpath, NULL);
-  g_file_get_contents (path, &text, len, &error);
+  file = g_mapped_file_new (path, FALSE, &error);
   g_assert_no_error (error);
+  bytes = g_mapped_file_get_bytes (file);
+  *len = g_bytes_get_size (bytes);
+  text = g_malloc (*len + 1);
+  if (*len > 0)
+    memcpy (text, g_bytes_get_data (bytes, NULL), *len);
+  text[*len] = '\0';
   return text;
 }
 

@@ -660,6 +660,17 @@ test_truncated (void)
         }
     }
 
+  /* A last line without its newline may be cut short ("35" of "3560"):
+   * its number is not taken. */
+  {
+    g_autoptr(AdbscopeGfxinfo) info =
+      adbscope_gfxinfo_parse ("** Graphics info for pid 1 [a.b] **\nJanky frames: 3 (5.00%)\nTotal frames rendered: 35", -1, NULL);
+    AdbscopeGfxinfoProcess *p = only_process (info);
+
+    g_assert_cmpint (p->stats.janky_frames, ==, 3);
+    g_assert_cmpint (p->stats.total_frames, ==, ADBSCOPE_GFXINFO_UNKNOWN);
+  }
+
   /* Cut inside the last row: two frames and one bad row. */
   cut = strlen (text) - 30;
   {

@@ -1,7 +1,7 @@
 /* test-chart-render.c: draw real charts on Xvfb and check their pixels
  *
  * Runs under tests/gui/run-xvfb.sh with GSK_RENDERER=cairo.  The chart is
- * put in a window, mapped, snapshotted through a GtkWidgetPaintable and
+ * put in a window, mapped, snapshotted with gtk_widget_snapshot_child() and
  * rendered by the cairo GSK renderer into a texture whose pixels are read
  * back.  PNGs of the results are saved in the build directory.
  */
@@ -85,18 +85,36 @@ differs_from (const Image *image,
 }
 
 static void
+set_flag (gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+/* Waits until the window has painted a frame after now, so styles (light
+ * or dark) and allocations are up to date. */
+static void
 wait_for_draw (GtkWidget *widget)
 {
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  GdkFrameClock *clock;
+  gboolean painted = FALSE;
+  gulong id;
 
   while (!(gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0))
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       g_main_context_iteration (NULL, TRUE);
     }
-  /* Let pending allocations and style changes settle. */
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+
+  clock = gtk_widget_get_frame_clock (widget);
+  id = g_signal_connect_swapped (clock, "after-paint", G_CALLBACK (set_flag), &painted);
+  gtk_widget_queue_draw (widget);
+  while (!painted)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_signal_handler_disconnect (clock, id);
 }
 
 static void
@@ -105,7 +123,7 @@ render (GtkWidget  *widget,
         const char *png_name)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GdkPaintable) paintable = NULL;
+  graphene_rect_t bounds;
   g_autoptr(GskRenderer) renderer = NULL;
   GtkSnapshot *snapshot;
   GskRenderNode *node;
@@ -121,10 +139,13 @@ render (GtkWidget  *widget,
                                                  "window_bg_color", &background));
   G_GNUC_END_IGNORE_DEPRECATIONS
 
-  paintable = gtk_widget_paintable_new (widget);
+  /* Snapshot the widget itself (GtkWidgetPaintable would hand back the
+   * last frame's image), shifted so it starts at 0,0. */
+  g_assert_true (gtk_widget_compute_bounds (widget, gtk_widget_get_parent (widget), &bounds));
   snapshot = gtk_snapshot_new ();
   gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (-bounds.origin.x, -bounds.origin.y));
+  gtk_widget_snapshot_child (gtk_widget_get_parent (widget), widget, snapshot);
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);
 
@@ -427,10 +448,41 @@ test_describe_and_accessible (void)
 
   /* Hover text: the nearest sample, "no data" inside the gap. */
   klass->describe_at (line, 0, T_OF (SPIKE) + SEC / 4, text);
-  g_assert_cmpstr (text->str, ==, "App CPU: 95.0%");
+  g_assert_cmpstr (text->str, ==, "App CPU: 95.0%, 3:20 min ago");
   g_string_truncate (text, 0);
   klass->describe_at (line, 0, T_OF (340), text);
   g_assert_cmpstr (text->str, ==, "App CPU: no data");
+  g_string_truncate (text, 0);
+  klass->describe_at (line, 0, T_END + SEC, text);
+  g_assert_cmpstr (text->str, ==, "App CPU: 23.4%, now");
+  g_string_truncate (text, 0);
+  klass->describe_at (line, 0, T_END - 11 * SEC, text);
+  g_assert_cmpstr (text->str, ==, "App CPU: 18.8%, 12 s ago");
+
+  /* The hover dot sits on the nearest sample: the spike's top. */
+  {
+    GtkSnapshot *snapshot = gtk_snapshot_new ();
+    GskRenderNode *node;
+    graphene_rect_t plot, bounds;
+    double x, y;
+
+    klass->snapshot_hover (line, snapshot, 0, T_OF (SPIKE) - SEC / 3);
+    node = gtk_snapshot_free_to_node (snapshot);
+    g_assert_nonnull (node);
+    gsk_render_node_get_bounds (node, &bounds);
+    g_assert_true (adbscope_chart_get_plot_area (ADBSCOPE_CHART (chart), &plot));
+    x = plot.size.width * (double)(T_OF (SPIKE) - (T_END + SEC - 900 * (gint64)SEC)) / (900.0 * SEC);
+    y = plot.size.height * (1 - 95.0 / 100);
+    g_assert_cmpfloat (fabs (bounds.origin.x + bounds.size.width / 2 - x), <, 1);
+    g_assert_cmpfloat (fabs (bounds.origin.y + bounds.size.height / 2 - y), <, 1);
+    gsk_render_node_unref (node);
+
+    /* No dot inside the gap. */
+    snapshot = gtk_snapshot_new ();
+    klass->snapshot_hover (line, snapshot, 0, T_OF (340));
+    node = gtk_snapshot_free_to_node (snapshot);
+    g_assert_null (node);
+  }
 
   /* The current value goes away with the data: a gap is "no data". */
   adbscope_series_push (series, T_END + 2 * SEC, NAN);
