@@ -129,6 +129,28 @@ run_result_free (RunResult *r)
 }
 
 static void
+run_wait_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GSubprocess *proc = G_SUBPROCESS (object);
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  RunResult *r = g_task_get_task_data (task);
+
+  if (!g_subprocess_wait_finish (proc, result, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  r->exit_status = g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc)
+                                                     : 128 + g_subprocess_get_term_sig (proc);
+  g_task_return_boolean (task, TRUE);
+}
+
+/* Output first, then the exit status: the pipes can close before the
+ * process is reaped. */
+static void
 run_communicate_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)
@@ -136,17 +158,18 @@ run_communicate_cb (GObject      *object,
   GSubprocess *proc = G_SUBPROCESS (object);
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
-  RunResult *r;
+  RunResult *r = g_task_get_task_data (task);
 
-  r = g_new0 (RunResult, 1);
   if (!g_subprocess_communicate_utf8_finish (proc, result, &r->stdout_text, &r->stderr_text, &error))
     {
-      run_result_free (r);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  r->exit_status = g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : 128 + g_subprocess_get_term_sig (proc);
-  g_task_return_pointer (task, r, (GDestroyNotify) run_result_free);
+  {
+    GCancellable *cancellable = g_task_get_cancellable (task);
+
+    g_subprocess_wait_async (proc, cancellable, run_wait_cb, g_steal_pointer (&task));
+  }
 }
 
 /* Runs `adb [-s SERIAL] ARGS…` to completion and collects both outputs.
@@ -165,6 +188,7 @@ adbscope_adb_run_async (const char         *serial,
   g_autoptr(GError) error = NULL;
 
   g_task_set_source_tag (task, adbscope_adb_run_async);
+  g_task_set_task_data (task, g_new0 (RunResult, 1), (GDestroyNotify) run_result_free);
   proc = adbscope_adb_spawn (serial, args,
                              G_SUBPROCESS_FLAGS_STDIN_PIPE |
                              G_SUBPROCESS_FLAGS_STDOUT_PIPE |
@@ -185,20 +209,17 @@ adbscope_adb_run_finish (GAsyncResult  *result,
                          GError       **error)
 {
   RunResult *r;
-  char *out;
 
   g_return_val_if_fail (G_IS_TASK (result), NULL);
 
-  r = g_task_propagate_pointer (G_TASK (result), error);
-  if (r == NULL)
+  if (!g_task_propagate_boolean (G_TASK (result), error))
     return NULL;
+  r = g_task_get_task_data (G_TASK (result));
   if (exit_status)
     *exit_status = r->exit_status;
   if (stderr_text)
     *stderr_text = g_steal_pointer (&r->stderr_text);
-  out = g_steal_pointer (&r->stdout_text);
-  run_result_free (r);
-  return out;
+  return g_steal_pointer (&r->stdout_text);
 }
 
 typedef struct

@@ -1,9 +1,12 @@
 /* adbscope-frames-collector.c: frames, FPS and jank from gfxinfo
  *
- * The device's /proc/uptime is read in the same shell call as the dump, so
- * FPS = Δ "Total frames rendered" / Δ uptime uses the device's own clock
- * for both ends: no drift against other loops, no host scheduling noise,
- * and so never a rate above what the display can show.
+ * FPS = Δ "Total frames rendered" / Δt on the device's own clock: the
+ * "Uptime:" the dump itself prints (ms; /proc/uptime read in the same
+ * shell call where a dump lacks it).  No host scheduling noise, no drift
+ * against other loops.  Δt is never shorter than the span between the
+ * newest frames of the two dumps (their IntendedVsync), because those
+ * frames are exactly the ones counted: a late dump can then not produce a
+ * rate above what the display can show.
  *
  * A frame is janky against its real deadline: the FrameDeadline column
  * (Android 12+) or else the refresh period from the probe.
@@ -26,6 +29,7 @@ struct _AdbscopeFramesCollector
   AdbscopeGfxinfo        *prev_info;
   AdbscopeGfxinfoProcess *prev;        /* inside prev_info */
   double                  prev_uptime;
+  gint64                  prev_last_vsync;
   gboolean                seen_process;
 };
 
@@ -72,6 +76,26 @@ build_command (AdbscopeCollector *collector,
   /* `read` is a builtin: no fork between the clock and the dump. */
   return g_strdup_printf ("read __u < /proc/uptime; echo \"uptime:$__u\"; dumpsys gfxinfo %s framestats",
                           self->package);
+}
+
+static gint64
+last_vsync (const AdbscopeGfxinfoProcess *p)
+{
+  gint64 last = -1;
+
+  for (guint w = 0; w < p->windows->len; w++)
+    {
+      const AdbscopeGfxinfoWindow *win = g_ptr_array_index (p->windows, w);
+
+      for (guint i = 0; win->frames != NULL && i < win->frames->len; i++)
+        {
+          const AdbscopeGfxinfoFrame *f = &g_array_index (win->frames, AdbscopeGfxinfoFrame, i);
+
+          if (adbscope_gfxinfo_frame_is_valid (f))
+            last = MAX (last, f->intended_vsync_ns);
+        }
+    }
+  return last;
 }
 
 static gint64
@@ -141,6 +165,9 @@ _adbscope_frames_collector_parse (AdbscopeFramesCollector  *self,
       return g_steal_pointer (&s);
     }
 
+  /* The dump's own clock is the moment of the counters. */
+  if (info->uptime_ms > 0)
+    s->uptime_s = info->uptime_ms / 1000.0;
   s->app_running = TRUE;
   s->pid = cur->pid;
   s->total_frames = cur->stats.total_frames;
@@ -155,10 +182,16 @@ _adbscope_frames_collector_parse (AdbscopeFramesCollector  *self,
       const AdbscopeGfxinfoStats *b = &cur->stats;
       double deadline_ns = self->refresh_hz > 0 ? 1e9 / self->refresh_hz : NAN;
 
+      gint64 vsync = last_vsync (cur);
+      double span;
+
       s->dt_s = s->uptime_s - self->prev_uptime;
+      span = s->dt_s;
+      if (vsync > 0 && self->prev_last_vsync > 0 && vsync > self->prev_last_vsync)
+        span = MAX (span, (vsync - self->prev_last_vsync) / 1e9);
       s->new_frames = b->total_frames - a->total_frames;
-      if (s->dt_s > 0)
-        s->fps = s->new_frames / s->dt_s;
+      if (span > 0)
+        s->fps = s->new_frames / span;
       if (b->janky_frames >= 0 && a->janky_frames >= 0)
         s->new_janky = MAX (0, b->janky_frames - a->janky_frames);
       for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
@@ -184,6 +217,7 @@ _adbscope_frames_collector_parse (AdbscopeFramesCollector  *self,
   self->prev_info = g_steal_pointer (&info);
   self->prev = cur;
   self->prev_uptime = s->uptime_s;
+  self->prev_last_vsync = last_vsync (cur);
   return g_steal_pointer (&s);
 }
 

@@ -73,8 +73,10 @@ adbscope_grep_output_parse (const char  *text,
       const char *colon;
       gsize path_len;
 
-      if (line_len == 0 && iter.pos >= iter.end)
-        break; /* the newline after the last line */
+      /* grep never prints a bare empty line (an empty file line is
+       * "PATH:"); one can only come from the shell framing around it. */
+      if (line_len == 0)
+        continue;
       if (is_binary_notice (line, line_len))
         continue;
 

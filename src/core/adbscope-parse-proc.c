@@ -374,10 +374,10 @@ adbscope_cpu_usage_compute (const AdbscopeProcStat *before,
 /* --------------------------------------------------------------- meminfo */
 
 gboolean
-adbscope_proc_parse_meminfo (const char       *text,
-                             gssize            len,
+adbscope_proc_parse_meminfo (const char           *text,
+                             gssize                len,
                              AdbscopeProcMeminfo  *out,
-                             GError          **error)
+                             GError              **error)
 {
   static const struct { const char *key; gsize offset; } fields[] = {
     { "MemTotal", G_STRUCT_OFFSET (AdbscopeProcMeminfo, mem_total_kb) },

@@ -88,10 +88,10 @@ typedef struct
   guint64  swap_free_kb;
 } AdbscopeProcMeminfo;
 
-gboolean adbscope_proc_parse_meminfo (const char       *text,
-                                      gssize            len,
+gboolean adbscope_proc_parse_meminfo (const char           *text,
+                                      gssize                len,
                                       AdbscopeProcMeminfo  *out,
-                                      GError          **error);
+                                      GError              **error);
 
 /* /proc/net/dev */
 typedef struct

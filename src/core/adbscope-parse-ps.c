@@ -170,6 +170,32 @@ field_int (const char *s,
   return TRUE;
 }
 
+/* ps prints kB; top prints "206268K", "5.2M", "10G". */
+static gboolean
+field_size_kb (const char *s,
+               gint64     *out)
+{
+  gsize len = strlen (s);
+  double v, scale = 1;
+
+  if (field_int (s, 0, G_MAXINT64, out))
+    return TRUE;
+  if (len < 2)
+    return FALSE;
+  switch (s[len - 1])
+    {
+    case 'K': scale = 1; break;
+    case 'M': scale = 1024; break;
+    case 'G': scale = 1024.0 * 1024; break;
+    case 'T': scale = 1024.0 * 1024 * 1024; break;
+    default: return FALSE;
+    }
+  if (!_adbscope_parse_double (s, len - 1, &v) || v < 0 || v * scale > (double) G_MAXINT64 / 2)
+    return FALSE;
+  *out = (gint64) (v * scale + 0.5);
+  return TRUE;
+}
+
 AdbscopePsTable *
 adbscope_ps_parse (const char  *text,
                    gssize       len,
@@ -181,8 +207,8 @@ adbscope_ps_parse (const char  *text,
   static const char *const user_names[] = { "USER", "UID", "RUSER", NULL };
   static const char *const label_names[] = { "LABEL", NULL };
   static const char *const state_names[] = { "S", "STAT", NULL };
-  static const char *const rss_names[] = { "RSS", NULL };
-  static const char *const vsz_names[] = { "VSZ", "VSIZE", "VSS", NULL };
+  static const char *const rss_names[] = { "RSS", "RES", NULL };
+  static const char *const vsz_names[] = { "VSZ", "VSIZE", "VSS", "VIRT", NULL };
   static const char *const name_names[] = { "NAME", "CMD", "ARGS", "COMM", "COMMAND", "CMDLINE", "Name", NULL };
   g_autoptr(AdbscopePsTable) table = NULL;
   g_autoptr(GArray) hdr = g_array_new (FALSE, FALSE, sizeof (Span));
@@ -302,9 +328,9 @@ adbscope_ps_parse (const char  *text,
         }
       if (c_ppid >= 0 && field_int (row->fields[c_ppid], 0, G_MAXINT, &v))
         row->ppid = (int) v;
-      if (c_rss >= 0 && field_int (row->fields[c_rss], 0, G_MAXINT64, &v))
+      if (c_rss >= 0 && field_size_kb (row->fields[c_rss], &v))
         row->rss_kb = v;
-      if (c_vsz >= 0 && field_int (row->fields[c_vsz], 0, G_MAXINT64, &v))
+      if (c_vsz >= 0 && field_size_kb (row->fields[c_vsz], &v))
         row->vsz_kb = v;
       if (c_state >= 0)
         row->state = row->fields[c_state][0];

@@ -1772,6 +1772,12 @@ tool_dumpsys (Tool  *tool,
                     ((AppEntry *) apps->pdata[i])->package);
           printf ("StatusBar#0\nNavigationBar0#0\n");
         }
+      else if (argc >= 3 && g_str_equal (argv[2], "--latency"))
+        {
+          /* Like SurfaceFlinger: the display's refresh period in ns first;
+           * no frame rows without a layer name. */
+          printf ("%" G_GINT64_FORMAT "\n", (gint64) (1000000000.0 / tool->profile->refresh_hz + 0.5));
+        }
       return 0;
     }
   return 0;

@@ -165,6 +165,7 @@ test_grep_quirks (void)
     "/proc/x:\n"
     "/proc/x:a:b:c\n"
     "Binary file /proc/kcore matches\n"
+    "\n"
     "/proc/1/status:Pid:\t1\n"
     "/sys/f:42";
   g_autoptr(GError) error = NULL;

@@ -253,9 +253,47 @@ test_top_ansi (void)
   g_assert_cmpstr (r->name, ==, "top -n 1 -m 10");
   g_assert_cmpint (r->state, ==, 'R');
   g_assert_cmpstr (r->fields[8], ==, "3.8");
+  g_assert_cmpint (r->rss_kb, ==, 5325); /* "5.2M" */
+  g_assert_cmpint (r->vsz_kb, ==, 10 * 1024 * 1024); /* "10G" */
   r = g_ptr_array_index (t->rows, 4);
   g_assert_cmpint (r->pid, ==, 3794);
+  g_assert_cmpstr (r->user, ==, "u0_a241");
+  g_assert_cmpint (r->rss_kb, ==, 476 * 1024);
   g_assert_cmpstr (r->name, ==, "com.example.app+");
+}
+
+static void
+test_top_legacy_toolbox (void)
+{
+  g_autofree char *text = fixture_read ("other/top-legacy-toolbox-header-and-rows-excerpt.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopePsTable) t = NULL;
+  const char *header = strstr (text, "  PID PR");
+  AdbscopePsRow *r;
+  int c_cpu, c_pcy;
+
+  g_assert_nonnull (header);
+  t = adbscope_ps_parse (header, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->n_columns, ==, 10);
+  g_assert_cmpuint (t->rows->len, >=, 3);
+  g_assert_cmpuint (t->n_skipped, ==, 0);
+  c_cpu = adbscope_ps_table_find_column (t, "CPU%");
+  c_pcy = adbscope_ps_table_find_column (t, "PCY");
+
+  r = g_ptr_array_index (t->rows, 0);
+  g_assert_cmpint (r->pid, ==, 19269);
+  g_assert_cmpstr (r->fields[c_cpu], ==, "25%");
+  g_assert_cmpint (r->state, ==, 'S');
+  g_assert_cmpint (r->vsz_kb, ==, 3323236);
+  g_assert_cmpint (r->rss_kb, ==, 206268);
+  g_assert_cmpstr (r->fields[c_pcy], ==, "fg");
+  g_assert_cmpstr (r->user, ==, "u0_a98");
+  g_assert_cmpstr (r->name, ==, "com.antutu.ABenchMark");
+  r = g_ptr_array_index (t->rows, 2);
+  g_assert_cmpint (r->pid, ==, 374);
+  g_assert_cmpint (r->rss_kb, ==, 0);
+  g_assert_cmpstr (r->name, ==, "msm_thermal:fre");
 }
 
 static void
@@ -302,6 +340,7 @@ main (int   argc,
   g_test_add_func ("/ps/legacy-toolbox", test_ps_legacy_toolbox);
   g_test_add_func ("/ps/selected-columns", test_ps_selected_columns);
   g_test_add_func ("/ps/top-ansi", test_top_ansi);
+  g_test_add_func ("/ps/top-legacy-toolbox", test_top_legacy_toolbox);
   g_test_add_func ("/ps/garbage", test_ps_garbage);
 
   return g_test_run ();
