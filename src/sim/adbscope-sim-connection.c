@@ -18,6 +18,7 @@
 #include <glib-unix.h>
 
 #include "adbscope-sim-private.h"
+#include "adbscope-sim-wire.h"
 
 struct _AdbscopeSimConnection
 {
@@ -49,12 +50,6 @@ put_u32 (guint8  *p,
   p[1] = (v >> 8) & 0xff;
   p[2] = (v >> 16) & 0xff;
   p[3] = (v >> 24) & 0xff;
-}
-
-static guint32
-get_u32 (const guint8 *p)
-{
-  return (guint32) p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16) | ((guint32) p[3] << 24);
 }
 
 static void
@@ -338,22 +333,22 @@ parse_input (AdbscopeSimConnection *conn)
 {
   gsize pos = 0;
 
-  while (!conn->dead && conn->in->len - pos >= 24)
+  while (!conn->dead)
     {
-      const guint8 *h = conn->in->data + pos;
-      guint32 command = get_u32 (h);
-      guint32 len = get_u32 (h + 12);
+      AdbscopeSimPacket packet;
+      gssize used = adbscope_sim_wire_parse_packet (conn->in->data + pos, conn->in->len - pos,
+                                                    ADB_MAX_PAYLOAD, &packet);
 
-      if (get_u32 (h + 20) != (command ^ 0xffffffff) || len > ADB_MAX_PAYLOAD)
+      if (used == 0)
+        break;
+      if (used < 0)
         {
           g_debug ("sim: bad packet header from host");
           connection_destroy (conn);
           return;
         }
-      if (conn->in->len - pos < 24 + (gsize) len)
-        break;
-      handle_packet (conn, command, get_u32 (h + 4), get_u32 (h + 8), h + 24, len);
-      pos += 24 + len;
+      handle_packet (conn, packet.command, packet.arg0, packet.arg1, packet.data, packet.length);
+      pos += (gsize) used;
     }
   if (!conn->dead && pos > 0)
     g_byte_array_remove_range (conn->in, 0, (guint) pos);

@@ -343,6 +343,13 @@ adbscope_sim_sandbox_create (AdbscopeSimDevice *device,
 
     write_file (state, "boot_time", t);
   }
+  {
+    /* The fake pidof and ps show this device's processes only: several
+     * simulated devices may share the host's /proc. */
+    g_autofree char *pid = g_strdup_printf ("%d\n", getpid ());
+
+    write_file (state, "device_pid", pid);
+  }
   return TRUE;
 }
 

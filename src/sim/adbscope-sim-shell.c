@@ -32,6 +32,7 @@
 #include <glib-unix.h>
 
 #include "adbscope-sim-private.h"
+#include "adbscope-sim-wire.h"
 
 typedef enum
 {
@@ -309,25 +310,27 @@ stream_data (AdbscopeSimStream *stream,
 
       /* Shell packets straddle WRTE boundaries: re-assemble. */
       g_byte_array_append (s->v2_in, data, (guint) len);
-      while (s->v2_in->len - pos >= 5)
+      for (;;)
         {
-          const guint8 *p = s->v2_in->data + pos;
-          guint32 plen = (guint32) p[1] | ((guint32) p[2] << 8) |
-                         ((guint32) p[3] << 16) | ((guint32) p[4] << 24);
+          const guint8 *payload;
+          guint32 plen;
+          guint8 id;
+          gssize used = adbscope_sim_wire_parse_shell (s->v2_in->data + pos, s->v2_in->len - pos,
+                                                       &id, &payload, &plen);
 
-          if (s->v2_in->len - pos - 5 < plen)
+          if (used <= 0)
             break;
-          switch (p[0])
+          switch (id)
             {
             case ID_STDIN:
-              g_byte_array_append (s->pending_in, p + 5, plen);
+              g_byte_array_append (s->pending_in, payload, plen);
               break;
             case ID_CLOSE_STDIN:
               s->close_stdin = TRUE;
               break;
             case ID_WINDOW_SIZE:
               {
-                g_autofree char *spec = g_strndup ((const char *) p + 5, plen);
+                g_autofree char *spec = g_strndup ((const char *) payload, plen);
 
                 set_window_size (s, spec);
               }
@@ -335,7 +338,7 @@ stream_data (AdbscopeSimStream *stream,
             default:
               break;
             }
-          pos += 5 + plen;
+          pos += (gsize) used;
         }
       g_byte_array_remove_range (s->v2_in, 0, (guint) pos);
     }

@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "adbscope-sim-private.h"
+#include "adbscope-sim-wire.h"
 
 #define SYNC_DATA_MAX (64 * 1024)
 
@@ -45,12 +46,6 @@ put_u32 (guint8  *p,
   p[3] = (v >> 24) & 0xff;
 }
 
-static guint32
-get_u32 (const guint8 *p)
-{
-  return (guint32) p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16) | ((guint32) p[3] << 24);
-}
-
 static void
 out_id_u32 (SyncSession *s,
             const char  *id,
@@ -75,29 +70,7 @@ char *
 adbscope_sim_sync_resolve (AdbscopeSimDevice *device,
                            const char        *path)
 {
-  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
-  GPtrArray *kept = g_ptr_array_new ();
-  GString *result = g_string_new (device->fs_root);
-
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      if (parts[i][0] == '\0' || g_str_equal (parts[i], "."))
-        continue;
-      if (g_str_equal (parts[i], ".."))
-        {
-          if (kept->len > 0)
-            g_ptr_array_remove_index (kept, kept->len - 1);
-          continue;
-        }
-      g_ptr_array_add (kept, parts[i]);
-    }
-  for (guint i = 0; i < kept->len; i++)
-    {
-      g_string_append_c (result, '/');
-      g_string_append (result, g_ptr_array_index (kept, i));
-    }
-  g_ptr_array_unref (kept);
-  return g_string_free (result, FALSE);
+  return adbscope_sim_wire_resolve_path (device->fs_root, path);
 }
 
 static void
@@ -227,6 +200,11 @@ static void
 do_send_done (SyncSession *s,
               guint32      mtime)
 {
+  if (s->send_path == NULL)
+    {
+      out_fail (s, "DONE without SEND");
+      return;
+    }
   if (s->send_fd >= 0)
     {
       if (close (s->send_fd) != 0)
@@ -315,32 +293,28 @@ sync_parse (SyncSession *s)
 {
   gsize pos = 0;
 
-  while (!s->quit && s->in->len - pos >= 8)
+  while (!s->quit)
     {
-      const guint8 *p = s->in->data + pos;
-      guint32 len = get_u32 (p + 4);
-      char id[5] = { 0 };
+      const guint8 *payload;
+      guint32 value;
+      char id[5];
+      gssize used = adbscope_sim_wire_parse_sync (s->in->data + pos, s->in->len - pos,
+                                                  SYNC_DATA_MAX + 4096, id, &value, &payload);
 
-      memcpy (id, p, 4);
-      /* DONE of a SEND carries an mtime, not a length. */
-      if (g_str_equal (id, "DONE"))
-        {
-          do_send_done (s, len);
-          pos += 8;
-          continue;
-        }
-      if (len > SYNC_DATA_MAX + 4096)
+      if (used == 0)
+        break;
+      if (used < 0)
         {
           s->quit = TRUE;
           break;
         }
-      if (s->in->len - pos - 8 < len)
-        break;
-      if (g_str_equal (id, "DATA"))
-        do_send_data (s, p + 8, len);
+      if (g_str_equal (id, "DONE"))
+        do_send_done (s, value);   /* a SEND's DONE carries the mtime */
+      else if (g_str_equal (id, "DATA"))
+        do_send_data (s, payload, value);
       else
         {
-          g_autofree char *arg = g_strndup ((const char *) p + 8, len);
+          g_autofree char *arg = g_strndup ((const char *) payload, value);
 
           if (g_str_equal (id, "STAT"))
             do_stat (s, arg);
@@ -353,7 +327,7 @@ sync_parse (SyncSession *s)
           else
             s->quit = TRUE;  /* QUIT, or something we do not speak */
         }
-      pos += 8 + len;
+      pos += (gsize) used;
     }
   g_byte_array_remove_range (s->in, 0, (guint) pos);
 }

@@ -454,6 +454,62 @@ list_pids (void)
   return pids;
 }
 
+/* Pids of this device: the simulated device's descendants (the host's
+ * /proc also holds other devices' apps) and kernel threads. */
+static GHashTable *
+device_processes (Tool *tool)
+{
+  g_autofree char *path = sandbox_path (tool, "state", "device_pid", NULL);
+  g_autofree char *text = read_text (path);
+  g_autoptr(GArray) pids = list_pids ();
+  g_autoptr(GHashTable) parent = g_hash_table_new (NULL, NULL);
+  GHashTable *mine = g_hash_table_new (NULL, NULL);
+  int root = text != NULL ? atoi (text) : 0;
+  gboolean grew = TRUE;
+
+  for (guint i = 0; i < pids->len; i++)
+    {
+      ProcInfo p = { .pid = g_array_index (pids, int, i) };
+      g_autofree char *stat_path = g_strdup_printf ("/proc/%d/stat", p.pid);
+
+      if (!read_stat (stat_path, &p))
+        continue;
+      if (p.pid == 2 || p.ppid == 2)
+        g_hash_table_add (mine, GINT_TO_POINTER (p.pid));
+      else
+        g_hash_table_insert (parent, GINT_TO_POINTER (p.pid), GINT_TO_POINTER (p.ppid));
+    }
+  if (root <= 0)
+    {
+      /* no device pid: show everything */
+      GHashTableIter iter;
+      gpointer k;
+
+      g_hash_table_iter_init (&iter, parent);
+      while (g_hash_table_iter_next (&iter, &k, NULL))
+        g_hash_table_add (mine, k);
+      return mine;
+    }
+  while (grew)
+    {
+      GHashTableIter iter;
+      gpointer k, v;
+
+      grew = FALSE;
+      g_hash_table_iter_init (&iter, parent);
+      while (g_hash_table_iter_next (&iter, &k, &v))
+        if (GPOINTER_TO_INT (v) == root || g_hash_table_contains (mine, v))
+          {
+            if (!g_hash_table_contains (mine, k) && GPOINTER_TO_INT (v) != 2)
+              {
+                g_hash_table_add (mine, k);
+                grew = TRUE;
+              }
+          }
+    }
+  return mine;
+}
+
 static int
 compare_int (gconstpointer a,
              gconstpointer b)
@@ -477,6 +533,7 @@ tool_pidof (Tool  *tool,
 {
   gboolean single = FALSE;
   g_autoptr(GArray) pids = list_pids ();
+  g_autoptr(GHashTable) mine = device_processes (tool);
   GString *out = g_string_new (NULL);
   int first = 1;
   int self = getpid ();
@@ -491,7 +548,8 @@ tool_pidof (Tool  *tool,
         g_autofree char *stat_path = g_strdup_printf ("/proc/%d/stat", p.pid);
         gboolean match;
 
-        if (p.pid == self || !read_stat (stat_path, &p))
+        if (p.pid == self || !g_hash_table_contains (mine, GINT_TO_POINTER (p.pid)) ||
+            !read_stat (stat_path, &p))
           continue;
         read_cmdline (&p);
         match = (p.argv0 != NULL && g_str_equal (base_name (p.argv0), argv[a])) ||
@@ -687,6 +745,7 @@ tool_ps (Tool  *tool,
   g_autoptr(GArray) pids = list_pids ();
   g_autoptr(GArray) only = g_array_new (FALSE, FALSE, sizeof (int));
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GHashTable) mine = device_processes (tool);
   gboolean threads = FALSE, custom = FALSE, label = FALSE;
   g_autofree char *extra = NULL;
 
@@ -765,7 +824,7 @@ tool_ps (Tool  *tool,
       struct stat st;
       gboolean wanted = only->len == 0 && names->len == 0;
 
-      if (!read_stat (stat_path, &base))
+      if (!g_hash_table_contains (mine, GINT_TO_POINTER (pid)) || !read_stat (stat_path, &base))
         continue;
       read_cmdline (&base);
       if (stat (dir_path, &st) == 0)

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 #include "adbscope-error.h"
@@ -151,7 +152,18 @@ server_ref (GError **error)
     return TRUE;
 
   server.port = free_port ();
-  server.home = g_dir_make_tmp ("adbscope-test-home-XXXXXX", error);
+  /* Under the build dir when there is one: a test that aborts cannot
+   * clean up, and a leftover there is harmless. */
+  if (g_getenv ("G_TEST_BUILDDIR") != NULL)
+    {
+      g_autofree char *tmpl = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "adbscope-test-home-XXXXXX", NULL);
+
+      server.home = g_mkdtemp (g_steal_pointer (&tmpl));
+      if (server.home == NULL)
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "mkdtemp: %s", g_strerror (errno));
+    }
+  else
+    server.home = g_dir_make_tmp ("adbscope-test-home-XXXXXX", error);
   if (server.port < 0 || server.home == NULL)
     {
       server.refs = 0;
