@@ -368,8 +368,12 @@ static void
 adbscope_chart_card_dispose (GObject *object)
 {
   AdbscopeChartCard *self = ADBSCOPE_CHART_CARD (object);
+  GtkWidget *child;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), ADBSCOPE_TYPE_CHART_CARD);
+  /* The header box has no id, so dispose_template leaves it. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   G_OBJECT_CLASS (adbscope_chart_card_parent_class)->dispose (object);
 }
 

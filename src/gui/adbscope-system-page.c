@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "adbscope-slow-collector.h"
 #include "adbscope-system-page.h"
 
 struct _AdbscopeSystemPage
@@ -18,6 +19,7 @@ struct _AdbscopeSystemPage
   AdwActionRow *refresh_row;
   AdwActionRow *package_row;
   AdwActionRow *pid_row;
+  AdwActionRow *processes_row;
   AdwActionRow *restarts_row;
   AdwActionRow *samples_row;
   AdwActionRow *doze_row;
@@ -35,18 +37,21 @@ set_subtitle (AdwActionRow *row,
   adw_action_row_set_subtitle (row, text != NULL && *text != '\0' ? text : _("Unknown"));
 }
 
+/* @value: what the session has, NULL when it has nothing (yet) */
 static void
 set_source_row (AdwActionRow     *row,
                 AdbscopeDataView *view,
-                AdbscopeSource    source)
+                AdbscopeSource    source,
+                const char       *value)
 {
   const char *reason = NULL;
 
-  /* The session does not collect these yet: say so instead of a value. */
-  if (adbscope_data_view_is_supported (view, source, &reason))
-    adw_action_row_set_subtitle (row, _("Supported on this device; not collected yet"));
-  else
+  if (!adbscope_data_view_is_supported (view, source, &reason))
     adw_action_row_set_subtitle (row, reason != NULL ? reason : _("Not supported on this device"));
+  else if (value != NULL && *value != '\0')
+    adw_action_row_set_subtitle (row, value);
+  else
+    adw_action_row_set_subtitle (row, _("Not collected yet"));
 }
 
 static void
@@ -87,7 +92,9 @@ update_app (AdbscopeSystemPage *self,
 {
   AdbscopeSession *session = adbscope_data_view_get_session (view);
   const GArray *pids = adbscope_session_get_pids (session);
+  const GArray *procs = adbscope_session_get_processes (session);
   g_autoptr(GString) pid_text = g_string_new (NULL);
+  g_autoptr(GString) proc_text = g_string_new (NULL);
   g_autofree char *restarts = NULL;
   g_autofree char *samples = NULL;
   double interval = adbscope_session_get_measured_interval_ms (session);
@@ -97,6 +104,22 @@ update_app (AdbscopeSystemPage *self,
                             g_array_index (pids, gint64, i));
   if (pid_text->len == 0)
     g_string_append (pid_text, _("Not running"));
+
+  for (guint i = 0; procs != NULL && i < procs->len; i++)
+    {
+      const AdbscopeAppProcess *p = &g_array_index (procs, AdbscopeAppProcess, i);
+
+      if (proc_text->len > 0)
+        g_string_append_c (proc_text, '\n');
+      g_string_append_printf (proc_text, "%d  %s", p->pid, p->name != NULL ? p->name : "");
+      if (p->rss_kb >= 0)
+        {
+          g_autofree char *rss = g_format_size_full ((guint64) p->rss_kb * 1024, G_FORMAT_SIZE_IEC_UNITS);
+          g_string_append_printf (proc_text, "  (%s)", rss);
+        }
+    }
+  if (proc_text->len == 0)
+    g_string_append (proc_text, _("None seen yet"));
 
   restarts = g_strdup_printf ("%u", adbscope_session_get_restarts (session));
   samples = g_strdup_printf ("%" G_GUINT64_FORMAT, adbscope_session_get_n_samples (session));
@@ -110,6 +133,7 @@ update_app (AdbscopeSystemPage *self,
 
   set_subtitle (self->package_row, adbscope_session_get_package (session));
   set_subtitle (self->pid_row, pid_text->str);
+  set_subtitle (self->processes_row, proc_text->str);
   set_subtitle (self->restarts_row, restarts);
   set_subtitle (self->samples_row, samples);
 }
@@ -119,13 +143,22 @@ adbscope_system_page_update (AdbscopePage     *page,
                              AdbscopeDataView *view)
 {
   AdbscopeSystemPage *self = ADBSCOPE_SYSTEM_PAGE (page);
+  const char *deep = NULL;
+  const char *light = NULL;
+  const char *bucket = NULL;
+  g_autofree char *doze = NULL;
 
   update_device (self, view);
   update_app (self, view);
-  set_source_row (self->doze_row, view, ADBSCOPE_SOURCE_DOZE);
-  set_source_row (self->bucket_row, view, ADBSCOPE_SOURCE_DOZE);
-  set_source_row (self->jobs_row, view, ADBSCOPE_SOURCE_JOBS);
-  set_source_row (self->alarms_row, view, ADBSCOPE_SOURCE_ALARMS);
+
+  adbscope_session_get_doze (adbscope_data_view_get_session (view), &deep, &light, &bucket);
+  if (deep != NULL || light != NULL)
+    /* Translators: Android's deep and light Doze states, e.g. "deep ACTIVE, light ACTIVE" */
+    doze = g_strdup_printf (_("deep %s, light %s"), deep ? deep : "?", light ? light : "?");
+  set_source_row (self->doze_row, view, ADBSCOPE_SOURCE_DOZE, doze);
+  set_source_row (self->bucket_row, view, ADBSCOPE_SOURCE_DOZE, bucket);
+  set_source_row (self->jobs_row, view, ADBSCOPE_SOURCE_JOBS, NULL);
+  set_source_row (self->alarms_row, view, ADBSCOPE_SOURCE_ALARMS, NULL);
 }
 
 static void
@@ -146,6 +179,7 @@ adbscope_system_page_class_init (AdbscopeSystemPageClass *klass)
   BIND (refresh_row);
   BIND (package_row);
   BIND (pid_row);
+  BIND (processes_row);
   BIND (restarts_row);
   BIND (samples_row);
   BIND (doze_row);

@@ -1,0 +1,20 @@
+/* gui-test-util.h: helpers for the window tests and the screenshot tour */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+typedef gboolean (*GuiTestCond) (gpointer data);
+
+gboolean    gui_test_wait        (GuiTestCond  cond,
+                                  gpointer     data,
+                                  guint        timeout_ms);
+void        gui_test_spin        (guint        ms);
+GdkTexture *gui_test_render      (GtkWidget   *widget);
+guchar     *gui_test_pixels      (GdkTexture  *texture,
+                                  gsize       *stride);
+gboolean    gui_test_save_window (GtkWidget   *window,
+                                  const char  *path);
+
+G_END_DECLS

@@ -1,0 +1,503 @@
+/* test-window.c: the whole window against a simulated device
+ *
+ * One simulated phone (tests/common, private adb server) and one window,
+ * driven like a user would: pick the device in the device list, the demo
+ * app in the app list, look at every page, pause and resume, add a marker,
+ * export, and finally kill the phone.  The cases run in order and share
+ * the window; each one asserts what a broken feature would get wrong.
+ * Runs under run-gui-test.sh (Xvfb, D-Bus) with G_DEBUG=fatal-warnings.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "adbscope-test-device.h"
+
+#include "adbscope-app.h"
+#include "adbscope-application.h"
+#include "adbscope-chart-card.h"
+#include "adbscope-demo-device.h"
+#include "adbscope-line-layer.h"
+#include "adbscope-thread.h"
+#include "adbscope-window-private.h"
+#include "gui-test-util.h"
+
+#define DEMO ADBSCOPE_DEMO_PACKAGE
+
+static AdbscopeTestDevice  *device;
+static AdbscopeApplication *app;
+static AdbscopeWindow      *window;
+static char                *tmpdir;
+
+static const char * const page_names[] = {
+  "overview", "cpu", "memory", "frames", "threads", "power", "system", "network",
+};
+
+/* ---- helpers ---- */
+
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = find_descendant (child, type)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static AdbscopeChartCard *
+find_card (const char *page,
+           const char *title)
+{
+  g_autoptr(GPtrArray) cards = adbscope_page_list_cards (_adbscope_window_get_page (window, page));
+
+  for (guint i = 0; i < cards->len; i++)
+    if (g_strcmp0 (adbscope_chart_card_get_title (cards->pdata[i]), title) == 0)
+      return cards->pdata[i];
+  g_error ("no card “%s” on page %s", title, page);
+  return NULL;
+}
+
+static AdbscopeSeries *
+first_layer_series (AdbscopeChartCard *card)
+{
+  GtkWidget *chart = GTK_WIDGET (adbscope_chart_card_get_chart (card));
+
+  for (GtkWidget *c = gtk_widget_get_first_child (chart); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (ADBSCOPE_IS_LINE_LAYER (c))
+      return adbscope_line_layer_get_series (ADBSCOPE_LINE_LAYER (c));
+  return NULL;
+}
+
+static void
+show_page (const char *name)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", name));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (_adbscope_window_get_view_stack (window)), ==, name);
+  gui_test_spin (100);  /* map, update, allocate, draw */
+}
+
+static gboolean
+mode_is (gpointer data)
+{
+  return g_strcmp0 (_adbscope_window_get_mode (window), data) == 0;
+}
+
+static gboolean
+samples_at_least (gpointer data)
+{
+  AdbscopeSession *s = _adbscope_window_get_session (window);
+
+  return s != NULL && adbscope_session_get_n_samples (s) >= GPOINTER_TO_UINT (data);
+}
+
+static gboolean
+card_state_is_chart (gpointer data)
+{
+  return g_strcmp0 (adbscope_chart_card_get_state (data), "chart") == 0;
+}
+
+/* ---- cases ---- */
+
+static gboolean
+device_row_ready (gpointer data)
+{
+  GtkListBox *box = adbscope_device_picker_get_list_box (_adbscope_window_get_device_picker (window));
+  GtkListBoxRow *row = gtk_list_box_get_row_at_index (box, 0);
+
+  return row != NULL && gtk_list_box_row_get_activatable (row);
+}
+
+static gboolean
+apps_loaded (gpointer data)
+{
+  AdbscopeAppPicker *picker = _adbscope_window_get_app_picker (window);
+
+  return !adbscope_app_picker_get_loading (picker) &&
+         g_list_model_get_n_items (adbscope_app_picker_get_model (picker)) > 0;
+}
+
+static void
+test_pick_device_and_app (void)
+{
+  GtkListBox *devices = adbscope_device_picker_get_list_box (_adbscope_window_get_device_picker (window));
+  AdbscopeAppPicker *picker = _adbscope_window_get_app_picker (window);
+  GListModel *apps;
+  g_autoptr(AdbscopeApp) first = NULL;
+  AdwActionRow *row;
+
+  g_assert_cmpstr (_adbscope_window_get_mode (window), ==, "devices");
+  /* Session actions are off before a session exists. */
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (window->pause_button)));
+
+  g_assert_true (gui_test_wait (device_row_ready, NULL, 20000));
+  row = ADW_ACTION_ROW (gtk_list_box_get_row_at_index (devices, 0));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (row), adbscope_test_device_get_serial (device)));
+  g_signal_emit_by_name (devices, "row-activated", row);
+  g_assert_cmpstr (_adbscope_window_get_mode (window), ==, "apps");
+
+  g_assert_true (gui_test_wait (apps_loaded, NULL, 20000));
+  /* Running apps come first, and the demo app runs. */
+  apps = adbscope_app_picker_get_model (picker);
+  first = g_list_model_get_item (apps, 0);
+  g_assert_cmpstr (adbscope_app_get_package (first), ==, DEMO);
+  g_assert_true (adbscope_app_get_running (first));
+  g_assert_cmpint (adbscope_app_get_pid (first), ==, adbscope_test_device_get_app_pid (device, DEMO));
+
+  /* The search filters: nothing matches this, then only the demo. */
+  adbscope_app_picker_set_search (picker, "no.such.app");
+  g_assert_cmpuint (g_list_model_get_n_items (apps), ==, 0);
+  adbscope_app_picker_set_search (picker, "adbscope.DEMO");
+  g_assert_cmpuint (g_list_model_get_n_items (apps), ==, 1);
+
+  g_signal_emit_by_name (adbscope_app_picker_get_list_box (picker), "row-activated",
+                         gtk_list_box_get_row_at_index (adbscope_app_picker_get_list_box (picker), 0));
+  g_assert_true (gui_test_wait (mode_is, (gpointer) "session", 30000));
+  g_assert_cmpstr (adbscope_session_get_package (_adbscope_window_get_session (window)), ==, DEMO);
+  g_assert_true (gui_test_wait (samples_at_least, GUINT_TO_POINTER (4), 20000));
+}
+
+static gboolean
+threads_listed (gpointer data)
+{
+  GtkColumnView *view = data;
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+
+  return g_list_model_get_n_items (model) >= 4;
+}
+
+static gboolean
+pss_arrived (gpointer data)
+{
+  return card_state_is_chart (find_card ("memory", "Total PSS"));
+}
+
+static void
+test_pages_fill (void)
+{
+  AdbscopeChartCard *cpu;
+  GtkColumnView *columns;
+  GListModel *model;
+  gboolean render_thread = FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
+    {
+      AdbscopePage *page = _adbscope_window_get_page (window, page_names[i]);
+      guint before = adbscope_page_get_n_updates (page);
+
+      show_page (page_names[i]);
+      g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (page)));
+      /* Mapped pages follow the samples. */
+      g_assert_true (gui_test_wait (samples_at_least,
+                                    GUINT_TO_POINTER (adbscope_session_get_n_samples (_adbscope_window_get_session (window)) + 1),
+                                    5000));
+      gui_test_spin (50);
+      g_assert_cmpuint (adbscope_page_get_n_updates (page), >, before);
+    }
+
+  /* A hidden page is not updated. */
+  {
+    AdbscopePage *cpu_page = _adbscope_window_get_page (window, "cpu");
+    guint n = adbscope_page_get_n_updates (cpu_page);
+
+    g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (cpu_page)));
+    gui_test_wait (samples_at_least,
+                   GUINT_TO_POINTER (adbscope_session_get_n_samples (_adbscope_window_get_session (window)) + 2), 5000);
+    g_assert_cmpuint (adbscope_page_get_n_updates (cpu_page), ==, n);
+  }
+
+  show_page ("overview");
+  cpu = find_card ("overview", "App CPU");
+  g_assert_cmpstr (adbscope_chart_card_get_state (cpu), ==, "chart");
+  g_assert_nonnull (strstr (adbscope_chart_card_get_value_text (cpu), "%"));
+  g_assert_true (first_layer_series (cpu) ==
+                 adbscope_session_get_series (_adbscope_window_get_session (window), ADBSCOPE_SERIES_CPU_APP));
+  g_assert_true (card_state_is_chart (find_card ("overview", "Frame rate")));
+
+  show_page ("memory");
+  g_assert_true (gui_test_wait (pss_arrived, NULL, 15000));
+
+  show_page ("threads");
+  columns = GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (_adbscope_window_get_page (window, "threads")),
+                                              GTK_TYPE_COLUMN_VIEW));
+  g_assert_true (gui_test_wait (threads_listed, columns, 10000));
+  model = G_LIST_MODEL (gtk_column_view_get_model (columns));
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AdbscopeThread) t = g_list_model_get_item (model, i);
+      render_thread |= g_strcmp0 (adbscope_thread_get_name (t), "RenderThread") == 0;
+    }
+  g_assert_true (render_thread);
+}
+
+static void
+test_thread_identity (void)
+{
+  GtkColumnView *columns = GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (_adbscope_window_get_page (window, "threads")),
+                                                             GTK_TYPE_COLUMN_VIEW));
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (columns));
+  GListModel *model = G_LIST_MODEL (selection);
+  AdbscopeThread *chosen = NULL;
+  double prev = -1;
+  guint64 n;
+
+  show_page ("threads");
+  /* Sorted by CPU, busiest first. */
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AdbscopeThread) t = g_list_model_get_item (model, i);
+      double pct = adbscope_thread_get_cpu_pct (t);
+
+      if (isfinite (pct) && prev >= 0)
+        g_assert_cmpfloat (pct, <=, prev + 1e-9);
+      if (isfinite (pct))
+        prev = pct;
+      if (g_strcmp0 (adbscope_thread_get_name (t), "RenderThread") == 0)
+        {
+          chosen = t;
+          gtk_single_selection_set_selected (selection, i);
+        }
+    }
+  g_assert_nonnull (chosen);
+  n = adbscope_session_get_n_samples (_adbscope_window_get_session (window));
+  g_assert_true (gui_test_wait (samples_at_least, GUINT_TO_POINTER (n + 3), 10000));
+  gui_test_spin (50);
+  /* The same object, still selected, after three updates and re-sorts. */
+  g_assert_true (gtk_single_selection_get_selected_item (selection) == (gpointer) chosen);
+
+  /* Filtering by name. */
+  {
+    GtkEditable *search = GTK_EDITABLE (find_descendant (GTK_WIDGET (_adbscope_window_get_page (window, "threads")),
+                                                         GTK_TYPE_SEARCH_ENTRY));
+
+    gtk_editable_set_text (search, "renderthr");
+    g_signal_emit_by_name (search, "search-changed");
+    gui_test_spin (50);
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+    gtk_editable_set_text (search, "");
+    g_signal_emit_by_name (search, "search-changed");
+    gui_test_spin (50);
+    g_assert_cmpuint (g_list_model_get_n_items (model), >=, 4);
+  }
+}
+
+static gboolean
+same_pixels (GdkTexture *a,
+             GdkTexture *b)
+{
+  gsize sa, sb;
+  g_autofree guchar *pa = gui_test_pixels (a, &sa);
+  g_autofree guchar *pb = gui_test_pixels (b, &sb);
+
+  return gdk_texture_get_width (a) == gdk_texture_get_width (b) &&
+         gdk_texture_get_height (a) == gdk_texture_get_height (b) &&
+         memcmp (pa, pb, sa * gdk_texture_get_height (a)) == 0;
+}
+
+static void
+test_pause_resume (void)
+{
+  AdbscopeSession *session = _adbscope_window_get_session (window);
+  AdbscopeSeries *live = adbscope_session_get_series (session, ADBSCOPE_SERIES_CPU_APP);
+  AdbscopeChartCard *card;
+  AdbscopeSeries *drawn;
+  g_autoptr(GdkTexture) before = NULL;
+  g_autoptr(GdkTexture) after = NULL;
+  guint64 drawn_n, live_n;
+
+  show_page ("overview");
+  card = find_card ("overview", "App CPU");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.pause", NULL));
+  g_assert_true (adbscope_data_view_get_paused (_adbscope_window_get_view (window)));
+  gui_test_spin (100);
+  drawn = first_layer_series (card);
+  g_assert_true (drawn != live);
+  drawn_n = adbscope_series_get_n_pushed (drawn);
+  live_n = adbscope_series_get_n_pushed (live);
+  g_assert_cmpuint (drawn_n, ==, live_n);
+  before = gui_test_render (GTK_WIDGET (card));
+
+  /* The session keeps collecting... */
+  g_assert_true (gui_test_wait (samples_at_least,
+                                GUINT_TO_POINTER (adbscope_session_get_n_samples (session) + 2), 10000));
+  gui_test_spin (100);
+  g_assert_cmpuint (adbscope_series_get_n_pushed (live), >=, live_n + 2);
+  /* ...while the page draws exactly what it drew. */
+  g_assert_true (first_layer_series (card) == drawn);
+  g_assert_cmpuint (adbscope_series_get_n_pushed (drawn), ==, drawn_n);
+  after = gui_test_render (GTK_WIDGET (card));
+  g_assert_true (same_pixels (before, after));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.pause", NULL));
+  g_assert_false (adbscope_data_view_get_paused (_adbscope_window_get_view (window)));
+  gui_test_spin (100);
+  /* Resumed: the live buffer with the samples collected meanwhile. */
+  g_assert_true (first_layer_series (card) == live);
+  g_assert_cmpuint (adbscope_series_get_n_pushed (first_layer_series (card)), >, drawn_n);
+}
+
+static JsonNode *
+load_json (const char *path)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static void
+test_marker_and_export (void)
+{
+  g_autofree char *report_path = g_build_filename (tmpdir, "report.json", NULL);
+  g_autofree char *csv_path = g_build_filename (tmpdir, "samples.csv", NULL);
+  g_autofree char *csv = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) header = NULL;
+  JsonObject *obj;
+  JsonArray *markers;
+  GtkWidget *entry;
+  gboolean found = FALSE;
+  int app_col = -1;
+  guint n_rows = 0;
+
+  /* Ctrl+M's action opens the popover with the label entry focused. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.add-marker", NULL));
+  gui_test_spin (100);
+  entry = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (GTK_IS_TEXT (entry) || GTK_IS_ENTRY (entry));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "tapped login");
+  g_signal_emit_by_name (GTK_IS_TEXT (entry) ? gtk_widget_get_parent (entry) : entry, "activate");
+  g_assert_cmpuint (adbscope_session_get_markers (_adbscope_window_get_session (window))->len, ==, 1);
+  g_assert_cmpstr (_adbscope_window_get_last_toast (window), ==, "Marker “tapped login” added");
+
+  g_assert_true (_adbscope_window_export_report (window, report_path, &error));
+  g_assert_no_error (error);
+  root = load_json (report_path);
+  obj = json_node_get_object (root);
+  g_assert_true (json_object_has_member (obj, "markers"));
+  markers = json_object_get_array_member (obj, "markers");
+  for (guint i = 0; i < json_array_get_length (markers); i++)
+    {
+      JsonObject *m = json_array_get_object_element (markers, i);
+      found |= g_strcmp0 (json_object_get_string_member_with_default (m, "label", NULL), "tapped login") == 0;
+    }
+  g_assert_true (found);
+
+  g_assert_true (_adbscope_window_export_samples (window, csv_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, &error));
+  lines = g_strsplit (csv, "\n", -1);
+  header = g_strsplit (lines[0], ",", -1);
+  g_assert_cmpstr (header[0], ==, "time_s");
+  for (guint i = 0; header[i] != NULL; i++)
+    if (g_strcmp0 (header[i], "cpu.app_pct") == 0)
+      app_col = i;
+  g_assert_cmpint (app_col, >, 0);
+  for (guint l = 1; lines[l] != NULL && lines[l][0] != '\0'; l++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[l], ",", -1);
+      char *end = NULL;
+
+      g_assert_cmpuint (g_strv_length (cells), ==, g_strv_length (header));
+      g_ascii_strtod (cells[0], &end);
+      g_assert_true (end != cells[0] && *end == '\0');
+      if (cells[app_col][0] != '\0')
+        {
+          double v = g_ascii_strtod (cells[app_col], &end);
+
+          g_assert_true (*end == '\0' && v >= 0 && v <= 100);
+          n_rows++;
+        }
+    }
+  g_assert_cmpuint (n_rows, >=, 4);
+}
+
+static gboolean
+lost_toast (gpointer data)
+{
+  return g_strcmp0 (_adbscope_window_get_last_toast (window), "Lost the device: no samples are coming in") == 0;
+}
+
+static void
+test_device_lost (void)
+{
+  AdbscopeSession *session = _adbscope_window_get_session (window);
+  AdbscopeSeries *cpu = adbscope_session_get_series (session, ADBSCOPE_SERIES_CPU_APP);
+  guint n_toasts = _adbscope_window_get_n_toasts (window);
+  gboolean saw_nan = FALSE;
+
+  adbscope_test_device_kill (device);
+  g_assert_true (gui_test_wait (lost_toast, NULL, 20000));
+  g_assert_cmpuint (_adbscope_window_get_n_toasts (window), ==, n_toasts + 1);
+  g_assert_cmpuint (adbscope_session_get_gaps (session)->len, >=, 1);
+  /* The gap is NaN in the series the chart draws, never a zero. */
+  for (guint i = 0; i < adbscope_series_get_length (cpu); i++)
+    saw_nan |= isnan (adbscope_series_get (cpu, i)->value);
+  g_assert_true (saw_nan);
+  gui_test_spin (500);
+  /* One toast for one loss, even if adb and the gap both notice. */
+  g_assert_cmpuint (_adbscope_window_get_n_toasts (window), ==, n_toasts + 1);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  tmpdir = g_dir_make_tmp ("adbscope-gui-XXXXXX", &error);
+  g_assert_no_error (error);
+  device = adbscope_test_device_start (NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  app = adbscope_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  window = adbscope_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+
+  g_test_add_func ("/gui/window/pick-device-and-app", test_pick_device_and_app);
+  g_test_add_func ("/gui/window/pages-fill", test_pages_fill);
+  g_test_add_func ("/gui/window/thread-identity", test_thread_identity);
+  g_test_add_func ("/gui/window/pause-resume", test_pause_resume);
+  g_test_add_func ("/gui/window/marker-and-export", test_marker_and_export);
+  g_test_add_func ("/gui/window/device-lost", test_device_lost);
+  ret = g_test_run ();
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_clear_object (&app);
+  adbscope_test_device_free (device);
+  {
+    g_autoptr(GFile) dir = g_file_new_for_path (tmpdir);
+    g_autofree char *report = g_build_filename (tmpdir, "report.json", NULL);
+    g_autofree char *csv = g_build_filename (tmpdir, "samples.csv", NULL);
+
+    g_unlink (report);
+    g_unlink (csv);
+    g_rmdir (tmpdir);
+  }
+  g_free (tmpdir);
+  return ret;
+}
