@@ -82,14 +82,20 @@ create_row (gpointer item,
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  /* The package is always on the row: as the title when no label is
+   * known, else in the subtitle. */
   if (adbscope_app_get_running (app))
     {
       g_autofree char *subtitle = NULL;
       GtkWidget *running = gtk_label_new (_("Running"));
 
-      /* Translators: package name and process id of a running app */
-      subtitle = g_strdup_printf (_("%s · pid %d"), adbscope_app_get_package (app),
-                                  adbscope_app_get_pid (app));
+      if (g_strcmp0 (name, adbscope_app_get_package (app)) != 0)
+        /* Translators: package name and process id of a running app */
+        subtitle = g_strdup_printf (_("%s · pid %d"), adbscope_app_get_package (app),
+                                    adbscope_app_get_pid (app));
+      else
+        /* Translators: process id of a running app */
+        subtitle = g_strdup_printf (_("pid %d"), adbscope_app_get_pid (app));
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
       gtk_widget_add_css_class (running, "accent");
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), running);

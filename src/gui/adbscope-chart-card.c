@@ -158,6 +158,31 @@ format_value (AdbscopeChartCard *self,
 }
 
 /**
+ * adbscope_chart_card_copy_markers:
+ *
+ * Gives @chart the session's markers (any time chart, not only a card's).
+ */
+void
+adbscope_chart_card_copy_markers (AdbscopeChart    *chart,
+                                  AdbscopeDataView *view)
+{
+  const GArray *array = adbscope_session_get_markers (adbscope_data_view_get_session (view));
+  g_autofree AdbscopeChartMarker *cm = NULL;
+
+  if (array == NULL || array->len == 0)
+    return;
+  cm = g_new (AdbscopeChartMarker, array->len);
+  for (guint i = 0; i < array->len; i++)
+    {
+      const AdbscopeMarker *m = &g_array_index (array, AdbscopeMarker, i);
+
+      cm[i].time_us = m->time_us;
+      cm[i].label = m->label;
+    }
+  adbscope_chart_set_markers (chart, cm, array->len);
+}
+
+/**
  * adbscope_chart_card_update:
  *
  * Points the layers at @view's series (live or frozen), picks what to show
@@ -170,9 +195,8 @@ adbscope_chart_card_update (AdbscopeChartCard *self,
   g_autoptr(GString) value_text = g_string_new (NULL);
   AdbscopeSource source;
   const char *reason = NULL;
-  const AdbscopeMarker *markers;
-  const GArray *marker_array;
   gboolean any_data = FALSE;
+  double total = 0;
 
   g_return_if_fail (ADBSCOPE_IS_CHART_CARD (self));
   g_return_if_fail (ADBSCOPE_IS_DATA_VIEW (view));
@@ -201,29 +225,21 @@ adbscope_chart_card_update (AdbscopeChartCard *self,
 
       if (series != NULL && adbscope_series_get_last_finite (series, NULL, &value))
         {
-          if (!any_data)
+          /* A stack is read as its total; lines by the first one. */
+          if (self->stacked)
+            total += value;
+          else if (!any_data)
             format_value (self, value, value_text);
           any_data = TRUE;
         }
     }
+  if (self->stacked && any_data)
+    format_value (self, total, value_text);
 
   gtk_label_set_text (self->value_label, value_text->str);
   gtk_stack_set_visible_child_name (self->stack, any_data ? "chart" : "waiting");
 
-  marker_array = adbscope_session_get_markers (adbscope_data_view_get_session (view));
-  markers = marker_array != NULL ? (const AdbscopeMarker *) (gpointer) marker_array->data : NULL;
-  if (marker_array != NULL && marker_array->len > 0)
-    {
-      g_autofree AdbscopeChartMarker *cm = g_new (AdbscopeChartMarker, marker_array->len);
-
-      for (guint i = 0; i < marker_array->len; i++)
-        {
-          cm[i].time_us = markers[i].time_us;
-          cm[i].label = markers[i].label;
-        }
-      adbscope_chart_set_markers (self->chart, cm, marker_array->len);
-    }
-
+  adbscope_chart_card_copy_markers (self->chart, view);
   adbscope_chart_set_visible_seconds (self->chart, adbscope_data_view_get_visible_seconds (view));
   adbscope_chart_set_interval (self->chart, adbscope_data_view_get_interval_us (view));
   adbscope_chart_queue_update (self->chart);

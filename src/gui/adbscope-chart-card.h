@@ -20,4 +20,7 @@ const char    *adbscope_chart_card_get_value_text (AdbscopeChartCard *self);
 void           adbscope_chart_card_update     (AdbscopeChartCard *self,
                                                AdbscopeDataView  *view);
 
+void           adbscope_chart_card_copy_markers (AdbscopeChart   *chart,
+                                                 AdbscopeDataView *view);
+
 G_END_DECLS

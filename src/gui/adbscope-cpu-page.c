@@ -4,7 +4,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "adbscope-chart.h"
+#include "adbscope-chart-card.h"
 #include "adbscope-cpu-page.h"
 #include "adbscope-line-layer.h"
 
@@ -177,6 +177,7 @@ update_cores (AdbscopeCpuPage  *self,
     adbscope_line_layer_set_series (g_ptr_array_index (self->core_layers, i),
                                     i < n ? adbscope_data_view_get_core_series (view, i) : NULL);
 
+  adbscope_chart_card_copy_markers (self->core_chart, view);
   adbscope_chart_set_visible_seconds (self->core_chart, adbscope_data_view_get_visible_seconds (view));
   adbscope_chart_set_interval (self->core_chart, adbscope_data_view_get_interval_us (view));
   adbscope_chart_queue_update (self->core_chart);

@@ -163,8 +163,10 @@ update_summary (AdbscopeFramesPage *self,
       gtk_widget_set_visible (self->cause_rows[c], has_cause[c]);
       if (!has_cause[c])
         continue;
-      if (janky > 0)
-        text = g_strdup_printf ("%" G_GINT64_FORMAT " (%.0f %%)", causes[c], 100.0 * causes[c] / janky);
+      /* Causes overlap and are counted by Android over all frames, so
+       * they are a share of the frames, not of the janky ones. */
+      if (frames > 0)
+        text = g_strdup_printf ("%" G_GINT64_FORMAT " (%.1f %%)", causes[c], 100.0 * causes[c] / frames);
       else
         text = g_strdup_printf ("%" G_GINT64_FORMAT, causes[c]);
       gtk_label_set_text (self->cause_labels[c], text);

@@ -151,6 +151,7 @@ on_devices_changed (GListModel     *model,
 {
   AdbscopeDevice *device;
 
+  update_title (self);
   if (self->session == NULL || !adbscope_session_is_running (self->session))
     return;
   device = adbscope_device_monitor_lookup (self->monitor, self->serial);
@@ -307,23 +308,20 @@ adbscope_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (adbscope_window_parent_class)->close_request (window);
 }
 
+/* GtkApplication loads gtk/menus.ui from the resource base path.  The
+ * "application" property is not a construct property, so this waits for
+ * it to be set. */
 static void
-adbscope_window_constructed (GObject *object)
+on_application_notify (AdbscopeWindow *self)
 {
-  AdbscopeWindow *self = ADBSCOPE_WINDOW (object);
-  GtkApplication *app;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
 
-  G_OBJECT_CLASS (adbscope_window_parent_class)->constructed (object);
-
-  /* GtkApplication loads gtk/menus.ui from the resource base path. */
-  app = gtk_window_get_application (GTK_WINDOW (self));
-  if (app != NULL)
-    {
-      gtk_menu_button_set_menu_model (self->primary_menu_button,
-                                      G_MENU_MODEL (gtk_application_get_menu_by_id (app, "primary_menu")));
-      gtk_menu_button_set_menu_model (self->time_button,
-                                      G_MENU_MODEL (gtk_application_get_menu_by_id (app, "time_menu")));
-    }
+  if (app == NULL)
+    return;
+  gtk_menu_button_set_menu_model (self->primary_menu_button,
+                                  G_MENU_MODEL (gtk_application_get_menu_by_id (app, "primary_menu")));
+  gtk_menu_button_set_menu_model (self->time_button,
+                                  G_MENU_MODEL (gtk_application_get_menu_by_id (app, "time_menu")));
 }
 
 static void
@@ -362,7 +360,6 @@ adbscope_window_class_init (AdbscopeWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
-  object_class->constructed = adbscope_window_constructed;
   object_class->dispose = adbscope_window_dispose;
   object_class->finalize = adbscope_window_finalize;
   window_class->close_request = adbscope_window_close_request;
@@ -438,6 +435,7 @@ adbscope_window_init (AdbscopeWindow *self)
   adbscope_device_picker_set_monitor (self->device_picker, self->monitor);
   adbscope_device_monitor_start (self->monitor);
 
+  g_signal_connect (self, "notify::application", G_CALLBACK (on_application_notify), NULL);
   g_signal_connect (self->device_picker, "device-activated", G_CALLBACK (on_device_activated), self);
   g_signal_connect (self->app_picker, "app-activated", G_CALLBACK (on_app_activated), self);
   g_signal_connect (self->marker_entry, "activate", G_CALLBACK (on_marker_activate), self);

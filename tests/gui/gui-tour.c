@@ -1,0 +1,128 @@
+/* gui-tour.c: the app on the demo device, one PNG per page, light and dark
+ *
+ * Usage: gui-tour OUTDIR — run by build-aux/screenshots.sh, which provides
+ * Xvfb, D-Bus and a private adb server.  The tour does what a user does:
+ * "Try the demo device", picks the demo app, lets it record for a while,
+ * then visits every page in both colour schemes.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "adbscope-application.h"
+#include "adbscope-window-private.h"
+#include "gui-test-util.h"
+
+static AdbscopeWindow *window;
+
+static const char * const page_names[] = {
+  "overview", "cpu", "memory", "frames", "threads", "power", "system", "network",
+};
+
+static gboolean
+mode_is (gpointer data)
+{
+  return g_strcmp0 (_adbscope_window_get_mode (window), data) == 0;
+}
+
+static gboolean
+apps_loaded (gpointer data)
+{
+  AdbscopeAppPicker *picker = _adbscope_window_get_app_picker (window);
+
+  return !adbscope_app_picker_get_loading (picker) &&
+         g_list_model_get_n_items (adbscope_app_picker_get_model (picker)) > 0;
+}
+
+static void
+save (const char *dir,
+      const char *name,
+      const char *scheme)
+{
+  g_autofree char *file = g_strdup_printf ("%s-%s.png", name, scheme);
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+
+  gui_test_spin (400);
+  if (!gui_test_save_window (GTK_WIDGET (window), path))
+    g_error ("could not write %s", path);
+  g_print ("%s\n", path);
+}
+
+static void
+set_scheme (const char *scheme)
+{
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      g_str_equal (scheme, "dark") ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                                   : ADW_COLOR_SCHEME_FORCE_LIGHT);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  static const char * const schemes[] = { "light", "dark" };
+  g_autoptr(AdbscopeApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *dir;
+  guint record_s = 20;
+
+  gtk_init ();
+  adw_init ();
+  if (argc < 2)
+    g_error ("usage: gui-tour OUTDIR [SECONDS]");
+  dir = argv[1];
+  if (argc > 2)
+    record_s = (guint) g_ascii_strtoull (argv[2], NULL, 10);
+  g_mkdir_with_parents (dir, 0755);
+
+  app = adbscope_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("%s", error->message);
+  window = adbscope_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 820);
+  gtk_window_present (GTK_WINDOW (window));
+  gui_test_spin (1500);
+
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+    {
+      set_scheme (schemes[s]);
+      save (dir, "00-devices", schemes[s]);
+    }
+
+  set_scheme ("light");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.try-demo", NULL);
+  if (!gui_test_wait (apps_loaded, NULL, 60000))
+    g_error ("the demo device's apps did not show up (%s)", _adbscope_window_get_last_toast (window));
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+    {
+      set_scheme (schemes[s]);
+      save (dir, "01-apps", schemes[s]);
+    }
+
+  g_signal_emit_by_name (adbscope_app_picker_get_list_box (_adbscope_window_get_app_picker (window)),
+                         "row-activated",
+                         gtk_list_box_get_row_at_index (adbscope_app_picker_get_list_box (_adbscope_window_get_app_picker (window)), 0));
+  if (!gui_test_wait (mode_is, (gpointer) "session", 60000))
+    g_error ("no session (%s)", _adbscope_window_get_last_toast (window));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.time-window", "u", 60);
+  gui_test_spin (record_s * 1000 / 2);
+  _adbscope_window_add_marker (window, "tap");
+  gui_test_spin (record_s * 1000 / 2);
+
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+    {
+      set_scheme (schemes[s]);
+      for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
+        {
+          g_autofree char *name = g_strdup_printf ("%02u-%s", i + 2, page_names[i]);
+
+          gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", page_names[i]);
+          save (dir, name, schemes[s]);
+        }
+    }
+
+  gtk_window_close (GTK_WINDOW (window));
+  gui_test_spin (500);
+  return 0;
+}
