@@ -1,0 +1,215 @@
+/* bench-gui.c: what the window costs
+ *
+ *   draw   8 charts × 900 samples each, from scratch: the charts'
+ *          snapshot (bucketing, paths, labels into render nodes) and then
+ *          the cairo renderer rasterising them; mean and best of 40
+ *   live   the window on a simulated device at a 1 s interval for
+ *          ADBSCOPE_BENCH_SECONDS (60) while every page takes its turn
+ *          on screen: this process's CPU % of one core and its RSS
+ *
+ * Suite 'benchmark' (not run in CI).  Prints one JSON object.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <math.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "adbscope-application.h"
+#include "adbscope-chart.h"
+#include "adbscope-line-layer.h"
+#include "adbscope-test-device.h"
+#include "adbscope-window-private.h"
+#include "gui-test-util.h"
+
+#define N_CHARTS  8
+#define N_SAMPLES 900
+
+static double
+cpu_seconds (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static double
+rss_mib (void)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) fields = NULL;
+  double pages = 0;
+
+  /* statm: size resident shared … in pages */
+  if (g_file_get_contents ("/proc/self/statm", &text, NULL, NULL))
+    {
+      fields = g_strsplit (text, " ", -1);
+      if (g_strv_length (fields) > 1)
+        pages = g_ascii_strtod (fields[1], NULL);
+    }
+  return pages * (double) sysconf (_SC_PAGESIZE) / (1024 * 1024);
+}
+
+static void
+bench_draw (double *mean_ms,
+            double *best_ms,
+            double *snapshot_ms)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *grid = gtk_grid_new ();
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  gint64 end = 1000 * (gint64) G_USEC_PER_SEC;
+  double total = 0, best = INFINITY, snap_total = 0;
+  const int rounds = 40;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_grid_set_column_homogeneous (GTK_GRID (grid), TRUE);
+  gtk_grid_set_row_homogeneous (GTK_GRID (grid), TRUE);
+  for (guint c = 0; c < N_CHARTS; c++)
+    {
+      g_autoptr(AdbscopeSeries) series = adbscope_series_new (N_SAMPLES);
+      GtkWidget *chart = adbscope_chart_new ();
+
+      for (guint i = 0; i < N_SAMPLES; i++)
+        adbscope_series_push (series, end - (N_SAMPLES - 1 - i) * G_USEC_PER_SEC,
+                              50 + 40 * sin (i / (10.0 + c)) + (i % 7));
+      adbscope_chart_add_layer (ADBSCOPE_CHART (chart), adbscope_line_layer_new (series, "series"));
+      adbscope_chart_set_title (ADBSCOPE_CHART (chart), "bench");
+      adbscope_chart_set_visible_seconds (ADBSCOPE_CHART (chart), N_SAMPLES);
+      gtk_widget_set_hexpand (chart, TRUE);
+      gtk_widget_set_vexpand (chart, TRUE);
+      gtk_grid_attach (GTK_GRID (grid), chart, c % 2, c / 2, 1, 1);
+    }
+  gtk_window_set_child (GTK_WINDOW (window), grid);
+  gtk_window_present (GTK_WINDOW (window));
+  gui_test_spin (500);
+  g_assert_true (gsk_renderer_realize (renderer, NULL, NULL));
+
+  for (int r = 0; r < rounds; r++)
+    {
+      int w = gtk_widget_get_width (grid);
+      int h = gtk_widget_get_height (grid);
+      GtkSnapshot *snapshot;
+      GskRenderNode *node;
+      GdkTexture *texture;
+      gint64 t0, t1, t2;
+
+      /* Each round draws from scratch: invalidate every chart's and
+       * layer's cached render node, and do not let a frame redraw them
+       * before the measurement. */
+      for (GtkWidget *c = gtk_widget_get_first_child (grid); c != NULL; c = gtk_widget_get_next_sibling (c))
+        {
+          adbscope_chart_queue_update (ADBSCOPE_CHART (c));
+          gtk_widget_queue_draw (c);
+          for (GtkWidget *l = gtk_widget_get_first_child (c); l != NULL; l = gtk_widget_get_next_sibling (l))
+            gtk_widget_queue_draw (l);
+        }
+
+      t0 = g_get_monotonic_time ();
+      snapshot = gtk_snapshot_new ();
+      gtk_widget_snapshot_child (window, grid, snapshot);
+      node = gtk_snapshot_free_to_node (snapshot);
+      g_assert_nonnull (node);
+      t1 = g_get_monotonic_time ();
+      texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+      t2 = g_get_monotonic_time ();
+      gsk_render_node_unref (node);
+      g_object_unref (texture);
+
+      snap_total += (t1 - t0) / 1000.0;
+      total += (t2 - t0) / 1000.0;
+      best = MIN (best, (t2 - t0) / 1000.0);
+    }
+  gsk_renderer_unrealize (renderer);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  *mean_ms = total / rounds;
+  *best_ms = best;
+  *snapshot_ms = snap_total / rounds;
+}
+
+static gboolean
+mode_is (gpointer data)
+{
+  return g_strcmp0 (_adbscope_window_get_mode (data), "session") == 0;
+}
+
+static gboolean
+apps_loaded (gpointer data)
+{
+  AdbscopeAppPicker *picker = _adbscope_window_get_app_picker (data);
+
+  return !adbscope_app_picker_get_loading (picker) &&
+         g_list_model_get_n_items (adbscope_app_picker_get_model (picker)) > 0;
+}
+
+static void
+bench_live (guint   seconds,
+            double *cpu_pct,
+            double *rss,
+            double *rss_start,
+            guint64 *samples)
+{
+  static const char * const pages[] = {
+    "overview", "cpu", "memory", "frames", "threads", "power", "system", "network",
+  };
+  g_autoptr(AdbscopeTestDevice) device = NULL;
+  g_autoptr(AdbscopeApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  AdbscopeWindow *window;
+  guint64 n0;
+  double c0, t0;
+
+  device = adbscope_test_device_start (NULL, NULL, &error);
+  g_assert_no_error (error);
+  app = adbscope_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  window = adbscope_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+
+  _adbscope_window_choose_device (window, adbscope_test_device_get_serial (device));
+  g_assert_true (gui_test_wait (apps_loaded, window, 20000));
+  _adbscope_window_choose_app (window, ADBSCOPE_DEMO_PACKAGE);
+  g_assert_true (gui_test_wait (mode_is, window, 30000));
+  gui_test_spin (3000);
+
+  *rss_start = rss_mib ();
+  n0 = adbscope_session_get_n_samples (_adbscope_window_get_session (window));
+  c0 = cpu_seconds ();
+  t0 = g_get_monotonic_time () / 1e6;
+  for (guint s = 0; s < seconds; s++)
+    {
+      adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), pages[s % G_N_ELEMENTS (pages)]);
+      gui_test_spin (1000);
+    }
+  *cpu_pct = 100 * (cpu_seconds () - c0) / (g_get_monotonic_time () / 1e6 - t0);
+  *rss = rss_mib ();
+  *samples = adbscope_session_get_n_samples (_adbscope_window_get_session (window)) - n0;
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *env = g_getenv ("ADBSCOPE_BENCH_SECONDS");
+  guint seconds = env != NULL ? (guint) g_ascii_strtoull (env, NULL, 10) : 60;
+  double mean, best, snap, cpu, rss, rss0;
+  guint64 samples;
+
+  gtk_init ();
+  adw_init ();
+
+  bench_draw (&mean, &best, &snap);
+  bench_live (seconds, &cpu, &rss, &rss0, &samples);
+
+  g_print ("{\"draw_8x900_mean_ms\": %.3f, \"draw_8x900_best_ms\": %.3f, \"snapshot_8x900_mean_ms\": %.3f, "
+           "\"live_seconds\": %u, \"live_samples\": %" G_GUINT64_FORMAT ", \"gui_cpu_pct_of_one_core\": %.2f, "
+           "\"gui_rss_mib_start\": %.1f, \"gui_rss_mib_end\": %.1f}\n",
+           mean, best, snap, seconds, samples, cpu, rss0, rss);
+  return 0;
+}
