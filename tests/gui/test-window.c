@@ -456,19 +456,71 @@ test_device_lost (void)
   g_assert_cmpuint (_adbscope_window_get_n_toasts (window), ==, n_toasts + 1);
 }
 
+/* legacy-8 has no PSI, no cpufreq and no thermal service: those cards
+ * show the probe's reason instead of a chart. */
+static void
+test_unsupported (void)
+{
+  const AdbscopeProbeResult *probe = adbscope_session_get_probe (_adbscope_window_get_session (window));
+  struct {
+    const char     *page;
+    const char     *title;
+    AdbscopeSource  source;
+  } cases[] = {
+    { "overview", "Temperature", ADBSCOPE_SOURCE_THERMAL },
+    { "memory", "Memory pressure", ADBSCOPE_SOURCE_PSI },
+    { "cpu", "Frequency-normalised CPU", ADBSCOPE_SOURCE_CPUFREQ },
+    { "power", "Thermal status", ADBSCOPE_SOURCE_THERMAL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      AdbscopeChartCard *card;
+      GtkWidget *stack;
+
+      g_assert_false (probe->supported[cases[i].source]);
+      g_assert_nonnull (probe->reason[cases[i].source]);
+      show_page (cases[i].page);
+      card = find_card (cases[i].page, cases[i].title);
+      g_assert_cmpstr (adbscope_chart_card_get_state (card), ==, "unsupported");
+      g_assert_cmpstr (adbscope_chart_card_get_value_text (card), ==, "");
+      stack = find_descendant (GTK_WIDGET (card), GTK_TYPE_STACK);
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_stack_get_visible_child (GTK_STACK (stack)))),
+                       ==, probe->reason[cases[i].source]);
+      /* The chart is not on screen at all: nothing drawn as zero. */
+      g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (adbscope_chart_card_get_chart (card))));
+    }
+
+  /* What the device has is still drawn. */
+  show_page ("overview");
+  g_assert_cmpstr (adbscope_chart_card_get_state (find_card ("overview", "App CPU")), ==, "chart");
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_autoptr(GError) error = NULL;
+  const char *profile = NULL;
   int ret;
+
+  /* --profile=NAME (ours, before GTest sees the arguments) */
+  for (int i = 1; i < argc; i++)
+    if (g_str_has_prefix (argv[i], "--profile="))
+      {
+        profile = argv[i] + strlen ("--profile=");
+        for (int j = i; j < argc; j++)
+          argv[j] = argv[j + 1];
+        argc--;
+        break;
+      }
 
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
   tmpdir = g_dir_make_tmp ("adbscope-gui-XXXXXX", &error);
   g_assert_no_error (error);
-  device = adbscope_test_device_start (NULL, NULL, &error);
+  device = adbscope_test_device_start (profile, NULL, &error);
   g_assert_no_error (error);
 
   app = adbscope_application_new ();
@@ -479,11 +531,17 @@ main (int    argc,
   gtk_window_present (GTK_WINDOW (window));
 
   g_test_add_func ("/gui/window/pick-device-and-app", test_pick_device_and_app);
+  if (g_strcmp0 (profile, "legacy-8") == 0)
+    {
+      g_test_add_func ("/gui/window/unsupported", test_unsupported);
+      goto run;
+    }
   g_test_add_func ("/gui/window/pages-fill", test_pages_fill);
   g_test_add_func ("/gui/window/thread-identity", test_thread_identity);
   g_test_add_func ("/gui/window/pause-resume", test_pause_resume);
   g_test_add_func ("/gui/window/marker-and-export", test_marker_and_export);
   g_test_add_func ("/gui/window/device-lost", test_device_lost);
+run:
   ret = g_test_run ();
 
   gtk_window_destroy (GTK_WINDOW (window));
