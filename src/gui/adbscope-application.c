@@ -30,8 +30,10 @@ preferences_action (GSimpleAction *action,
                     gpointer       user_data)
 {
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  GtkWidget *prefs = adbscope_preferences_window_new (parent);
 
-  gtk_window_present (GTK_WINDOW (adbscope_preferences_window_new (parent)));
+  gtk_window_set_application (GTK_WINDOW (prefs), GTK_APPLICATION (user_data));
+  gtk_window_present (GTK_WINDOW (prefs));
 }
 
 static void
@@ -42,16 +44,22 @@ about_action (GSimpleAction *action,
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
   const char *developers[] = { _("The Adbscope contributors"), NULL };
 
-  adw_show_about_window (parent,
-                         "application-name", _("Adbscope"),
-                         "application-icon", APP_ID,
-                         "version", PACKAGE_VERSION,
-                         "developer-name", _("The Adbscope contributors"),
-                         "developers", developers,
-                         "comments", _("Watch what one Android app costs: CPU, memory, frames, power and network, over adb"),
-                         "license-type", GTK_LICENSE_MIT_X11,
-                         "translator-credits", _("translator-credits"),
-                         NULL);
+  GtkWidget *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", parent,
+                        "modal", TRUE,
+                        "application", user_data,
+                        "application-name", _("Adbscope"),
+                        "application-icon", APP_ID,
+                        "version", PACKAGE_VERSION,
+                        "developer-name", _("The Adbscope contributors"),
+                        "developers", developers,
+                        "comments", _("Watch what one Android app costs: CPU, memory, frames, power and network, over adb"),
+                        "license-type", GTK_LICENSE_MIT_X11,
+                        "translator-credits", _("translator-credits"),
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
 }
 
 static void

@@ -35,17 +35,37 @@ apps_loaded (gpointer data)
 }
 
 static void
-save (const char *dir,
-      const char *name,
-      const char *scheme)
+save_widget (const char *dir,
+             const char *name,
+             const char *scheme,
+             GtkWidget  *widget)
 {
   g_autofree char *file = g_strdup_printf ("%s-%s.png", name, scheme);
   g_autofree char *path = g_build_filename (dir, file, NULL);
 
   gui_test_spin (400);
-  if (!gui_test_save_window (GTK_WIDGET (window), path))
+  if (!gui_test_save_window (widget, path))
     g_error ("could not write %s", path);
   g_print ("%s\n", path);
+}
+
+static void
+save (const char *dir,
+      const char *name,
+      const char *scheme)
+{
+  save_widget (dir, name, scheme, GTK_WIDGET (window));
+}
+
+static GtkWindow *
+find_window (AdbscopeApplication *app,
+             GType                type)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (G_TYPE_CHECK_INSTANCE_TYPE (l->data, type))
+      return l->data;
+  g_error ("no %s window", g_type_name (type));
+  return NULL;
 }
 
 static void
@@ -120,6 +140,31 @@ main (int    argc,
           gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", page_names[i]);
           save (dir, name, schemes[s]);
         }
+    }
+
+  /* The dialogs of the main menu */
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+    {
+      GtkWindow *dialog;
+
+      set_scheme (schemes[s]);
+      g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+      gui_test_spin (400);
+      dialog = find_window (app, ADW_TYPE_PREFERENCES_WINDOW);
+      save_widget (dir, "10-preferences", schemes[s], GTK_WIDGET (dialog));
+      gtk_window_destroy (dialog);
+
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+      gui_test_spin (400);
+      dialog = GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+      save_widget (dir, "11-shortcuts", schemes[s], GTK_WIDGET (dialog));
+      gtk_widget_set_visible (GTK_WIDGET (dialog), FALSE);
+
+      g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+      gui_test_spin (400);
+      dialog = find_window (app, ADW_TYPE_ABOUT_WINDOW);
+      save_widget (dir, "12-about", schemes[s], GTK_WIDGET (dialog));
+      gtk_window_destroy (dialog);
     }
 
   gtk_window_close (GTK_WINDOW (window));

@@ -496,6 +496,57 @@ test_unsupported (void)
   g_assert_cmpstr (adbscope_chart_card_get_state (find_card ("overview", "App CPU")), ==, "chart");
 }
 
+static GtkWindow *
+find_window (GType type)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (G_TYPE_CHECK_INSTANCE_TYPE (l->data, type))
+      return l->data;
+  return NULL;
+}
+
+/* Preferences write GSettings; the shortcuts window and About open. */
+static void
+test_dialogs (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  GtkWindow *prefs;
+  GtkWindow *about;
+  GtkSpinButton *spin;
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  gui_test_spin (200);
+  prefs = find_window (ADW_TYPE_PREFERENCES_WINDOW);
+  g_assert_nonnull (prefs);
+  spin = GTK_SPIN_BUTTON (find_descendant (GTK_WIDGET (prefs), GTK_TYPE_SPIN_BUTTON));
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, g_settings_get_uint (settings, "sample-interval"));
+  gtk_spin_button_set_value (spin, 2000);
+  g_assert_cmpuint (g_settings_get_uint (settings, "sample-interval"), ==, 2000);
+  g_settings_reset (settings, "sample-interval");
+  gtk_window_destroy (prefs);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+  gui_test_spin (200);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)))));
+  gtk_widget_set_visible (GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window))), FALSE);
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  gui_test_spin (200);
+  about = find_window (ADW_TYPE_ABOUT_WINDOW);
+  g_assert_nonnull (about);
+  g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (about)), ==, PACKAGE_VERSION);
+  gtk_window_destroy (about);
+
+  /* The primary menu holds the exports and dialogs. */
+  {
+    GtkMenuButton *menu = window->primary_menu_button;
+    GMenuModel *model = gtk_menu_button_get_menu_model (menu);
+
+    g_assert_nonnull (model);
+    g_assert_cmpint (g_menu_model_get_n_items (model), ==, 2);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -540,6 +591,7 @@ main (int    argc,
   g_test_add_func ("/gui/window/thread-identity", test_thread_identity);
   g_test_add_func ("/gui/window/pause-resume", test_pause_resume);
   g_test_add_func ("/gui/window/marker-and-export", test_marker_and_export);
+  g_test_add_func ("/gui/window/dialogs", test_dialogs);
   g_test_add_func ("/gui/window/device-lost", test_device_lost);
 run:
   ret = g_test_run ();
