@@ -251,13 +251,28 @@ capacity (AdbscopeSession *self)
   return MAX (n, 2);
 }
 
+/* Collectors stamp a sample with the middle of its round trip, so a slow
+ * answer can land "before" a gap marker pushed while it was under way:
+ * never let a series go back in time. */
+static void
+push_to (AdbscopeSeries *series,
+         gint64          time_us,
+         double          value)
+{
+  gint64 last;
+
+  if (adbscope_series_get_last (series, &last, NULL) && time_us < last)
+    time_us = last;
+  adbscope_series_push (series, time_us, value);
+}
+
 static void
 push (AdbscopeSession  *self,
       AdbscopeSeriesId  id,
       gint64            time_us,
       double            value)
 {
-  adbscope_series_push (self->series[id], time_us, value);
+  push_to (self->series[id], time_us, value);
 }
 
 static void
@@ -265,9 +280,9 @@ push_gap (AdbscopeSession *self,
           gint64           time_us)
 {
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
-    adbscope_series_push (self->series[i], time_us, NAN);
+    push_to (self->series[i], time_us, NAN);
   for (guint i = 0; i < self->core_series->len; i++)
-    adbscope_series_push (g_ptr_array_index (self->core_series, i), time_us, NAN);
+    push_to (g_ptr_array_index (self->core_series, i), time_us, NAN);
 }
 
 static gboolean
@@ -311,7 +326,9 @@ on_fast_sample (AdbscopeFastCollector    *fast,
     {
       AdbscopeGap *gap = &g_array_index (self->gaps, AdbscopeGap, self->gaps->len - 1);
 
-      gap->end_us = t;
+      /* The gap lasted until data arrived again (the sample's own stamp is
+       * the middle of a round trip that was stuck in the gap). */
+      gap->end_us = g_get_monotonic_time ();
       self->in_gap = FALSE;
       g_signal_emit (self, signals[SIGNAL_GAP], 0, FALSE);
     }
@@ -337,8 +354,7 @@ on_fast_sample (AdbscopeFastCollector    *fast,
   while (self->core_series->len < s->n_cores)
     g_ptr_array_add (self->core_series, adbscope_series_new (capacity (self)));
   for (guint i = 0; i < self->core_series->len; i++)
-    adbscope_series_push (g_ptr_array_index (self->core_series, i), t,
-                          i < s->n_cores ? s->core_pct[i] : NAN);
+    push_to (g_ptr_array_index (self->core_series, i), t, i < s->n_cores ? s->core_pct[i] : NAN);
 
   if (s->app_running)
     note_pid (self, s->pid);
