@@ -222,6 +222,8 @@ struct _AdbscopeSession
   char                    *doze_light;
   char                    *standby_bucket;
   gboolean                 charging;
+  gint64                   jobs[3];       /* scheduled, running, -1 unknown */
+  gint64                   alarms[2];     /* pending, wakeups */
 
   gint64                   frames_total;
   gint64                   janky_total;
@@ -455,6 +457,18 @@ on_slow_sample (AdbscopeSlowCollector    *collector,
       replace_str (&self->standby_bucket, s->standby_bucket);
       system_changed = TRUE;
     }
+  if (s->has_jobs)
+    {
+      self->jobs[0] = s->n_jobs;
+      self->jobs[1] = s->n_jobs_running;
+      system_changed = TRUE;
+    }
+  if (s->has_alarms)
+    {
+      self->alarms[0] = s->n_alarms_pending;
+      self->alarms[1] = s->alarm_wakeups;
+      system_changed = TRUE;
+    }
   if (s->has_processes)
     {
       g_clear_pointer (&self->processes, g_array_unref);
@@ -506,7 +520,9 @@ start_collectors (AdbscopeSession *self)
 
   self->slow = adbscope_slow_collector_new (self->serial, self->package,
                                             p->supported[ADBSCOPE_SOURCE_THERMAL],
-                                            p->supported[ADBSCOPE_SOURCE_DOZE]);
+                                            p->supported[ADBSCOPE_SOURCE_DOZE],
+                                            p->supported[ADBSCOPE_SOURCE_JOBS],
+                                            p->supported[ADBSCOPE_SOURCE_ALARMS]);
   g_signal_connect (self->slow, "sample", G_CALLBACK (on_slow_sample), self);
   add_collector (self, ADBSCOPE_COLLECTOR (g_object_ref (self->slow)));
 
@@ -775,6 +791,20 @@ adbscope_session_get_doze (AdbscopeSession  *self,
   *bucket = self->standby_bucket;
 }
 
+/* -1 where not (yet) known. */
+void
+adbscope_session_get_jobs_alarms (AdbscopeSession *self,
+                                  gint64          *jobs,
+                                  gint64          *jobs_running,
+                                  gint64          *alarms_pending,
+                                  gint64          *alarm_wakeups)
+{
+  *jobs = self->jobs[0];
+  *jobs_running = self->jobs[1];
+  *alarms_pending = self->alarms[0];
+  *alarm_wakeups = self->alarms[1];
+}
+
 double
 adbscope_session_get_refresh_rate (AdbscopeSession *self)
 {
@@ -919,6 +949,7 @@ adbscope_session_init (AdbscopeSession *self)
   self->dts = g_array_new (FALSE, FALSE, sizeof (double));
   self->pids = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->cancellable = g_cancellable_new ();
+  self->jobs[0] = self->jobs[1] = self->alarms[0] = self->alarms[1] = -1;
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
     self->series[i] = adbscope_series_new (capacity (self));
 }
