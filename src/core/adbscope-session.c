@@ -38,6 +38,8 @@ static const struct {
 #undef ADBSCOPE_SERIES_INFO
 };
 
+G_STATIC_ASSERT (G_N_ELEMENTS (series_info) == ADBSCOPE_N_SERIES);
+
 const char *
 adbscope_series_id_get_path (AdbscopeSeriesId id)
 {
