@@ -341,6 +341,16 @@ system_object (AdbscopeSession *session)
   set_string (o, "doze_deep", deep);
   set_string (o, "doze_light", light);
   set_string (o, "standby_bucket", bucket);
+  {
+    gint64 jobs = -1, running = -1, pending = -1, wakeups = -1;
+
+    if (session != NULL)
+      adbscope_session_get_jobs_alarms (session, &jobs, &running, &pending, &wakeups);
+    set_number (o, "jobs", jobs >= 0 ? (double) jobs : NAN);
+    set_number (o, "jobs_running", running >= 0 ? (double) running : NAN);
+    set_number (o, "alarms_pending", pending >= 0 ? (double) pending : NAN);
+    set_number (o, "alarm_wakeups", wakeups >= 0 ? (double) wakeups : NAN);
+  }
   return o;
 }
 

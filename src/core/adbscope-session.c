@@ -38,6 +38,8 @@ static const struct {
 #undef ADBSCOPE_SERIES_INFO
 };
 
+G_STATIC_ASSERT (G_N_ELEMENTS (series_info) == ADBSCOPE_N_SERIES);
+
 const char *
 adbscope_series_id_get_path (AdbscopeSeriesId id)
 {
@@ -222,6 +224,8 @@ struct _AdbscopeSession
   char                    *doze_light;
   char                    *standby_bucket;
   gboolean                 charging;
+  gint64                   jobs[3];       /* scheduled, running, -1 unknown */
+  gint64                   alarms[2];     /* pending, wakeups */
 
   gint64                   frames_total;
   gint64                   janky_total;
@@ -251,13 +255,28 @@ capacity (AdbscopeSession *self)
   return MAX (n, 2);
 }
 
+/* Collectors stamp a sample with the middle of its round trip, so a slow
+ * answer can land "before" a gap marker pushed while it was under way:
+ * never let a series go back in time. */
+static void
+push_to (AdbscopeSeries *series,
+         gint64          time_us,
+         double          value)
+{
+  gint64 last;
+
+  if (adbscope_series_get_last (series, &last, NULL) && time_us < last)
+    time_us = last;
+  adbscope_series_push (series, time_us, value);
+}
+
 static void
 push (AdbscopeSession  *self,
       AdbscopeSeriesId  id,
       gint64            time_us,
       double            value)
 {
-  adbscope_series_push (self->series[id], time_us, value);
+  push_to (self->series[id], time_us, value);
 }
 
 static void
@@ -265,9 +284,9 @@ push_gap (AdbscopeSession *self,
           gint64           time_us)
 {
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
-    adbscope_series_push (self->series[i], time_us, NAN);
+    push_to (self->series[i], time_us, NAN);
   for (guint i = 0; i < self->core_series->len; i++)
-    adbscope_series_push (g_ptr_array_index (self->core_series, i), time_us, NAN);
+    push_to (g_ptr_array_index (self->core_series, i), time_us, NAN);
 }
 
 static gboolean
@@ -311,7 +330,9 @@ on_fast_sample (AdbscopeFastCollector    *fast,
     {
       AdbscopeGap *gap = &g_array_index (self->gaps, AdbscopeGap, self->gaps->len - 1);
 
-      gap->end_us = t;
+      /* The gap lasted until data arrived again (the sample's own stamp is
+       * the middle of a round trip that was stuck in the gap). */
+      gap->end_us = g_get_monotonic_time ();
       self->in_gap = FALSE;
       g_signal_emit (self, signals[SIGNAL_GAP], 0, FALSE);
     }
@@ -337,8 +358,7 @@ on_fast_sample (AdbscopeFastCollector    *fast,
   while (self->core_series->len < s->n_cores)
     g_ptr_array_add (self->core_series, adbscope_series_new (capacity (self)));
   for (guint i = 0; i < self->core_series->len; i++)
-    adbscope_series_push (g_ptr_array_index (self->core_series, i), t,
-                          i < s->n_cores ? s->core_pct[i] : NAN);
+    push_to (g_ptr_array_index (self->core_series, i), t, i < s->n_cores ? s->core_pct[i] : NAN);
 
   if (s->app_running)
     note_pid (self, s->pid);
@@ -439,6 +459,18 @@ on_slow_sample (AdbscopeSlowCollector    *collector,
       replace_str (&self->standby_bucket, s->standby_bucket);
       system_changed = TRUE;
     }
+  if (s->has_jobs)
+    {
+      self->jobs[0] = s->n_jobs;
+      self->jobs[1] = s->n_jobs_running;
+      system_changed = TRUE;
+    }
+  if (s->has_alarms)
+    {
+      self->alarms[0] = s->n_alarms_pending;
+      self->alarms[1] = s->alarm_wakeups;
+      system_changed = TRUE;
+    }
   if (s->has_processes)
     {
       g_clear_pointer (&self->processes, g_array_unref);
@@ -490,7 +522,9 @@ start_collectors (AdbscopeSession *self)
 
   self->slow = adbscope_slow_collector_new (self->serial, self->package,
                                             p->supported[ADBSCOPE_SOURCE_THERMAL],
-                                            p->supported[ADBSCOPE_SOURCE_DOZE]);
+                                            p->supported[ADBSCOPE_SOURCE_DOZE],
+                                            p->supported[ADBSCOPE_SOURCE_JOBS],
+                                            p->supported[ADBSCOPE_SOURCE_ALARMS]);
   g_signal_connect (self->slow, "sample", G_CALLBACK (on_slow_sample), self);
   add_collector (self, ADBSCOPE_COLLECTOR (g_object_ref (self->slow)));
 
@@ -759,6 +793,20 @@ adbscope_session_get_doze (AdbscopeSession  *self,
   *bucket = self->standby_bucket;
 }
 
+/* -1 where not (yet) known. */
+void
+adbscope_session_get_jobs_alarms (AdbscopeSession *self,
+                                  gint64          *jobs,
+                                  gint64          *jobs_running,
+                                  gint64          *alarms_pending,
+                                  gint64          *alarm_wakeups)
+{
+  *jobs = self->jobs[0];
+  *jobs_running = self->jobs[1];
+  *alarms_pending = self->alarms[0];
+  *alarm_wakeups = self->alarms[1];
+}
+
 double
 adbscope_session_get_refresh_rate (AdbscopeSession *self)
 {
@@ -903,6 +951,7 @@ adbscope_session_init (AdbscopeSession *self)
   self->dts = g_array_new (FALSE, FALSE, sizeof (double));
   self->pids = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->cancellable = g_cancellable_new ();
+  self->jobs[0] = self->jobs[1] = self->alarms[0] = self->alarms[1] = -1;
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
     self->series[i] = adbscope_series_new (capacity (self));
 }

@@ -121,6 +121,11 @@ void                       adbscope_session_get_frame_totals    (AdbscopeSession
                                                                  gboolean          has_cause[ADBSCOPE_JANK_N_CAUSES]);
 double                     adbscope_session_get_refresh_rate    (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_processes       (AdbscopeSession  *self);
+void                       adbscope_session_get_jobs_alarms     (AdbscopeSession  *self,
+                                                                 gint64           *jobs,
+                                                                 gint64           *jobs_running,
+                                                                 gint64           *alarms_pending,
+                                                                 gint64           *alarm_wakeups);
 void                       adbscope_session_get_doze            (AdbscopeSession  *self,
                                                                  const char      **deep,
                                                                  const char      **light,

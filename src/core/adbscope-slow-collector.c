@@ -4,6 +4,7 @@
  *   thermal      odd seconds    dumpsys thermalservice
  *   processes    every 5 s      ps -A (the package and its ":remote" kin)
  *   Doze/bucket  every 5 s      dumpsys deviceidle, am get-standby-bucket
+ *   jobs/alarms  every 10 s     dumpsys jobscheduler PKG, dumpsys alarm
  *
  * Each part of the command is introduced by a "___S:NAME___" line so one
  * round trip carries all that is due.  Power is V × I where the kernel's
@@ -18,6 +19,7 @@
 #include "adbscope-parse-battery.h"
 #include "adbscope-parse-deviceidle.h"
 #include "adbscope-parse-grep.h"
+#include "adbscope-parse-jobs.h"
 #include "adbscope-parse-ps.h"
 #include "adbscope-parse-thermal.h"
 #include "adbscope-slow-collector.h"
@@ -30,6 +32,8 @@ struct _AdbscopeSlowCollector
   char              *package;
   gboolean           thermal;
   gboolean           doze;
+  gboolean           jobs;
+  gboolean           alarms;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeSlowCollector, adbscope_slow_collector, ADBSCOPE_TYPE_COLLECTOR)
@@ -77,35 +81,19 @@ _adbscope_slow_collector_command (AdbscopeSlowCollector *self,
         g_string_append (cmd, "echo ___S:deviceidle___; dumpsys deviceidle; ");
       g_string_append_printf (cmd, "echo ___S:bucket___; am get-standby-bucket %s 2>&1; ", self->package);
     }
+  if (tick % 10 == 0)
+    {
+      if (self->jobs)
+        g_string_append_printf (cmd, "echo ___S:jobs___; dumpsys jobscheduler %s; ", self->package);
+      if (self->alarms)
+        g_string_append (cmd, "echo ___S:alarms___; dumpsys alarm; ");
+    }
   if (cmd->len == 0)
     {
       g_string_free (cmd, TRUE);
       return NULL;
     }
   return g_string_free (cmd, FALSE);
-}
-
-static const char *
-bucket_name (const char *text)
-{
-  static const struct { int value; const char *name; } buckets[] = {
-    { 5, "EXEMPTED" }, { 10, "ACTIVE" }, { 20, "WORKING_SET" }, { 30, "FREQUENT" },
-    { 40, "RARE" }, { 45, "RESTRICTED" }, { 50, "NEVER" },
-  };
-  char *end = NULL;
-  gint64 v = g_ascii_strtoll (text, &end, 10);
-
-  if (end != text)
-    {
-      for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
-        if (buckets[i].value == v)
-          return buckets[i].name;
-      return NULL;
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
-    if (g_ascii_strncasecmp (text, buckets[i].name, strlen (buckets[i].name)) == 0)
-      return buckets[i].name;
-  return NULL;
 }
 
 static gboolean
@@ -201,10 +189,34 @@ _adbscope_slow_collector_parse (AdbscopeSlowCollector *self,
         }
       else if (g_str_equal (key, "bucket"))
         {
-          g_autofree char *text = g_strstrip (g_strdup (body));
+          AdbscopeStandbyBucket bucket;
 
-          s->standby_bucket = g_strdup (bucket_name (text));
+          if (adbscope_standby_bucket_parse (body, -1, &bucket, NULL))
+            s->standby_bucket = g_strdup (adbscope_standby_bucket_to_string (bucket));
           s->has_doze = TRUE;
+        }
+      else if (g_str_equal (key, "jobs"))
+        {
+          g_autoptr(AdbscopeJobs) jobs = adbscope_jobs_parse (body, -1, self->package, NULL);
+
+          if (jobs != NULL)
+            {
+              s->has_jobs = TRUE;
+              s->n_jobs = jobs->jobs->len;
+              for (guint k = 0; k < jobs->jobs->len; k++)
+                s->n_jobs_running += ((AdbscopeJob *) g_ptr_array_index (jobs->jobs, k))->running;
+            }
+        }
+      else if (g_str_equal (key, "alarms"))
+        {
+          g_autoptr(AdbscopeAlarms) alarms = adbscope_alarms_parse (body, -1, self->package, NULL);
+
+          if (alarms != NULL)
+            {
+              s->has_alarms = TRUE;
+              s->n_alarms_pending = alarms->pending->len;
+              s->alarm_wakeups = alarms->has_stats ? alarms->stats_wakeups : -1;
+            }
         }
       else if (g_str_equal (key, "ps"))
         {
@@ -286,7 +298,9 @@ AdbscopeSlowCollector *
 adbscope_slow_collector_new (const char *serial,
                              const char *package,
                              gboolean    thermal,
-                             gboolean    doze)
+                             gboolean    doze,
+                             gboolean    jobs,
+                             gboolean    alarms)
 {
   AdbscopeSlowCollector *self = g_object_new (ADBSCOPE_TYPE_SLOW_COLLECTOR,
                                               "name", "slow", "serial", serial,
@@ -294,5 +308,7 @@ adbscope_slow_collector_new (const char *serial,
   self->package = g_strdup (package);
   self->thermal = thermal;
   self->doze = doze;
+  self->jobs = jobs;
+  self->alarms = alarms;
   return self;
 }

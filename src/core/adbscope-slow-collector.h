@@ -34,6 +34,12 @@ typedef struct
   char      *doze_deep;       /* "ACTIVE", "IDLE", … or NULL */
   char      *doze_light;
   char      *standby_bucket;  /* "ACTIVE", "WORKING_SET", … or NULL */
+  gboolean   has_jobs;
+  gint64     n_jobs;          /* the package's scheduled jobs */
+  gint64     n_jobs_running;
+  gboolean   has_alarms;
+  gint64     n_alarms_pending;
+  gint64     alarm_wakeups;   /* from the alarm stats; -1 when not listed */
   gboolean   has_processes;
   GArray    *processes;       /* AdbscopeAppProcess, the package and its :suffix processes */
 } AdbscopeSlowSample;
@@ -41,7 +47,9 @@ typedef struct
 AdbscopeSlowCollector *adbscope_slow_collector_new   (const char            *serial,
                                                       const char            *package,
                                                       gboolean               thermal,
-                                                      gboolean               doze);
+                                                      gboolean               doze,
+                                                      gboolean               jobs,
+                                                      gboolean               alarms);
 char                  *_adbscope_slow_collector_command (AdbscopeSlowCollector *self,
                                                          guint                  tick);
 AdbscopeSlowSample    *_adbscope_slow_collector_parse   (AdbscopeSlowCollector *self,

@@ -396,6 +396,7 @@ wait_for_state (AdbscopeTestDevice *dev,
 static gboolean
 spawn_sim (AdbscopeTestDevice *dev,
            int                 port,
+           gboolean            reconnect,
            GError            **error)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
@@ -421,6 +422,8 @@ spawn_sim (AdbscopeTestDevice *dev,
     }
   for (guint i = 0; dev->extra_args != NULL && dev->extra_args[i] != NULL; i++)
     g_ptr_array_add (argv, g_strdup (dev->extra_args[i]));
+  if (reconnect && dev->connect)
+    g_ptr_array_add (argv, g_strdup ("--no-connect"));
   g_ptr_array_add (argv, NULL);
 
   /* SIGTERM when the test dies: the sim then cleans up after itself. */
@@ -457,6 +460,16 @@ spawn_sim (AdbscopeTestDevice *dev,
                          GINT_TO_POINTER ((int) json_object_get_int_member (apps, l->data)));
   g_list_free (members);
 
+  if (reconnect && dev->connect)
+    {
+      /* adb would retry the old transport only every 10 s: drop it and
+       * connect again back to back, now that the device listens, so the
+       * serial is "not found" for as short a time as possible. */
+      const char * const disconnect[] = { "disconnect", dev->serial, NULL };
+      const char * const connect[] = { "connect", dev->serial, NULL };
+      g_autofree char *out1 = run_adb (disconnect, NULL, NULL);
+      g_autofree char *out2 = run_adb (connect, NULL, NULL);
+    }
   if (dev->connect)
     return wait_for_state (dev, dev->unauthorized ? "unauthorized" : "device", error);
   return TRUE;
@@ -513,7 +526,7 @@ adbscope_test_device_start (const char          *profile,
   dev->app_pids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   dev->connect = !(extra_args != NULL && g_strv_contains (extra_args, "--no-connect"));
   dev->unauthorized = extra_args != NULL && g_strv_contains (extra_args, "--unauthorized");
-  if (!spawn_sim (dev, 0, error))
+  if (!spawn_sim (dev, 0, FALSE, error))
     {
       adbscope_test_device_free (dev);
       return NULL;
@@ -582,14 +595,8 @@ gboolean
 adbscope_test_device_restart (AdbscopeTestDevice *dev,
                               GError            **error)
 {
-  const char * const args[] = { "disconnect", dev->serial, NULL };
-  g_autofree char *out = NULL;
-
   sim_reap (dev, FALSE);
-  /* adb would retry only every 10 s: drop the transport, the new sim
-   * connects again at once. */
-  out = run_adb (args, NULL, NULL);
-  return spawn_sim (dev, dev->port, error);
+  return spawn_sim (dev, dev->port, TRUE, error);
 }
 
 char *

@@ -5,6 +5,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 meson="$1"; build="$2"; prefix="$3"; bindir="$4"; datadir="$5"; mandir="$6"; localedir="$7"
+libdir="${10}"
 app_id="$8"; gui="$9"
 dest=$(mktemp -d); trap 'rm -rf "$dest"' EXIT
 
@@ -82,7 +83,12 @@ out=$(run ADBSCOPE_LOCALEDIR="$(d "$localedir")" LANG=C.UTF-8 LANGUAGE=zh_CN "$b
 check "installed adbscope speaks zh_CN from the installed catalog" eval '[ $rc = 2 ] && grep -q "未知命令" <<<"$out"'
 
 if [ "$gui" = true ]; then
-  check "installed binary carries the gresource" eval \
-    'gresource list "$bin" | grep -qx /io/github/adbscope/Adbscope/style.css'
+  module=$(d "$libdir/adbscope/libadbscope-gui.so")
+  check "the GUI module is installed where adbscope looks for it" test -f "$module"
+  check "installed GUI module carries the gresource" eval \
+    'gresource list "$module" | grep -qx /io/github/adbscope/Adbscope/style.css'
+  check "the installed adbscope does not link GTK (headless runs never map it)" eval \
+    '! ldd "$bin" | grep -q libgtk-4'
+
 fi
 finish
