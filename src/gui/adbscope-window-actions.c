@@ -9,7 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "adbscope-report.h"
-#include "adbscope-samples-csv.h"
+#include "adbscope-csv.h"
 #include "adbscope-window-private.h"
 
 void
@@ -115,7 +115,7 @@ _adbscope_window_export_samples (AdbscopeWindow  *self,
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("Nothing was recorded yet"));
       return FALSE;
     }
-  return adbscope_samples_csv_write (self->session, path, error);
+  return adbscope_csv_write_session (self->session, path, error);
 }
 
 typedef gboolean (*ExportFunc) (AdbscopeWindow *self, const char *path, GError **error);
