@@ -435,9 +435,16 @@ lost_toast (gpointer data)
   return g_strcmp0 (_adbscope_window_get_last_toast (window), "Lost the device: no samples are coming in") == 0;
 }
 
+static gboolean
+back_toast (gpointer data)
+{
+  return g_strcmp0 (_adbscope_window_get_last_toast (window), "The device is back") == 0;
+}
+
 static void
 test_device_lost (void)
 {
+  g_autoptr(GError) error = NULL;
   AdbscopeSession *session = _adbscope_window_get_session (window);
   AdbscopeSeries *cpu = adbscope_session_get_series (session, ADBSCOPE_SERIES_CPU_APP);
   guint n_toasts = _adbscope_window_get_n_toasts (window);
@@ -454,6 +461,60 @@ test_device_lost (void)
   gui_test_spin (500);
   /* One toast for one loss, even if adb and the gap both notice. */
   g_assert_cmpuint (_adbscope_window_get_n_toasts (window), ==, n_toasts + 1);
+
+  /* The phone comes back on the same address: samples resume. */
+  g_assert_true (adbscope_test_device_restart (device, &error));
+  g_assert_true (gui_test_wait (back_toast, NULL, 30000));
+  g_assert_cmpint (g_array_index (adbscope_session_get_gaps (session), AdbscopeGap,
+                                  adbscope_session_get_gaps (session)->len - 1).end_us, >, 0);
+}
+
+static gboolean
+demo_apps_loaded (gpointer data)
+{
+  AdbscopeDemoDevice *demo = _adbscope_window_get_demo (window);
+  AdbscopeAppPicker *picker = _adbscope_window_get_app_picker (window);
+
+  return demo != NULL && adbscope_demo_device_get_serial (demo) != NULL &&
+         g_strcmp0 (adbscope_app_picker_get_serial (picker), adbscope_demo_device_get_serial (demo)) == 0 &&
+         !adbscope_app_picker_get_loading (picker) &&
+         g_list_model_get_n_items (adbscope_app_picker_get_model (picker)) == 1;
+}
+
+static gboolean
+pid_gone (gpointer data)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d", GPOINTER_TO_INT (data));
+
+  return !g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+/* "Try the demo device" starts `adbscope sim` on the same adb server, goes
+ * to its apps with the demo app found, and says it is simulated. */
+static void
+test_try_demo (void)
+{
+  AdbscopeDemoDevice *demo;
+  GPid pid;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.back", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.back", NULL));
+  g_assert_cmpstr (_adbscope_window_get_mode (window), ==, "devices");
+  g_assert_null (_adbscope_window_get_session (window));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.try-demo", NULL));
+  g_assert_true (gui_test_wait (demo_apps_loaded, NULL, 30000));
+  g_assert_cmpstr (_adbscope_window_get_mode (window), ==, "apps");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->simulated_badge)));
+  demo = _adbscope_window_get_demo (window);
+  g_assert_cmpstr (adbscope_demo_device_get_serial (demo), !=, adbscope_test_device_get_serial (device));
+  pid = adbscope_demo_device_get_pid (demo);
+  g_assert_cmpint (pid, >, 0);
+
+  /* Closing the window stops the demo device. */
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_true (gui_test_wait (pid_gone, GINT_TO_POINTER (pid), 10000));
+  window = NULL;
 }
 
 /* legacy-8 has no PSI, no cpufreq and no thermal service: those cards
@@ -593,10 +654,12 @@ main (int    argc,
   g_test_add_func ("/gui/window/marker-and-export", test_marker_and_export);
   g_test_add_func ("/gui/window/dialogs", test_dialogs);
   g_test_add_func ("/gui/window/device-lost", test_device_lost);
+  g_test_add_func ("/gui/window/try-demo", test_try_demo);
 run:
   ret = g_test_run ();
 
-  gtk_window_destroy (GTK_WINDOW (window));
+  if (window != NULL)
+    gtk_window_destroy (GTK_WINDOW (window));
   g_clear_object (&app);
   adbscope_test_device_free (device);
   {
