@@ -342,6 +342,8 @@ adbscope_chart_card_set_property (GObject      *object,
       set_string (&self->title, g_value_get_string (value));
       gtk_label_set_text (self->title_label, self->title);
       adbscope_chart_set_title (self->chart, self->title);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      self->title != NULL ? self->title : "", -1);
       break;
     case PROP_UNIT:
       set_string (&self->unit, g_value_get_string (value));

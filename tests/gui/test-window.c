@@ -557,6 +557,40 @@ test_unsupported (void)
   g_assert_cmpstr (adbscope_chart_card_get_state (find_card ("overview", "App CPU")), ==, "chart");
 }
 
+static gboolean
+restart_toast (gpointer data)
+{
+  return g_str_has_prefix (_adbscope_window_get_last_toast (window), "The app restarted");
+}
+
+/* The app crashes and starts again: a toast names the new process. */
+static void
+test_app_restart (void)
+{
+  AdbscopeSession *session = _adbscope_window_get_session (window);
+  GPid old_pid = adbscope_test_device_get_app_pid (device, DEMO);
+  g_autofree char *expected = NULL;
+  g_autofree char *proc = NULL;
+  const GArray *pids;
+  gint64 new_pid;
+
+  adbscope_test_device_control (device, "kill-app " DEMO);
+  gui_test_spin (1500);
+  adbscope_test_device_control (device, "start-app " DEMO);
+  g_assert_true (gui_test_wait (restart_toast, NULL, 20000));
+  /* The session saw the old process and then a new one. */
+  pids = adbscope_session_get_pids (session);
+  g_assert_cmpuint (pids->len, >=, 2);
+  g_assert_cmpint (g_array_index (pids, gint64, 0), ==, old_pid);
+  new_pid = g_array_index (pids, gint64, pids->len - 1);
+  g_assert_cmpint (new_pid, !=, old_pid);
+  proc = g_strdup_printf ("/proc/%" G_GINT64_FORMAT, new_pid);
+  g_assert_true (g_file_test (proc, G_FILE_TEST_IS_DIR));
+  expected = g_strdup_printf ("The app restarted (pid %" G_GINT64_FORMAT ")", new_pid);
+  g_assert_cmpstr (_adbscope_window_get_last_toast (window), ==, expected);
+  g_assert_cmpuint (adbscope_session_get_restarts (session), >=, 1);
+}
+
 static GtkWindow *
 find_window (GType type)
 {
@@ -652,6 +686,7 @@ main (int    argc,
   g_test_add_func ("/gui/window/thread-identity", test_thread_identity);
   g_test_add_func ("/gui/window/pause-resume", test_pause_resume);
   g_test_add_func ("/gui/window/marker-and-export", test_marker_and_export);
+  g_test_add_func ("/gui/window/app-restart", test_app_restart);
   g_test_add_func ("/gui/window/dialogs", test_dialogs);
   g_test_add_func ("/gui/window/device-lost", test_device_lost);
   g_test_add_func ("/gui/window/try-demo", test_try_demo);
