@@ -375,7 +375,10 @@ adbscope_chart_card_set_property (GObject      *object,
         adbscope_chart_set_auto_range (self->chart, TRUE);
       break;
     case PROP_TOOLTIP:
+      /* A tooltip for the pointer, a description for screen readers */
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), g_value_get_string (value));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      g_value_get_string (value) ? g_value_get_string (value) : "", -1);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

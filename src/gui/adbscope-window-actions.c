@@ -33,6 +33,8 @@ _adbscope_window_update_actions (AdbscopeWindow *self)
 
   /* The toggle buttons show the state; their action has no state of its
    * own (class actions are stateless in GTK 4.8). */
+  /* The marker button opens its popover itself, not through the action. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->marker_button), running);
   gtk_toggle_button_set_active (self->record_button, running);
   gtk_toggle_button_set_active (self->pause_button, paused);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->record_button),
@@ -54,6 +56,7 @@ _adbscope_window_set_paused (AdbscopeWindow *self,
     return;
   adbscope_data_view_set_paused (self->view, paused);
   _adbscope_window_update_actions (self);
+  _adbscope_window_update_title (self);
 }
 
 void

@@ -65,6 +65,7 @@ struct _AdbscopeWindow
 
 void         _adbscope_window_class_actions_init (AdbscopeWindowClass *klass);
 void         _adbscope_window_update_actions     (AdbscopeWindow      *self);
+void         _adbscope_window_update_title       (AdbscopeWindow      *self);
 void         _adbscope_window_toast              (AdbscopeWindow      *self,
                                                   const char          *title);
 void         _adbscope_window_choose_device      (AdbscopeWindow      *self,

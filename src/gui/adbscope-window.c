@@ -66,8 +66,8 @@ set_mode (AdbscopeWindow *self,
   _adbscope_window_update_actions (self);
 }
 
-static void
-update_title (AdbscopeWindow *self)
+void
+_adbscope_window_update_title (AdbscopeWindow *self)
 {
   AdbscopeDevice *device = self->serial != NULL && self->monitor != NULL ?
                            adbscope_device_monitor_lookup (self->monitor, self->serial) : NULL;
@@ -81,7 +81,15 @@ update_title (AdbscopeWindow *self)
     title = g_strdup_printf (_("%s on %s"), self->package, name);
   adw_window_title_set_subtitle (self->window_title, name != NULL ? name : "");
   gtk_window_set_title (GTK_WINDOW (self), title != NULL ? title : _("Adbscope"));
-  adw_view_switcher_title_set_subtitle (self->switcher_title, title != NULL ? title : "");
+  if (title != NULL && self->view != NULL && adbscope_data_view_get_paused (self->view))
+    {
+      /* Translators: window subtitle while the view is paused; %s is "app on device" */
+      g_autofree char *paused = g_strdup_printf (_("Paused, still recording · %s"), title);
+
+      adw_view_switcher_title_set_subtitle (self->switcher_title, paused);
+    }
+  else
+    adw_view_switcher_title_set_subtitle (self->switcher_title, title != NULL ? title : "");
   gtk_widget_set_visible (GTK_WIDGET (self->simulated_badge), simulated);
 }
 
@@ -92,7 +100,7 @@ _adbscope_window_show_pickers (AdbscopeWindow *self)
     set_mode (self, "apps");
   else
     set_mode (self, "devices");
-  update_title (self);
+  _adbscope_window_update_title (self);
 }
 
 void
@@ -106,7 +114,7 @@ _adbscope_window_choose_device (AdbscopeWindow *self,
   g_settings_set_string (self->settings, "last-device", serial);
   adbscope_app_picker_set_serial (self->app_picker, serial);
   set_mode (self, "apps");
-  update_title (self);
+  _adbscope_window_update_title (self);
 }
 
 static void
@@ -151,7 +159,7 @@ on_devices_changed (GListModel     *model,
 {
   AdbscopeDevice *device;
 
-  update_title (self);
+  _adbscope_window_update_title (self);
   if (self->session == NULL || !adbscope_session_is_running (self->session))
     return;
   device = adbscope_device_monitor_lookup (self->monitor, self->serial);
@@ -207,7 +215,7 @@ start_cb (GObject      *object,
   g_signal_connect (session, "gap", G_CALLBACK (on_gap), self);
   set_pages_view (self, self->view);
   set_mode (self, "session");
-  update_title (self);
+  _adbscope_window_update_title (self);
   g_object_unref (self);
 }
 

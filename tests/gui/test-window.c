@@ -322,6 +322,9 @@ test_pause_resume (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.pause", NULL));
   g_assert_true (adbscope_data_view_get_paused (_adbscope_window_get_view (window)));
+  /* The header says so. */
+  g_assert_true (g_str_has_prefix (adw_view_switcher_title_get_subtitle (window->switcher_title), "Paused"));
+  g_assert_true (gtk_toggle_button_get_active (window->pause_button));
   gui_test_spin (100);
   drawn = first_layer_series (card);
   g_assert_true (drawn != live);
@@ -343,6 +346,8 @@ test_pause_resume (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.pause", NULL));
   g_assert_false (adbscope_data_view_get_paused (_adbscope_window_get_view (window)));
+  g_assert_false (g_str_has_prefix (adw_view_switcher_title_get_subtitle (window->switcher_title), "Paused"));
+  g_assert_false (gtk_toggle_button_get_active (window->pause_button));
   gui_test_spin (100);
   /* Resumed: the live buffer with the samples collected meanwhile. */
   g_assert_true (first_layer_series (card) == live);
@@ -591,6 +596,35 @@ test_app_restart (void)
   g_assert_cmpuint (adbscope_session_get_restarts (session), >=, 1);
 }
 
+/* Record off stops collecting and keeps the data for export; on starts a
+ * new recording of the same app. */
+static void
+test_record_toggle (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "stopped.json", NULL);
+  g_autoptr(GError) error = NULL;
+  AdbscopeSession *old = _adbscope_window_get_session (window);
+  guint64 n;
+
+  g_assert_true (gtk_toggle_button_get_active (window->record_button));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL));
+  g_assert_false (adbscope_session_is_running (old));
+  g_assert_false (gtk_toggle_button_get_active (window->record_button));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (window->marker_button)));
+  n = adbscope_session_get_n_samples (old);
+  gui_test_spin (2500);
+  g_assert_cmpuint (adbscope_session_get_n_samples (old), ==, n);
+  g_assert_true (_adbscope_window_export_report (window, path, &error));
+  g_assert_no_error (error);
+  g_unlink (path);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL));
+  g_assert_true (gui_test_wait (mode_is, (gpointer) "session", 30000));
+  g_assert_true (_adbscope_window_get_session (window) != old);
+  g_assert_true (gui_test_wait (samples_at_least, GUINT_TO_POINTER (3), 20000));
+  g_assert_true (gtk_toggle_button_get_active (window->record_button));
+}
+
 static GtkWindow *
 find_window (GType type)
 {
@@ -688,6 +722,7 @@ main (int    argc,
   g_test_add_func ("/gui/window/marker-and-export", test_marker_and_export);
   g_test_add_func ("/gui/window/app-restart", test_app_restart);
   g_test_add_func ("/gui/window/dialogs", test_dialogs);
+  g_test_add_func ("/gui/window/record-toggle", test_record_toggle);
   g_test_add_func ("/gui/window/device-lost", test_device_lost);
   g_test_add_func ("/gui/window/try-demo", test_try_demo);
 run:
