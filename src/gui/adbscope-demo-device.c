@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
+#include <sys/prctl.h>
 
 #include "adbscope-demo-device.h"
 #include "adbscope-error.h"
@@ -35,6 +36,13 @@ find_self (void)
   if (bin != NULL && *bin != '\0')
     return g_strdup (bin);
   return g_file_read_link ("/proc/self/exe", NULL);
+}
+
+/* The demo device must not outlive the app, even when the app crashes. */
+static void
+child_setup (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
 }
 
 static void
@@ -107,6 +115,7 @@ adbscope_demo_device_start_async (AdbscopeDemoDevice  *self,
   g_autoptr(GError) error = NULL;
   g_autofree char *bin = find_self ();
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
   GTask *task;
 
   g_return_if_fail (ADBSCOPE_IS_DEMO_DEVICE (self));
@@ -124,8 +133,9 @@ adbscope_demo_device_start_async (AdbscopeDemoDevice  *self,
     }
   g_ptr_array_add (argv, NULL);
 
-  self->process = g_subprocess_newv ((const char * const *) argv->pdata,
-                                     G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
+  self->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   if (self->process == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
