@@ -25,6 +25,7 @@
 #include "adbscope-error.h"
 #include "adbscope-fast-collector.h"
 #include "adbscope-parse-grep.h"
+#include "adbscope-probe.h"
 
 struct _AdbscopeFastCollector
 {
@@ -152,13 +153,14 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
       s->dt_s = s->uptime_s - self->prev_uptime;
       usage = adbscope_cpu_usage_compute (self->prev_stat, stat);
       s->system_pct = usage->total_pct;
-      s->n_cores = usage->n_cpus;
+      s->n_cores = MIN (usage->n_cpus, ADBSCOPE_MAX_CORES);
       s->core_pct = g_memdup2 (usage->cpu_pct, sizeof (double) * usage->n_cpus);
     }
   else
     {
       s->n_cores = stat->cpus->len > 0 ?
         (guint) g_array_index (stat->cpus, AdbscopeCpuTicks, stat->cpus->len - 1).cpu + 1 : 0;
+      s->n_cores = MIN (s->n_cores, ADBSCOPE_MAX_CORES);
       s->core_pct = g_new (double, s->n_cores);
       for (guint i = 0; i < s->n_cores; i++)
         s->core_pct[i] = NAN;
