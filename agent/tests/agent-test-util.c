@@ -1044,7 +1044,7 @@ at_client_connect (AtNet      *net,
   socklen_t sl;
   int family = strchr (addr, ':') ? AF_INET6 : AF_INET;
   int fd = at_client_socket (net, family, SOCK_STREAM);
-  struct timeval tv = { 30, 0 };
+  struct timeval tv = { 8, 0 };
 
   setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
   setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
