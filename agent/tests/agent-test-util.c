@@ -25,8 +25,8 @@
 
 static int orig_ns_fd = -1;
 
-static void
-run_or_die (const char *const *argv)
+int
+at_run (const char *const *argv)
 {
   pid_t pid = fork ();
   int status = 0;
@@ -38,7 +38,13 @@ run_or_die (const char *const *argv)
       _exit (127);
     }
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 128;
+}
+
+static void
+run_or_die (const char *const *argv)
+{
+  if (at_run (argv) != 0)
     g_error ("%s %s %s … failed", argv[0], argv[1], argv[2]);
 }
 
@@ -80,6 +86,7 @@ at_init (void)
 
 struct _AtNet {
   int      mtu;
+  gboolean with_tun;
   int      ns_fd;
   int      tun_fd;
   pid_t    tid;
@@ -106,9 +113,12 @@ ns_thread_main (gpointer data)
       net->ns_fd = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
       net->tid = gettid ();
       link_up ("lo");
-      net->tun_fd = agent_linux_tun_open (AT_TUN, net->mtu, TRUE, error, sizeof error);
-      if (net->tun_fd < 0 || error[0])
-        net->error = g_strdup (error);
+      if (net->with_tun)
+        {
+          net->tun_fd = agent_linux_tun_open (AT_TUN, net->mtu, TRUE, error, sizeof error);
+          if (net->tun_fd < 0 || error[0])
+            net->error = g_strdup (error);
+        }
     }
   g_mutex_lock (&net->lock);
   net->ready = TRUE;
@@ -122,13 +132,15 @@ ns_thread_main (gpointer data)
 }
 
 AtNet *
-at_net_new (int mtu)
+at_net_new_full (int      mtu,
+                 gboolean with_tun)
 {
   AtNet *net = g_new0 (AtNet, 1);
   const char *route4[] = { "ip", "route", "add", "default", "dev", AT_TUN, NULL };
   const char *route6[] = { "ip", "-6", "route", "add", "default", "dev", AT_TUN, NULL };
 
   net->mtu = mtu;
+  net->with_tun = with_tun;
   net->ns_fd = net->tun_fd = -1;
   g_mutex_init (&net->lock);
   g_cond_init (&net->cond);
@@ -140,10 +152,25 @@ at_net_new (int mtu)
   g_mutex_unlock (&net->lock);
   if (net->error)
     g_error ("client namespace: %s", net->error);
-  g_assert_cmpint (at_net_run (net, route4), ==, 0);
-  g_assert_cmpint (at_net_run (net, route6), ==, 0);
+  if (with_tun)
+    {
+      g_assert_cmpint (at_net_run (net, route4), ==, 0);
+      g_assert_cmpint (at_net_run (net, route6), ==, 0);
+    }
   net->proc_net = g_strdup_printf ("/proc/%d/task/%d/net", getpid (), net->tid);
   return net;
+}
+
+AtNet *
+at_net_new (int mtu)
+{
+  return at_net_new_full (mtu, TRUE);
+}
+
+pid_t
+at_net_tid (AtNet *net)
+{
+  return net->tid;
 }
 
 void

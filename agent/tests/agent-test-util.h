@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 
 #include "adbscope-agent-engine.h"
 #include "agent-linux.h"
@@ -31,8 +32,15 @@ typedef struct _AtServer AtServer;
 
 /* Call first in main(): new namespace, loopback up, server addresses. */
 void        at_init                (void);
+/* Runs argv in the test namespace; returns the exit status. */
+int         at_run                 (const char *const *argv);
 
 AtNet      *at_net_new             (int mtu);
+/* Without a TUN: for a device moved in later. */
+AtNet      *at_net_new_full        (int      mtu,
+                                    gboolean with_tun);
+/* A thread inside the namespace (for `ip link set … netns TID`). */
+pid_t       at_net_tid             (AtNet *net);
 void        at_net_free            (AtNet *net);
 int         at_net_tun_fd          (AtNet *net);
 const char *at_net_proc_net        (AtNet *net);
