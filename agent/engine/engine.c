@@ -823,6 +823,8 @@ adbscope_agent_engine_new (const AdbscopeAgentConfig    *config,
 
   e->start_us = engine_now_us (e);
   e->start_ms = engine_wall_us (e) / 1000;
+  /* Initial sequence numbers only need to differ between runs. */
+  srandom ((unsigned) (e->start_us ^ (uint64_t) getpid () ^ e->start_ms));
   return e;
 
 fail_errno:
