@@ -10,6 +10,9 @@ adbscope_install_deps || exit 1
 adbscope_build "$ADBSCOPE_SRC/_build" || { echo "error: the build failed" >&2; exit 1; }
 
 bin="$ADBSCOPE_SRC/_build/src/adbscope"
+# The uninstalled build finds its compiled GSettings schema and translations.
+export GSETTINGS_SCHEMA_DIR="$ADBSCOPE_SRC/_build/data${GSETTINGS_SCHEMA_DIR:+:$GSETTINGS_SCHEMA_DIR}"
+export ADBSCOPE_LOCALEDIR="$ADBSCOPE_SRC/_build/po"
 if [ $# -gt 0 ]; then
   exec "$bin" "$@"
 fi

@@ -14,8 +14,14 @@ int
 main (int    argc,
       char **argv)
 {
+  const char *localedir = g_getenv ("ADBSCOPE_LOCALEDIR");
+
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* ADBSCOPE_LOCALEDIR lets an uninstalled build (tests, ./run.sh) use the
+   * catalogs compiled into <build>/po. */
+  if (localedir == NULL || *localedir == '\0')
+    localedir = LOCALEDIR;
+  bindtextdomain (GETTEXT_PACKAGE, localedir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

@@ -15,8 +15,14 @@
 
 static const AdbscopeCliCommand commands[] = {
   { "devices", N_("List connected devices and their state"), adbscope_cli_devices },
+  { "record", N_("Record an app and write a JSON report (with --assert for CI)"), adbscope_cli_record },
+  { "mark", N_("Add a marker to the running record"), adbscope_cli_mark },
+  { "stop", N_("Stop the running record"), adbscope_cli_stop },
 #ifdef ADBSCOPE_HAVE_SIM
   { "sim", N_("Run a simulated Android device that adb connects to"), adbscope_sim_main },
+  /* Hidden helpers of the simulated device (no summary: not in --help). */
+  { "sim-tool", NULL, adbscope_sim_tool_main },
+  { "sim-app", NULL, adbscope_sim_app_main },
 #endif
 };
 
@@ -50,7 +56,8 @@ print_help (FILE *out)
   fprintf (out, "\n%s\n", _("Watch what one Android app costs, over adb. Without a command, opens the window."));
   fprintf (out, "\n%s\n", _("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+    if (commands[i].summary != NULL)
+      fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
   fprintf (out, "\n%s\n", _("Run “adbscope COMMAND --help” for the options of a command."));
   fprintf (out, "%s\n", _("Exit status: 0 ok, 1 error, 2 usage error, 3 an assertion failed."));
 }

@@ -1,0 +1,437 @@
+/* adbscope-cli-record.c: `adbscope record`, `adbscope mark`, `adbscope stop`
+ *
+ * record runs until --duration, Ctrl+C, SIGTERM or `adbscope stop`, and in
+ * every case writes the report.  Assertions are checked against a report
+ * skeleton before anything starts: a path the report does not have is a
+ * usage error (exit 2), not a silent pass.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <errno.h>
+#include <glib-unix.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "adbscope-core.h"
+#include "adbscope-validate.h"
+#include "adbscope-cli.h"
+#include "adbscope-cli-commands.h"
+
+typedef struct
+{
+  GMainLoop             *loop;
+  AdbscopeSession       *session;
+  AdbscopeControlServer *control;
+  AdbscopeDemo          *demo;
+  GPtrArray             *assertions;
+  FILE                  *samples;
+  GError                *error;
+  gboolean               stopping;
+  gboolean               started;
+} Record;
+
+/* "60s", "2m", "500ms", "1h", or plain seconds. */
+static gboolean
+parse_duration_ms (const char *text,
+                   guint64    *ms)
+{
+  char *end = NULL;
+  double v;
+
+  if (text == NULL)
+    return FALSE;
+  v = g_ascii_strtod (text, &end);
+  if (end == text || !(v > 0) || !isfinite (v))
+    return FALSE;
+  if (*end == '\0' || g_str_equal (end, "s"))
+    v *= 1000;
+  else if (g_str_equal (end, "ms"))
+    ;
+  else if (g_str_equal (end, "m") || g_str_equal (end, "min"))
+    v *= 60000;
+  else if (g_str_equal (end, "h"))
+    v *= 3600000;
+  else
+    return FALSE;
+  if (v > (double) G_MAXUINT32 * 100)
+    return FALSE;
+  *ms = (guint64) v;
+  return TRUE;
+}
+
+static void
+finish (Record *r)
+{
+  if (r->stopping)
+    return;
+  r->stopping = TRUE;
+  g_main_loop_quit (r->loop);
+}
+
+static gboolean
+on_signal (gpointer data)
+{
+  finish (data);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_duration (gpointer data)
+{
+  finish (data);
+  return G_SOURCE_REMOVE;
+}
+
+static JsonNode *
+on_mark (AdbscopeControlServer *control,
+         const char            *label,
+         Record                *r)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  const AdbscopeMarker *m = adbscope_session_add_marker (r->session, label);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "marker");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "label");
+  json_builder_add_string_value (b, m->label);
+  json_builder_set_member_name (b, "time_s");
+  json_builder_add_double_value (b, (m->time_us - adbscope_session_get_start_us (r->session)) / 1e6);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static JsonNode *
+on_stop (AdbscopeControlServer *control,
+         Record                *r)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  /* Answer first, then stop from an idle so the reply is sent. */
+  g_idle_add (on_duration, r);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "stopping");
+  json_builder_add_boolean_value (b, TRUE);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static void
+on_sample (AdbscopeSession          *session,
+           const AdbscopeFastSample *sample,
+           Record                   *r)
+{
+  g_autoptr(GString) row = g_string_new (NULL);
+
+  if (r->samples == NULL)
+    return;
+  if (adbscope_session_get_n_samples (session) == 1)
+    adbscope_csv_append_header (row, session);
+  adbscope_csv_append_row (row, session, sample->time_us);
+  fputs (row->str, r->samples);
+  fflush (r->samples);
+}
+
+static void
+session_started_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  Record *r = user_data;
+
+  if (!adbscope_session_start_finish (ADBSCOPE_SESSION (object), result, &r->error))
+    {
+      finish (r);
+      return;
+    }
+  r->started = TRUE;
+}
+
+static void
+demo_started_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Record *r = user_data;
+
+  if (!adbscope_demo_start_finish (ADBSCOPE_DEMO (object), result, &r->error))
+    finish (r);
+  g_main_loop_quit (r->loop);
+}
+
+static char *
+find_serial (const char  *serial,
+             GError     **error)
+{
+  const char *args[] = { "devices", "-l", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GPtrArray) infos = NULL;
+
+  out = adbscope_adb_run_sync (NULL, args, NULL, NULL, &err, error);
+  if (out == NULL)
+    return NULL;
+  infos = adbscope_parse_devices (out, NULL);
+  if (infos == NULL)
+    {
+      g_autofree char *line = adbscope_adb_stderr_last_line (err);
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADB_FAILED,
+                   _("adb devices failed: %s"), line ? line : _("no output"));
+      return NULL;
+    }
+  return adbscope_choose_device (infos, serial, error);
+}
+
+int
+adbscope_cli_record (int    argc,
+                     char **argv)
+{
+  g_autofree char *package = NULL;
+  g_autofree char *serial = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *duration = NULL;
+  g_autofree char *interval = NULL;
+  g_autofree char *meminfo_interval = NULL;
+  g_autofree char *samples = NULL;
+  g_autofree char *profile = NULL;
+  g_autofree char *pcap = NULL;
+  g_auto(GStrv) asserts = NULL;
+  gboolean demo = FALSE;
+  gboolean capture = FALSE;
+  const GOptionEntry entries[] = {
+    { "package", 'p', 0, G_OPTION_ARG_STRING, &package, N_("Package of the app to watch"), "PKG" },
+    { "serial", 's', 0, G_OPTION_ARG_STRING, &serial, N_("Device serial (default: the only device)"), "SERIAL" },
+    { "demo", 0, 0, G_OPTION_ARG_NONE, &demo, N_("Record the simulated demo device, started for this run"), NULL },
+    { "profile", 0, 0, G_OPTION_ARG_STRING, &profile, N_("Profile of the demo device (pixel-14, legacy-8, tablet-13)"), "NAME" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the report here instead of stdout"), "FILE" },
+    { "duration", 0, 0, G_OPTION_ARG_STRING, &duration, N_("Stop after this long (e.g. 60s, 5m); default: until stopped"), "D" },
+    { "interval", 0, 0, G_OPTION_ARG_STRING, &interval, N_("Sample interval (default 1s)"), "I" },
+    { "meminfo-interval", 0, 0, G_OPTION_ARG_STRING, &meminfo_interval, N_("App memory interval (default 2s)"), "I" },
+    { "samples", 0, 0, G_OPTION_ARG_FILENAME, &samples, N_("Stream one CSV row per sample to this file"), "FILE" },
+    { "assert", 0, 0, G_OPTION_ARG_STRING_ARRAY, &asserts, N_("Fail (exit 3) unless PATH OP NUMBER holds, e.g. 'frames.janky_pct < 5'"), "EXPR" },
+    { "capture", 0, 0, G_OPTION_ARG_NONE, &capture, N_("Capture network traffic through the agent"), NULL },
+    { "pcap", 0, 0, G_OPTION_ARG_FILENAME, &pcap, N_("Write captured packets to this pcap file"), "FILE" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GPtrArray) assertions = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_assertion_free);
+  g_autoptr(JsonNode) skeleton = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(AdbscopeSession) session = NULL;
+  g_autoptr(AdbscopeControlServer) control = NULL;
+  g_autoptr(AdbscopeDemo) demo_dev = NULL;
+  guint64 duration_ms = 0, interval_ms = 1000, meminfo_ms = 2000;
+  guint sigint_id, sigterm_id, duration_id = 0;
+  Record r = { 0 };
+  int rc;
+
+  g_option_context_set_summary (context, _("Record what an app costs and write a JSON report."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!adbscope_cli_parse (context, &argc, &argv, &rc))
+    return rc;
+  if (argc > 1)
+    return adbscope_cli_usage_error (_("Unexpected argument “%s”"), argv[1]);
+
+  if (package == NULL && demo)
+    package = g_strdup (ADBSCOPE_DEMO_PACKAGE);
+  if (package == NULL)
+    return adbscope_cli_usage_error (_("Name the app to watch with -p PACKAGE"));
+  if (!adbscope_package_name_is_valid (package))
+    {
+      g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_INVALID_PACKAGE,
+                   _("“%s” is not a valid package name"), package);
+      return adbscope_cli_print_error (error);
+    }
+  if (serial != NULL && !adbscope_serial_is_valid (serial))
+    {
+      g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_INVALID_SERIAL,
+                   _("“%s” is not a valid device serial"), serial);
+      return adbscope_cli_print_error (error);
+    }
+  if (demo && serial != NULL)
+    return adbscope_cli_usage_error (_("--demo and -s cannot be used together"));
+  if (duration != NULL && !parse_duration_ms (duration, &duration_ms))
+    return adbscope_cli_usage_error (_("Cannot read the duration “%s” (write e.g. 30s, 5m)"), duration);
+  if (interval != NULL && (!parse_duration_ms (interval, &interval_ms) || interval_ms < 100 || interval_ms > 60000))
+    return adbscope_cli_usage_error (_("The interval must be between 100ms and 60s"));
+  if (meminfo_interval != NULL && (!parse_duration_ms (meminfo_interval, &meminfo_ms) || meminfo_ms < 500))
+    return adbscope_cli_usage_error (_("The meminfo interval must be at least 500ms"));
+  if (capture || pcap != NULL)
+    {
+      g_set_error_literal (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
+                           _("Network capture needs the on-phone agent, which this version cannot install yet"));
+      return adbscope_cli_print_error (error);
+    }
+
+  skeleton = adbscope_report_build_skeleton ();
+  for (guint i = 0; asserts != NULL && asserts[i] != NULL; i++)
+    {
+      AdbscopeAssertion *a = adbscope_assertion_parse (asserts[i], &error);
+
+      if (a == NULL || !adbscope_assertion_check_path (a, skeleton, &error))
+        {
+          adbscope_assertion_free (a);
+          return adbscope_cli_print_error (error);
+        }
+      g_ptr_array_add (assertions, a);
+    }
+
+  if (samples != NULL && (r.samples = fopen (samples, "w")) == NULL)
+    {
+      int errsv = errno;
+      g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                   _("Cannot write %s: %s"), samples, g_strerror (errsv));
+      return adbscope_cli_print_error (error);
+    }
+
+  loop = g_main_loop_new (NULL, FALSE);
+  r.loop = loop;
+  r.assertions = assertions;
+
+  if (demo)
+    {
+      demo_dev = adbscope_demo_new (profile);
+      r.demo = demo_dev;
+      adbscope_demo_start_async (demo_dev, NULL, demo_started_cb, &r);
+      g_main_loop_run (loop);
+      if (r.error != NULL)
+        goto fail;
+      serial = g_strdup (adbscope_demo_get_serial (demo_dev));
+    }
+  else
+    {
+      char *chosen = find_serial (serial, &r.error);
+
+      if (chosen == NULL)
+        goto fail;
+      g_free (serial);
+      serial = chosen;
+    }
+
+  control = adbscope_control_server_new ();
+  if (!adbscope_control_server_start (control, &r.error))
+    goto fail;
+  r.control = control;
+
+  session = adbscope_session_new (serial, package);
+  adbscope_session_set_interval (session, (guint) interval_ms);
+  adbscope_session_set_meminfo_interval (session, (guint) meminfo_ms);
+  r.session = session;
+  g_signal_connect (control, "mark", G_CALLBACK (on_mark), &r);
+  g_signal_connect (control, "stop", G_CALLBACK (on_stop), &r);
+  g_signal_connect (session, "sample", G_CALLBACK (on_sample), &r);
+
+  sigint_id = g_unix_signal_add (SIGINT, on_signal, &r);
+  sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &r);
+  adbscope_session_start_async (session, NULL, session_started_cb, &r);
+  if (duration_ms > 0)
+    duration_id = g_timeout_add ((guint) MIN (duration_ms, G_MAXUINT), on_duration, &r);
+  g_main_loop_run (loop);
+
+  g_source_remove (sigint_id);
+  g_source_remove (sigterm_id);
+  if (duration_id != 0 && !r.stopping)
+    g_source_remove (duration_id);
+  adbscope_session_stop (session);
+  adbscope_control_server_stop (control);
+  if (r.samples != NULL)
+    fclose (g_steal_pointer (&r.samples));
+
+  if (r.error != NULL && !r.started)
+    goto fail;
+
+  report = adbscope_report_build (session, assertions);
+  if (output != NULL)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) summary = NULL;
+      guint passed = 0;
+
+      if (!adbscope_report_write (report, output, &r.error))
+        goto fail;
+      for (guint i = 0; i < assertions->len; i++)
+        passed += ((AdbscopeAssertion *) g_ptr_array_index (assertions, i))->pass;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "report");
+      json_builder_add_string_value (b, output);
+      json_builder_set_member_name (b, "samples");
+      json_builder_add_int_value (b, adbscope_session_get_n_samples (session));
+      json_builder_set_member_name (b, "assertions_passed");
+      json_builder_add_int_value (b, passed);
+      json_builder_set_member_name (b, "assertions_failed");
+      json_builder_add_int_value (b, assertions->len - passed);
+      json_builder_end_object (b);
+      summary = json_builder_get_root (b);
+      adbscope_cli_print_json (summary);
+    }
+  else
+    adbscope_cli_print_json (report);
+
+  if (demo_dev != NULL)
+    adbscope_demo_stop (demo_dev);
+  for (guint i = 0; i < assertions->len; i++)
+    if (!((AdbscopeAssertion *) g_ptr_array_index (assertions, i))->pass)
+      return ADBSCOPE_EXIT_ASSERTION;
+  return ADBSCOPE_EXIT_OK;
+
+fail:
+  if (r.samples != NULL)
+    fclose (r.samples);
+  if (control != NULL)
+    adbscope_control_server_stop (control);
+  if (demo_dev != NULL)
+    adbscope_demo_stop (demo_dev);
+  rc = adbscope_cli_print_error (r.error);
+  g_clear_error (&r.error);
+  return rc;
+}
+
+static int
+control_command (int         argc,
+                 char      **argv,
+                 const char *command)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (g_str_equal (command, "mark") ? "LABEL" : NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) reply = NULL;
+  const char *label = NULL;
+  int rc;
+
+  g_option_context_set_summary (context, g_str_equal (command, "mark") ?
+                                _("Add a labelled marker to the running record.") :
+                                _("Stop the running record (it still writes its report)."));
+  if (!adbscope_cli_parse (context, &argc, &argv, &rc))
+    return rc;
+  if (g_str_equal (command, "mark"))
+    {
+      if (argc != 2)
+        return adbscope_cli_usage_error (_("Give the marker a label: adbscope mark \"LABEL\""));
+      label = argv[1];
+    }
+  else if (argc > 1)
+    return adbscope_cli_usage_error (_("Unexpected argument “%s”"), argv[1]);
+
+  reply = adbscope_control_request (command, label, &error);
+  if (reply == NULL)
+    return adbscope_cli_print_error (error);
+  adbscope_cli_print_json (reply);
+  return ADBSCOPE_EXIT_OK;
+}
+
+int
+adbscope_cli_mark (int    argc,
+                   char **argv)
+{
+  return control_command (argc, argv, "mark");
+}
+
+int
+adbscope_cli_stop (int    argc,
+                   char **argv)
+{
+  return control_command (argc, argv, "stop");
+}

@@ -1,0 +1,307 @@
+/* adbscope-adb.c: finding and running the adb binary
+ *
+ * adb's quirks, handled here on purpose:
+ * - `adb connect` exits 0 even when it failed; its text is parsed instead
+ *   (adbscope_parse_connect_output()).
+ * - Starting the server prints "* daemon not running; starting now…" and
+ *   "* daemon started successfully" on stderr: never taken for an error.
+ * - ANDROID_ADB_SERVER_PORT is inherited by every adb we spawn, so tests and
+ *   benchmarks can run a private server; we never pass -P ourselves.
+ * - `track-devices` in adb 29 does not report a TCP device going offline:
+ *   the device monitor also polls `adb devices -l` (adbscope-device-monitor.c).
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "adbscope-adb.h"
+#include "adbscope-adb-parse.h"
+#include "adbscope-error.h"
+
+G_LOCK_DEFINE_STATIC (adb_path);
+static char *adb_path;
+
+/* Found once: $ADB (a path, or a name looked up in PATH), else `adb` in PATH. */
+const char *
+adbscope_adb_get_path (GError **error)
+{
+  const char *env;
+  char *found = NULL;
+
+  G_LOCK (adb_path);
+  if (adb_path != NULL)
+    {
+      G_UNLOCK (adb_path);
+      return adb_path;
+    }
+
+  env = g_getenv ("ADB");
+  if (env != NULL && env[0] != '\0')
+    {
+      if (g_path_is_absolute (env))
+        found = g_file_test (env, G_FILE_TEST_IS_EXECUTABLE) ? g_strdup (env) : NULL;
+      else
+        found = g_find_program_in_path (env);
+      if (found == NULL)
+        {
+          G_UNLOCK (adb_path);
+          g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADB_NOT_FOUND,
+                       _("The adb program named by $ADB (%s) was not found or is not executable"), env);
+          return NULL;
+        }
+    }
+  else
+    {
+      found = g_find_program_in_path ("adb");
+      if (found == NULL)
+        {
+          G_UNLOCK (adb_path);
+          g_set_error_literal (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADB_NOT_FOUND,
+                               _("adb was not found in PATH; install it (Debian: apt install adb) or set $ADB"));
+          return NULL;
+        }
+    }
+
+  adb_path = found;
+  G_UNLOCK (adb_path);
+  return adb_path;
+}
+
+/* Tests change $ADB between cases. */
+void
+_adbscope_adb_reset_path (void)
+{
+  G_LOCK (adb_path);
+  g_clear_pointer (&adb_path, g_free);
+  G_UNLOCK (adb_path);
+}
+
+/* The one place an adb command line is built: ADB [-s SERIAL] ARGS… */
+char **
+adbscope_adb_build_argv (const char         *path,
+                         const char         *serial,
+                         const char * const *args)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  g_ptr_array_add (argv, g_strdup (path));
+  if (serial != NULL)
+    {
+      g_ptr_array_add (argv, g_strdup ("-s"));
+      g_ptr_array_add (argv, g_strdup (serial));
+    }
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (args[i]));
+  g_ptr_array_add (argv, NULL);
+  return (char **) g_ptr_array_free (argv, FALSE);
+}
+
+GSubprocess *
+adbscope_adb_spawn (const char         *serial,
+                    const char * const *args,
+                    GSubprocessFlags    flags,
+                    GError            **error)
+{
+  g_auto(GStrv) argv = NULL;
+  const char *path;
+
+  if (!(path = adbscope_adb_get_path (error)))
+    return NULL;
+  argv = adbscope_adb_build_argv (path, serial, args);
+  return g_subprocess_newv ((const char * const *) argv, flags, error);
+}
+
+typedef struct
+{
+  char *stdout_text;
+  char *stderr_text;
+  int   exit_status;
+} RunResult;
+
+static void
+run_result_free (RunResult *r)
+{
+  g_free (r->stdout_text);
+  g_free (r->stderr_text);
+  g_free (r);
+}
+
+static void
+run_wait_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GSubprocess *proc = G_SUBPROCESS (object);
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  RunResult *r = g_task_get_task_data (task);
+
+  if (!g_subprocess_wait_finish (proc, result, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  r->exit_status = g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc)
+                                                     : 128 + g_subprocess_get_term_sig (proc);
+  g_task_return_boolean (task, TRUE);
+}
+
+/* Output first, then the exit status: the pipes can close before the
+ * process is reaped. */
+static void
+run_communicate_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  GSubprocess *proc = G_SUBPROCESS (object);
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  RunResult *r = g_task_get_task_data (task);
+
+  if (!g_subprocess_communicate_utf8_finish (proc, result, &r->stdout_text, &r->stderr_text, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  {
+    GCancellable *cancellable = g_task_get_cancellable (task);
+
+    g_subprocess_wait_async (proc, cancellable, run_wait_cb, g_steal_pointer (&task));
+  }
+}
+
+/* Runs `adb [-s SERIAL] ARGS…` to completion and collects both outputs.
+ * A non-zero exit status is not an error here: callers know what adb's
+ * exit status means for their command (for some it means nothing).
+ */
+void
+adbscope_adb_run_async (const char         *serial,
+                        const char * const *args,
+                        GCancellable       *cancellable,
+                        GAsyncReadyCallback callback,
+                        gpointer            user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_task_set_source_tag (task, adbscope_adb_run_async);
+  g_task_set_task_data (task, g_new0 (RunResult, 1), (GDestroyNotify) run_result_free);
+  proc = adbscope_adb_spawn (serial, args,
+                             G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                             G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                             G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                             &error);
+  if (proc == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_subprocess_communicate_utf8_async (proc, NULL, cancellable, run_communicate_cb, g_steal_pointer (&task));
+}
+
+char *
+adbscope_adb_run_finish (GAsyncResult  *result,
+                         int           *exit_status,
+                         char         **stderr_text,
+                         GError       **error)
+{
+  RunResult *r;
+
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return NULL;
+  r = g_task_get_task_data (G_TASK (result));
+  if (exit_status)
+    *exit_status = r->exit_status;
+  if (stderr_text)
+    *stderr_text = g_steal_pointer (&r->stderr_text);
+  return g_steal_pointer (&r->stdout_text);
+}
+
+typedef struct
+{
+  GMainLoop    *loop;
+  GAsyncResult *result;
+} SyncData;
+
+static void
+sync_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  SyncData *data = user_data;
+
+  data->result = g_object_ref (result);
+  g_main_loop_quit (data->loop);
+}
+
+/* For the CLI and tests: runs the async version in a private main context. */
+char *
+adbscope_adb_run_sync (const char         *serial,
+                       const char * const *args,
+                       GCancellable       *cancellable,
+                       int                *exit_status,
+                       char              **stderr_text,
+                       GError            **error)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  SyncData data = { 0 };
+  char *out;
+
+  g_main_context_push_thread_default (context);
+  data.loop = g_main_loop_new (context, FALSE);
+  adbscope_adb_run_async (serial, args, cancellable, sync_cb, &data);
+  g_main_loop_run (data.loop);
+  out = adbscope_adb_run_finish (data.result, exit_status, stderr_text, error);
+  g_object_unref (data.result);
+  g_main_loop_unref (data.loop);
+  g_main_context_pop_thread_default (context);
+  return out;
+}
+
+static void
+connect_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err_text = NULL;
+  g_autofree char *out = NULL;
+
+  out = adbscope_adb_run_finish (result, NULL, &err_text, &error);
+  if (out == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  /* The verdict is on stdout; stderr only has the daemon chatter. */
+  if (!adbscope_parse_connect_output (out, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+adbscope_adb_connect_async (const char         *address,
+                            GCancellable       *cancellable,
+                            GAsyncReadyCallback callback,
+                            gpointer            user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  const char *args[] = { "connect", address, NULL };
+
+  g_task_set_source_tag (task, adbscope_adb_connect_async);
+  adbscope_adb_run_async (NULL, args, cancellable, connect_cb, task);
+}
+
+gboolean
+adbscope_adb_connect_finish (GAsyncResult  *result,
+                             GError       **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

@@ -1,0 +1,44 @@
+/* adbscope-adb.h: finding and running the adb binary
+ *
+ * Everything that spawns adb goes through here: the binary is found once
+ * (ADB, else PATH), argv is built in one place, and adb's quirks are
+ * handled explicitly (see the comments in adbscope-adb.c).
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+const char  *adbscope_adb_get_path        (GError              **error);
+void         _adbscope_adb_reset_path     (void);
+char       **adbscope_adb_build_argv      (const char           *adb_path,
+                                           const char           *serial,
+                                           const char * const   *args);
+GSubprocess *adbscope_adb_spawn           (const char           *serial,
+                                           const char * const   *args,
+                                           GSubprocessFlags      flags,
+                                           GError              **error);
+void         adbscope_adb_run_async       (const char           *serial,
+                                           const char * const   *args,
+                                           GCancellable         *cancellable,
+                                           GAsyncReadyCallback   callback,
+                                           gpointer              user_data);
+char        *adbscope_adb_run_finish      (GAsyncResult         *result,
+                                           int                  *exit_status,
+                                           char                **stderr_text,
+                                           GError              **error);
+char        *adbscope_adb_run_sync        (const char           *serial,
+                                           const char * const   *args,
+                                           GCancellable         *cancellable,
+                                           int                  *exit_status,
+                                           char                **stderr_text,
+                                           GError              **error);
+void         adbscope_adb_connect_async   (const char           *address,
+                                           GCancellable         *cancellable,
+                                           GAsyncReadyCallback   callback,
+                                           gpointer              user_data);
+gboolean     adbscope_adb_connect_finish  (GAsyncResult         *result,
+                                           GError              **error);
+
+G_END_DECLS

@@ -1,0 +1,25 @@
+/* adbscope-demo.h: a simulated device started for a run and stopped after it */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define ADBSCOPE_DEMO_PACKAGE "io.github.adbscope.demo"
+
+#define ADBSCOPE_TYPE_DEMO (adbscope_demo_get_type ())
+
+G_DECLARE_FINAL_TYPE (AdbscopeDemo, adbscope_demo, ADBSCOPE, DEMO, GObject)
+
+AdbscopeDemo *adbscope_demo_new          (const char    *profile);
+void          adbscope_demo_start_async  (AdbscopeDemo  *self,
+                                          GCancellable  *cancellable,
+                                          GAsyncReadyCallback callback,
+                                          gpointer       user_data);
+gboolean      adbscope_demo_start_finish (AdbscopeDemo  *self,
+                                          GAsyncResult  *result,
+                                          GError       **error);
+const char   *adbscope_demo_get_serial   (AdbscopeDemo  *self);
+void          adbscope_demo_stop         (AdbscopeDemo  *self);
+
+G_END_DECLS

@@ -1,0 +1,421 @@
+/* adbscope-fast-collector.c: /proc and cpufreq every sample interval
+ *
+ * One command per tick:
+ *
+ *   grep -H '' /proc/uptime /proc/stat /proc/meminfo /proc/net/dev
+ *     [/proc/pressure/memory] /proc/PID/stat /proc/PID/status
+ *     /proc/PID/task/STAR/stat /sys/devices/system/cpu/cpuSTAR/cpufreq/scaling_cur_freq
+ *
+ * When the pid is not known yet it is looked up with `pidof -s` in the same
+ * command.  The process start time (stat field 22) is read with every
+ * sample, so a restarted app — new pid, or the same pid reused — is a new
+ * process and no delta ever spans two processes.
+ *
+ * CPU: app and system are shares of all cores (Δ ticks / Δ all-core ticks);
+ * threads are percent of one core (Δ ticks / Δ uptime / USER_HZ).
+ * Frequency-normalised: usage × Σ cur freq / Σ max freq over the cores.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "adbscope-error.h"
+#include "adbscope-fast-collector.h"
+#include "adbscope-parse-grep.h"
+
+struct _AdbscopeFastCollector
+{
+  AdbscopeCollector  parent_instance;
+
+  char              *package;
+  int                pid;           /* 0 = unknown */
+  gboolean           read_psi;
+  double            *max_freq_khz;
+  guint              n_max_freq;
+  guint              restarts;
+  gboolean           seen_app;
+
+  /* previous sample */
+  AdbscopeProcStat  *prev_stat;
+  double             prev_uptime;
+  gboolean           have_prev_app;
+  AdbscopePidStat    prev_app;
+  GArray            *prev_tasks;
+  GArray            *prev_net;
+};
+
+G_DEFINE_FINAL_TYPE (AdbscopeFastCollector, adbscope_fast_collector, ADBSCOPE_TYPE_COLLECTOR)
+
+enum {
+  SIGNAL_SAMPLE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+void
+adbscope_fast_sample_free (AdbscopeFastSample *sample)
+{
+  if (sample == NULL)
+    return;
+  g_free (sample->core_pct);
+  g_free (sample->core_freq_khz);
+  g_clear_pointer (&sample->threads, g_array_unref);
+  g_clear_pointer (&sample->net, g_array_unref);
+  g_free (sample);
+}
+
+static char *
+build_command (AdbscopeCollector *collector,
+               guint              tick)
+{
+  AdbscopeFastCollector *self = ADBSCOPE_FAST_COLLECTOR (collector);
+  GString *cmd = g_string_new (NULL);
+  const char *pid_ref;
+  g_autofree char *pid_text = NULL;
+
+  /* The package name was validated before it got here. */
+  if (self->pid > 0)
+    pid_text = g_strdup_printf ("%d", self->pid);
+  else
+    g_string_append_printf (cmd, "p=$(pidof -s %s); echo \"pidof:$p\"; ", self->package);
+  pid_ref = self->pid > 0 ? pid_text : "$p";
+
+  g_string_append (cmd, "grep -H '' /proc/uptime /proc/stat /proc/meminfo /proc/net/dev");
+  if (self->read_psi)
+    g_string_append (cmd, " /proc/pressure/memory");
+  g_string_append_printf (cmd, " /proc/%s/stat /proc/%s/status /proc/%s/task/*/stat",
+                          pid_ref, pid_ref, pid_ref);
+  if (self->n_max_freq > 0)
+    g_string_append (cmd, " /sys/devices/system/cpu/cpu*/cpufreq/scaling_cur_freq");
+  g_string_append (cmd, " 2>/dev/null");
+  return g_string_free (cmd, FALSE);
+}
+
+static double
+sum_ignoring_nan (const double *v,
+                  guint         n)
+{
+  double s = 0;
+  for (guint i = 0; i < n; i++)
+    if (isfinite (v[i]))
+      s += v[i];
+  return s;
+}
+
+/* Pure given the collector's previous-sample state; exposed for tests. */
+AdbscopeFastSample *
+_adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
+                                const char             *output,
+                                gint64                  time_us,
+                                GError                **error)
+{
+  g_autoptr(AdbscopeFastSample) s = g_new0 (AdbscopeFastSample, 1);
+  g_autoptr(AdbscopeGrepOutput) grep = NULL;
+  g_autoptr(AdbscopeProcStat) stat = NULL;
+  g_autoptr(AdbscopeCpuUsage) usage = NULL;
+  g_autoptr(GArray) tasks = NULL;
+  g_autoptr(GArray) net = NULL;
+  g_autofree char *pid_stat_path = NULL;
+  g_autofree char *pid_status_path = NULL;
+  AdbscopePidStat app = { 0 };
+  AdbscopePidStatus status = { 0 };
+  AdbscopeProcMeminfo mem = { 0 };
+  int pid = self->pid;
+  double idle;
+
+  s->time_us = time_us;
+  s->dt_s = s->system_pct = s->system_norm_pct = NAN;
+  s->app_pct = s->app_norm_pct = s->app_rss_kb = s->app_swap_kb = s->app_threads = NAN;
+  s->mem_total_kb = s->mem_available_kb = s->swap_used_kb = NAN;
+  s->psi_some_avg10 = s->psi_full_avg10 = NAN;
+  s->net_rx_bytes_per_s = s->net_tx_bytes_per_s = NAN;
+
+  /* "pidof:N" comes first when the pid was looked up; it has no path
+   * before the colon, so split it off before the grep -H parser. */
+  if (g_str_has_prefix (output, "pidof:"))
+    {
+      const char *nl = strchr (output, '\n');
+      g_autofree char *num = g_strndup (output + 6, nl ? (gsize) (nl - output - 6) : strlen (output + 6));
+
+      pid = (int) g_ascii_strtoll (g_strstrip (num), NULL, 10);
+      output = nl ? nl + 1 : output + strlen (output);
+    }
+
+  if (!(grep = adbscope_grep_output_parse (output, -1, error)))
+    return NULL;
+  if (!adbscope_proc_parse_uptime (adbscope_grep_output_lookup (grep, "/proc/uptime"), -1,
+                                   &s->uptime_s, &idle, error))
+    return NULL;
+  if (!(stat = adbscope_proc_parse_stat (adbscope_grep_output_lookup (grep, "/proc/stat"), -1, error)))
+    return NULL;
+
+  if (self->prev_stat != NULL)
+    {
+      s->dt_s = s->uptime_s - self->prev_uptime;
+      usage = adbscope_cpu_usage_compute (self->prev_stat, stat);
+      s->system_pct = usage->total_pct;
+      s->n_cores = usage->n_cpus;
+      s->core_pct = g_memdup2 (usage->cpu_pct, sizeof (double) * usage->n_cpus);
+    }
+  else
+    {
+      s->n_cores = stat->cpus->len > 0 ?
+        (guint) g_array_index (stat->cpus, AdbscopeCpuTicks, stat->cpus->len - 1).cpu + 1 : 0;
+      s->core_pct = g_new (double, s->n_cores);
+      for (guint i = 0; i < s->n_cores; i++)
+        s->core_pct[i] = NAN;
+    }
+
+  /* cpufreq: cur/max summed over cores; normalised CPU only where every
+   * core with a max frequency also reported its current one. */
+  s->core_freq_khz = g_new (double, s->n_cores);
+  for (guint i = 0; i < s->n_cores; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/sys/devices/system/cpu/cpu%u/cpufreq/scaling_cur_freq", i);
+      const char *text = adbscope_grep_output_lookup (grep, path);
+
+      s->core_freq_khz[i] = text ? g_ascii_strtod (text, NULL) : NAN;
+      if (!(s->core_freq_khz[i] > 0))
+        s->core_freq_khz[i] = NAN;
+    }
+  if (self->n_max_freq > 0 && s->n_cores > 0)
+    {
+      double cur = 0, max = 0;
+      gboolean complete = TRUE;
+
+      for (guint i = 0; i < MIN (s->n_cores, self->n_max_freq); i++)
+        {
+          if (!(self->max_freq_khz[i] > 0))
+            continue;
+          if (!isfinite (s->core_freq_khz[i]))
+            complete = FALSE;
+          cur += s->core_freq_khz[i];
+          max += self->max_freq_khz[i];
+        }
+      if (complete && max > 0)
+        s->system_norm_pct = s->system_pct * cur / max;
+    }
+
+  if (adbscope_proc_parse_meminfo (adbscope_grep_output_lookup (grep, "/proc/meminfo"), -1, &mem, NULL))
+    {
+      s->mem_total_kb = mem.mem_total_kb;
+      s->mem_available_kb = mem.has_mem_available ? (double) mem.mem_available_kb : NAN;
+      s->swap_used_kb = (double) mem.swap_total_kb - (double) mem.swap_free_kb;
+    }
+
+  if (self->read_psi)
+    {
+      AdbscopePressure psi = { 0 };
+
+      if (adbscope_proc_parse_pressure (adbscope_grep_output_lookup (grep, "/proc/pressure/memory"), -1, &psi, NULL))
+        {
+          s->psi_some_avg10 = psi.some.present ? psi.some.avg10 : NAN;
+          s->psi_full_avg10 = psi.full.present ? psi.full.avg10 : NAN;
+        }
+    }
+
+  net = adbscope_proc_parse_net_dev (adbscope_grep_output_lookup (grep, "/proc/net/dev"), -1, NULL);
+  if (net != NULL && self->prev_net != NULL && s->dt_s > 0)
+    {
+      s->net = g_array_new (FALSE, TRUE, sizeof (AdbscopeNetRate));
+      s->net_rx_bytes_per_s = s->net_tx_bytes_per_s = 0;
+      for (guint i = 0; i < net->len; i++)
+        {
+          const AdbscopeNetDev *cur = &g_array_index (net, AdbscopeNetDev, i);
+
+          for (guint j = 0; j < self->prev_net->len; j++)
+            {
+              const AdbscopeNetDev *old = &g_array_index (self->prev_net, AdbscopeNetDev, j);
+              AdbscopeNetRate rate = { 0 };
+
+              if (strcmp (old->name, cur->name) != 0)
+                continue;
+              /* A counter that went back means the interface was reset. */
+              if (cur->rx_bytes < old->rx_bytes || cur->tx_bytes < old->tx_bytes)
+                break;
+              g_strlcpy (rate.name, cur->name, sizeof rate.name);
+              rate.rx_bytes_per_s = (cur->rx_bytes - old->rx_bytes) / s->dt_s;
+              rate.tx_bytes_per_s = (cur->tx_bytes - old->tx_bytes) / s->dt_s;
+              g_array_append_val (s->net, rate);
+              if (strcmp (cur->name, "lo") != 0)
+                {
+                  s->net_rx_bytes_per_s += rate.rx_bytes_per_s;
+                  s->net_tx_bytes_per_s += rate.tx_bytes_per_s;
+                }
+              break;
+            }
+        }
+    }
+
+  /* The app. */
+  if (pid > 0)
+    {
+      pid_stat_path = g_strdup_printf ("/proc/%d/stat", pid);
+      pid_status_path = g_strdup_printf ("/proc/%d/status", pid);
+    }
+  s->app_running = pid > 0 &&
+    adbscope_proc_parse_pid_stat (adbscope_grep_output_lookup (grep, pid_stat_path), -1, &app, NULL);
+
+  if (s->app_running)
+    {
+      gboolean same = self->have_prev_app &&
+                      app.pid == self->prev_app.pid && app.starttime == self->prev_app.starttime;
+
+      s->pid = app.pid;
+      s->starttime = app.starttime;
+      if (self->seen_app && !same)
+        {
+          s->restarted = TRUE;
+          self->restarts++;
+        }
+      self->seen_app = TRUE;
+
+      if (adbscope_proc_parse_pid_status (adbscope_grep_output_lookup (grep, pid_status_path), -1, &status, NULL))
+        {
+          s->app_rss_kb = status.vm_rss_kb >= 0 ? (double) status.vm_rss_kb : NAN;
+          s->app_swap_kb = status.vm_swap_kb >= 0 ? (double) status.vm_swap_kb : NAN;
+          s->app_threads = status.threads >= 0 ? (double) status.threads : NAN;
+        }
+      tasks = adbscope_proc_task_stats_from_grep (grep, pid, NULL);
+
+      if (same && usage != NULL)
+        {
+          double wall_ticks = s->dt_s * ADBSCOPE_USER_HZ;
+          double sum_cur = sum_ignoring_nan (s->core_freq_khz, s->n_cores);
+          double sum_max = sum_ignoring_nan (self->max_freq_khz, MIN (self->n_max_freq, s->n_cores));
+
+          s->app_pct = adbscope_proc_process_cpu_pct (&self->prev_app, &app, usage->total_delta);
+          if (isfinite (s->system_norm_pct) && sum_max > 0)
+            s->app_norm_pct = s->app_pct * sum_cur / sum_max;
+          if (tasks != NULL && self->prev_tasks != NULL && wall_ticks > 0)
+            s->threads = adbscope_thread_usage_compute (self->prev_tasks, tasks, wall_ticks);
+        }
+      self->prev_app = app;
+      self->have_prev_app = TRUE;
+      self->pid = pid;
+    }
+  else
+    {
+      /* Gone (or never there): look it up again next time. */
+      self->pid = 0;
+      self->have_prev_app = FALSE;
+    }
+
+  g_clear_pointer (&self->prev_stat, adbscope_proc_stat_free);
+  self->prev_stat = g_steal_pointer (&stat);
+  self->prev_uptime = s->uptime_s;
+  g_clear_pointer (&self->prev_tasks, g_array_unref);
+  self->prev_tasks = g_steal_pointer (&tasks);
+  if (net != NULL)
+    {
+      g_clear_pointer (&self->prev_net, g_array_unref);
+      self->prev_net = g_steal_pointer (&net);
+    }
+  return g_steal_pointer (&s);
+}
+
+static void
+handle_output (AdbscopeCollector *collector,
+               guint              tick,
+               const char        *output,
+               int                exit_status,
+               gint64             sent_us,
+               gint64             received_us)
+{
+  AdbscopeFastCollector *self = ADBSCOPE_FAST_COLLECTOR (collector);
+  g_autoptr(AdbscopeFastSample) sample = NULL;
+  g_autoptr(GError) error = NULL;
+
+  sample = _adbscope_fast_collector_parse (self, output, (sent_us + received_us) / 2, &error);
+  if (sample == NULL)
+    {
+      g_debug ("fast sample dropped: %s", error->message);
+      return;
+    }
+  g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, sample);
+}
+
+void
+adbscope_fast_collector_set_max_freqs (AdbscopeFastCollector *self,
+                                       const double          *max_freq_khz,
+                                       guint                  n_cores)
+{
+  g_return_if_fail (ADBSCOPE_IS_FAST_COLLECTOR (self));
+
+  g_free (self->max_freq_khz);
+  self->max_freq_khz = n_cores ? g_memdup2 (max_freq_khz, sizeof (double) * n_cores) : NULL;
+  self->n_max_freq = n_cores;
+}
+
+void
+adbscope_fast_collector_set_package (AdbscopeFastCollector *self,
+                                     const char            *package)
+{
+  g_return_if_fail (ADBSCOPE_IS_FAST_COLLECTOR (self));
+  g_free (self->package);
+  self->package = g_strdup (package);
+  self->pid = 0;
+}
+
+void
+adbscope_fast_collector_set_read_psi (AdbscopeFastCollector *self,
+                                      gboolean               read_psi)
+{
+  g_return_if_fail (ADBSCOPE_IS_FAST_COLLECTOR (self));
+  self->read_psi = read_psi;
+}
+
+guint
+adbscope_fast_collector_get_restarts (AdbscopeFastCollector *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_FAST_COLLECTOR (self), 0);
+  return self->restarts;
+}
+
+static void
+adbscope_fast_collector_finalize (GObject *object)
+{
+  AdbscopeFastCollector *self = ADBSCOPE_FAST_COLLECTOR (object);
+
+  g_free (self->package);
+  g_free (self->max_freq_khz);
+  g_clear_pointer (&self->prev_stat, adbscope_proc_stat_free);
+  g_clear_pointer (&self->prev_tasks, g_array_unref);
+  g_clear_pointer (&self->prev_net, g_array_unref);
+  G_OBJECT_CLASS (adbscope_fast_collector_parent_class)->finalize (object);
+}
+
+static void
+adbscope_fast_collector_class_init (AdbscopeFastCollectorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  AdbscopeCollectorClass *collector_class = ADBSCOPE_COLLECTOR_CLASS (klass);
+
+  object_class->finalize = adbscope_fast_collector_finalize;
+  collector_class->build_command = build_command;
+  collector_class->handle_output = handle_output;
+
+  /* The sample is borrowed for the emission. */
+  signals[SIGNAL_SAMPLE] =
+    g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+}
+
+static void
+adbscope_fast_collector_init (AdbscopeFastCollector *self)
+{
+}
+
+AdbscopeFastCollector *
+adbscope_fast_collector_new (const char *serial,
+                             const char *package)
+{
+  AdbscopeFastCollector *self = g_object_new (ADBSCOPE_TYPE_FAST_COLLECTOR,
+                                              "name", "fast", "serial", serial, NULL);
+  self->package = g_strdup (package);
+  return self;
+}

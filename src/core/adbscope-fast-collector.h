@@ -1,0 +1,69 @@
+/* adbscope-fast-collector.h: /proc and cpufreq every sample interval, in one grep -H */
+#pragma once
+
+#include "adbscope-collector.h"
+#include "adbscope-parse-proc.h"
+
+G_BEGIN_DECLS
+
+#define ADBSCOPE_TYPE_FAST_COLLECTOR (adbscope_fast_collector_get_type ())
+
+G_DECLARE_FINAL_TYPE (AdbscopeFastCollector, adbscope_fast_collector, ADBSCOPE, FAST_COLLECTOR, AdbscopeCollector)
+
+typedef struct
+{
+  char   name[32];
+  double rx_bytes_per_s;
+  double tx_bytes_per_s;
+} AdbscopeNetRate;
+
+/* One sample.  Every value that could not be measured is NaN, never 0. */
+typedef struct
+{
+  gint64   time_us;            /* host monotonic, middle of the round trip */
+  double   uptime_s;           /* device clock */
+  double   dt_s;               /* Δ device uptime since the previous sample; NaN on the first */
+  double   system_pct;         /* share of all cores, 100 = every core busy */
+  guint    n_cores;
+  double  *core_pct;           /* n_cores, NaN for offline cores */
+  double  *core_freq_khz;      /* n_cores, NaN where unreadable */
+  double   system_norm_pct;    /* system_pct × Σ cur freq / Σ max freq */
+  gboolean app_running;
+  int      pid;
+  guint64  starttime;
+  gboolean restarted;          /* a new process of the app since the last sample */
+  double   app_pct;            /* share of all cores */
+  double   app_norm_pct;
+  double   app_rss_kb;
+  double   app_swap_kb;
+  double   app_threads;
+  GArray  *threads;            /* AdbscopeThreadUsage, % of one core; NULL without a delta */
+  double   mem_total_kb;
+  double   mem_available_kb;
+  double   swap_used_kb;
+  double   psi_some_avg10;
+  double   psi_full_avg10;
+  GArray  *net;                /* AdbscopeNetRate; NULL on the first sample */
+  double   net_rx_bytes_per_s; /* all interfaces but lo */
+  double   net_tx_bytes_per_s;
+} AdbscopeFastSample;
+
+AdbscopeFastCollector *adbscope_fast_collector_new          (const char            *serial,
+                                                             const char            *package);
+void                   adbscope_fast_collector_set_package  (AdbscopeFastCollector *self,
+                                                             const char            *package);
+void                   adbscope_fast_collector_set_max_freqs (AdbscopeFastCollector *self,
+                                                              const double          *max_freq_khz,
+                                                              guint                  n_cores);
+void                   adbscope_fast_collector_set_read_psi  (AdbscopeFastCollector *self,
+                                                              gboolean               read_psi);
+guint                  adbscope_fast_collector_get_restarts  (AdbscopeFastCollector *self);
+AdbscopeFastSample    *_adbscope_fast_collector_parse        (AdbscopeFastCollector *self,
+                                                              const char            *output,
+                                                              gint64                 time_us,
+                                                              GError               **error);
+void                   adbscope_fast_sample_free             (AdbscopeFastSample    *sample);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeFastSample, adbscope_fast_sample_free)
+
+G_END_DECLS

@@ -1,0 +1,36 @@
+/* adbscope-meminfo-collector.h: `dumpsys meminfo PKG` every meminfo interval (2 s) */
+#pragma once
+
+#include "adbscope-collector.h"
+
+G_BEGIN_DECLS
+
+#define ADBSCOPE_TYPE_MEMINFO_COLLECTOR (adbscope_meminfo_collector_get_type ())
+
+G_DECLARE_FINAL_TYPE (AdbscopeMeminfoCollector, adbscope_meminfo_collector, ADBSCOPE, MEMINFO_COLLECTOR, AdbscopeCollector)
+
+/* kB; NaN where this Android version does not print the number. */
+typedef struct
+{
+  gint64 time_us;
+  gint64 pid;
+  double total_pss_kb;
+  double total_rss_kb;
+  double swap_pss_kb;
+  double java_heap_kb;
+  double native_heap_kb;
+  double code_kb;
+  double stack_kb;
+  double graphics_kb;
+  double private_other_kb;
+  double system_kb;
+} AdbscopeMeminfoSample;
+
+AdbscopeMeminfoCollector *adbscope_meminfo_collector_new    (const char  *serial,
+                                                             const char  *package);
+gboolean                  _adbscope_meminfo_collector_parse (const char  *package,
+                                                             const char  *output,
+                                                             AdbscopeMeminfoSample *sample,
+                                                             GError     **error);
+
+G_END_DECLS

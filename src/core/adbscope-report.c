@@ -1,0 +1,474 @@
+/* adbscope-report.c: the JSON report of a session
+ *
+ * Every key is always present: a metric without data is null, never 0, so
+ * `--assert` paths can be checked against a skeleton before a record starts
+ * and an assertion on a missing metric fails instead of passing.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "adbscope-assertion.h"
+#include "adbscope-error.h"
+#include "adbscope-report.h"
+#include "adbscope-slow-collector.h"
+#include "adbscope-thread.h"
+
+static void
+set_number (JsonObject *o,
+            const char *key,
+            double      v)
+{
+  if (isfinite (v))
+    json_object_set_double_member (o, key, v);
+  else
+    json_object_set_null_member (o, key);
+}
+
+static void
+set_string (JsonObject *o,
+            const char *key,
+            const char *v)
+{
+  if (v != NULL)
+    json_object_set_string_member (o, key, v);
+  else
+    json_object_set_null_member (o, key);
+}
+
+static JsonObject *
+stats_object (const AdbscopeSeriesStats *st)
+{
+  JsonObject *o = json_object_new ();
+  gboolean have = st != NULL && st->n > 0;
+
+  json_object_set_int_member (o, "n", have ? st->n : 0);
+  set_number (o, "avg", have ? st->avg : NAN);
+  set_number (o, "min", have ? st->min : NAN);
+  set_number (o, "max", have ? st->max : NAN);
+  set_number (o, "p50", have ? st->p50 : NAN);
+  set_number (o, "p90", have ? st->p90 : NAN);
+  set_number (o, "p99", have ? st->p99 : NAN);
+  return o;
+}
+
+/* Least-squares slope of value over minutes, for memory growth. */
+static double
+slope_per_minute (AdbscopeSeries *series)
+{
+  guint n = adbscope_series_get_length (series), k = 0;
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  gint64 t0 = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const AdbscopeSample *s = adbscope_series_get (series, i);
+      double x, y = s->value;
+
+      if (!isfinite (y))
+        continue;
+      if (k == 0)
+        t0 = s->time_us;
+      x = (s->time_us - t0) / 60e6;
+      sx += x; sy += y; sxx += x * x; sxy += x * y;
+      k++;
+    }
+  if (k < 2 || (k * sxx - sx * sx) <= 0)
+    return NAN;
+  return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+}
+
+static JsonObject *
+section (JsonObject *root,
+         const char *name)
+{
+  if (!json_object_has_member (root, name))
+    json_object_set_object_member (root, name, json_object_new ());
+  return json_object_get_object_member (root, name);
+}
+
+static void
+add_series (JsonObject     *root,
+            const char     *path,
+            AdbscopeSeries *series)
+{
+  g_autofree char *sect = g_strdup (path);
+  char *dot = strchr (sect, '.');
+  AdbscopeSeriesStats st = { 0 };
+  JsonObject *o;
+
+  g_assert (dot != NULL);
+  *dot = '\0';
+  if (series != NULL)
+    adbscope_series_compute_stats (series, &st);
+  o = stats_object (series ? &st : NULL);
+  if (g_str_has_prefix (path, "memory."))
+    set_number (o, "growth_per_min", series ? slope_per_minute (series) : NAN);
+  json_object_set_object_member (section (root, sect), dot + 1, o);
+}
+
+static double
+seconds_since (AdbscopeSession *session,
+               gint64           time_us)
+{
+  return (time_us - adbscope_session_get_start_us (session)) / 1e6;
+}
+
+static int
+compare_float (gconstpointer a,
+               gconstpointer b)
+{
+  float x = *(const float *) a, y = *(const float *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+add_frames (JsonObject      *root,
+            AdbscopeSession *session)
+{
+  JsonObject *frames = section (root, "frames");
+  JsonObject *causes = json_object_new ();
+  JsonObject *ft = json_object_new ();
+  gint64 total = 0, janky = 0, over = 0, c[ADBSCOPE_JANK_N_CAUSES] = { 0 };
+  gboolean has[ADBSCOPE_JANK_N_CAUSES] = { 0 };
+  g_autoptr(GArray) times = NULL;
+  double refresh = NAN;
+
+  if (session != NULL)
+    {
+      adbscope_session_get_frame_totals (session, &total, &janky, &over, c, has);
+      times = g_array_copy ((GArray *) adbscope_session_get_frame_times (session));
+      g_array_sort (times, compare_float);
+      refresh = adbscope_session_get_refresh_rate (session);
+    }
+
+  json_object_set_int_member (frames, "total", total);
+  json_object_set_int_member (frames, "janky", janky);
+  set_number (frames, "janky_pct", total > 0 ? 100.0 * janky / total : NAN);
+  set_number (frames, "over_deadline_pct",
+              times != NULL && times->len > 0 ? 100.0 * over / times->len : NAN);
+  set_number (frames, "refresh_hz", refresh);
+  for (guint i = 0; i < ADBSCOPE_JANK_N_CAUSES; i++)
+    if (has[i])
+      json_object_set_int_member (causes, adbscope_jank_cause_to_key (i), c[i]);
+    else
+      json_object_set_null_member (causes, adbscope_jank_cause_to_key (i));
+  json_object_set_object_member (frames, "causes", causes);
+
+  json_object_set_int_member (ft, "n", times ? times->len : 0);
+  {
+    static const struct { const char *key; double p; } ps[] = {
+      { "p50", 50 }, { "p90", 90 }, { "p95", 95 }, { "p99", 99 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (ps); i++)
+      {
+        double v = NAN;
+
+        if (times != NULL && times->len > 0)
+          {
+            /* nearest rank, like the series statistics */
+            gsize rank = (gsize) ceil (ps[i].p / 100.0 * times->len);
+            v = g_array_index (times, float, MAX (rank, 1) - 1);
+          }
+        set_number (ft, ps[i].key, v);
+      }
+    set_number (ft, "max", times && times->len ? g_array_index (times, float, times->len - 1) : NAN);
+  }
+  json_object_set_object_member (frames, "frame_time_ms", ft);
+}
+
+static JsonObject *
+window_stats (AdbscopeSession  *session,
+              AdbscopeSeriesId  id,
+              gint64            t0,
+              gint64            t1)
+{
+  AdbscopeSeriesStats st = { 0 };
+
+  adbscope_series_compute_stats_range (adbscope_session_get_series (session, id), t0, t1, &st);
+  return stats_object (&st);
+}
+
+static const AdbscopeSeriesId marker_series[] = {
+  ADBSCOPE_SERIES_CPU_APP, ADBSCOPE_SERIES_CPU_SYSTEM, ADBSCOPE_SERIES_FPS,
+  ADBSCOPE_SERIES_MEM_APP_PSS, ADBSCOPE_SERIES_MEM_APP_RSS,
+};
+
+static JsonArray *
+markers_array (AdbscopeSession *session)
+{
+  JsonArray *a = json_array_new ();
+  const GArray *markers = session ? adbscope_session_get_markers (session) : NULL;
+
+  for (guint i = 0; markers != NULL && i < markers->len; i++)
+    {
+      const AdbscopeMarker *m = &g_array_index (markers, AdbscopeMarker, i);
+      gint64 t1 = m->time_us + ADBSCOPE_MARKER_WINDOW_S * G_USEC_PER_SEC;
+      JsonObject *o = json_object_new ();
+      JsonObject *w = json_object_new ();
+
+      json_object_set_string_member (o, "label", m->label);
+      set_number (o, "time_s", seconds_since (session, m->time_us));
+      json_object_set_int_member (o, "window_s", ADBSCOPE_MARKER_WINDOW_S);
+      for (guint k = 0; k < G_N_ELEMENTS (marker_series); k++)
+        json_object_set_object_member (w, adbscope_series_id_get_path (marker_series[k]),
+                                       window_stats (session, marker_series[k], m->time_us, t1));
+      json_object_set_object_member (o, "window", w);
+      json_array_add_object_element (a, o);
+    }
+  return a;
+}
+
+static JsonObject *
+device_object (AdbscopeSession *session)
+{
+  JsonObject *o = json_object_new ();
+  const AdbscopeProbeResult *p = session ? adbscope_session_get_probe (session) : NULL;
+  JsonArray *clusters = json_array_new ();
+
+  set_string (o, "serial", session ? adbscope_session_get_serial (session) : NULL);
+  set_string (o, "model", p ? p->model : NULL);
+  set_string (o, "manufacturer", p ? p->manufacturer : NULL);
+  set_string (o, "device", p ? p->device : NULL);
+  set_string (o, "release", p ? p->release : NULL);
+  set_number (o, "sdk", p ? p->sdk_int : NAN);
+  set_string (o, "abi", p ? p->abi : NULL);
+  set_number (o, "cores", p ? p->n_cores : NAN);
+  set_number (o, "page_size", p && p->page_size > 0 ? p->page_size : NAN);
+  set_number (o, "refresh_hz", p ? p->refresh_hz : NAN);
+  for (guint i = 0; p != NULL && i < p->clusters->len; i++)
+    {
+      const AdbscopeCluster *c = g_ptr_array_index (p->clusters, i);
+      JsonObject *co = json_object_new ();
+      JsonArray *cpus = json_array_new ();
+
+      for (guint k = 0; k < c->cpus->len; k++)
+        json_array_add_int_element (cpus, g_array_index (c->cpus, int, k));
+      json_object_set_array_member (co, "cpus", cpus);
+      set_number (co, "max_freq_khz", c->max_freq_khz);
+      json_array_add_object_element (clusters, co);
+    }
+  json_object_set_array_member (o, "clusters", clusters);
+  return o;
+}
+
+static JsonObject *
+run_object (AdbscopeSession *session)
+{
+  JsonObject *o = json_object_new ();
+  JsonArray *gaps = json_array_new ();
+  const GArray *g = session ? adbscope_session_get_gaps (session) : NULL;
+  GDateTime *start = session ? adbscope_session_get_start_time (session) : NULL;
+  g_autofree char *start_text = start ? g_date_time_format_iso8601 (start) : NULL;
+  gint64 last = session ? adbscope_session_get_last_sample_us (session) : 0;
+
+  set_string (o, "start", start_text);
+  set_number (o, "duration_s", session && start ? (g_get_monotonic_time () - adbscope_session_get_start_us (session)) / 1e6 : NAN);
+  json_object_set_int_member (o, "interval_ms_configured", session ? adbscope_session_get_interval (session) : 0);
+  set_number (o, "interval_ms_measured", session ? adbscope_session_get_measured_interval_ms (session) : NAN);
+  json_object_set_int_member (o, "samples", session ? adbscope_session_get_n_samples (session) : 0);
+  json_object_set_int_member (o, "gaps", g ? g->len : 0);
+  for (guint i = 0; g != NULL && i < g->len; i++)
+    {
+      const AdbscopeGap *gap = &g_array_index (g, AdbscopeGap, i);
+      JsonObject *go = json_object_new ();
+      gint64 end = gap->end_us ? gap->end_us : MAX (last, gap->start_us);
+
+      set_number (go, "start_s", seconds_since (session, gap->start_us));
+      set_number (go, "end_s", seconds_since (session, end));
+      set_number (go, "duration_s", (end - gap->start_us) / 1e6);
+      json_array_add_object_element (gaps, go);
+    }
+  json_object_set_array_member (o, "gap_list", gaps);
+  return o;
+}
+
+static JsonObject *
+app_object (AdbscopeSession *session)
+{
+  JsonObject *o = json_object_new ();
+  JsonArray *pids = json_array_new ();
+  const GArray *p = session ? adbscope_session_get_pids (session) : NULL;
+
+  set_string (o, "package", session ? adbscope_session_get_package (session) : NULL);
+  for (guint i = 0; p != NULL && i < p->len; i++)
+    json_array_add_int_element (pids, g_array_index (p, gint64, i));
+  json_object_set_array_member (o, "pids", pids);
+  json_object_set_int_member (o, "restarts", session ? adbscope_session_get_restarts (session) : 0);
+  return o;
+}
+
+static JsonObject *
+sources_object (AdbscopeSession *session)
+{
+  JsonObject *o = json_object_new ();
+  const AdbscopeProbeResult *p = session ? adbscope_session_get_probe (session) : NULL;
+
+  for (guint i = 0; i < ADBSCOPE_N_SOURCES; i++)
+    {
+      JsonObject *so = json_object_new ();
+
+      json_object_set_boolean_member (so, "supported", p ? p->supported[i] : FALSE);
+      set_string (so, "reason", p ? p->reason[i] : NULL);
+      json_object_set_object_member (o, adbscope_source_to_key (i), so);
+    }
+  return o;
+}
+
+static JsonObject *
+system_object (AdbscopeSession *session)
+{
+  JsonObject *o = json_object_new ();
+  JsonArray *procs = json_array_new ();
+  const GArray *p = session ? adbscope_session_get_processes (session) : NULL;
+  const char *deep = NULL, *light = NULL, *bucket = NULL;
+
+  if (session != NULL)
+    adbscope_session_get_doze (session, &deep, &light, &bucket);
+  for (guint i = 0; p != NULL && i < p->len; i++)
+    {
+      const AdbscopeAppProcess *ap = &g_array_index (p, AdbscopeAppProcess, i);
+      JsonObject *po = json_object_new ();
+
+      json_object_set_int_member (po, "pid", ap->pid);
+      set_string (po, "name", ap->name);
+      set_number (po, "rss_kb", ap->rss_kb >= 0 ? (double) ap->rss_kb : NAN);
+      json_array_add_object_element (procs, po);
+    }
+  json_object_set_array_member (o, "processes", procs);
+  set_string (o, "doze_deep", deep);
+  set_string (o, "doze_light", light);
+  set_string (o, "standby_bucket", bucket);
+  {
+    gint64 jobs = -1, running = -1, pending = -1, wakeups = -1;
+
+    if (session != NULL)
+      adbscope_session_get_jobs_alarms (session, &jobs, &running, &pending, &wakeups);
+    set_number (o, "jobs", jobs >= 0 ? (double) jobs : NAN);
+    set_number (o, "jobs_running", running >= 0 ? (double) running : NAN);
+    set_number (o, "alarms_pending", pending >= 0 ? (double) pending : NAN);
+    set_number (o, "alarm_wakeups", wakeups >= 0 ? (double) wakeups : NAN);
+  }
+  return o;
+}
+
+static JsonArray *
+threads_array (AdbscopeSession *session)
+{
+  JsonArray *a = json_array_new ();
+  GListModel *threads = session ? adbscope_session_get_threads (session) : NULL;
+  guint n = threads ? g_list_model_get_n_items (threads) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AdbscopeThread) t = g_list_model_get_item (threads, i);
+      JsonObject *o = json_object_new ();
+
+      json_object_set_int_member (o, "tid", adbscope_thread_get_tid (t));
+      set_string (o, "name", adbscope_thread_get_name (t));
+      set_number (o, "last_pct", adbscope_thread_get_cpu_pct (t));
+      set_number (o, "max_pct", adbscope_thread_get_max_cpu_pct (t));
+      json_array_add_object_element (a, o);
+    }
+  return a;
+}
+
+/* @session NULL builds the skeleton: every key, no data. */
+static JsonNode *
+build (AdbscopeSession *session,
+       GPtrArray       *assertions)
+{
+  JsonObject *root = json_object_new ();
+  JsonObject *tool = json_object_new ();
+  JsonObject *cpu;
+  JsonArray *cores = json_array_new ();
+  JsonArray *asserts = json_array_new ();
+  JsonNode *node;
+
+  json_object_set_string_member (root, "schema", ADBSCOPE_REPORT_SCHEMA);
+  json_object_set_string_member (tool, "name", "adbscope");
+  json_object_set_string_member (tool, "version", PACKAGE_VERSION);
+  json_object_set_object_member (root, "tool", tool);
+  json_object_set_object_member (root, "device", device_object (session));
+  json_object_set_object_member (root, "app", app_object (session));
+  json_object_set_object_member (root, "run", run_object (session));
+
+  for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
+    add_series (root, adbscope_series_id_get_path (i),
+                session ? adbscope_session_get_series (session, i) : NULL);
+
+  cpu = section (root, "cpu");
+  json_object_set_string_member (cpu, "units",
+                                 "system_pct and app_pct: share of all cores (100 = every core busy); "
+                                 "threads: percent of one core");
+  json_object_set_string_member (cpu, "normalised_formula",
+                                 "norm_pct = pct * sum(scaling_cur_freq) / sum(cpuinfo_max_freq) over all cores");
+  for (guint i = 0; session != NULL && i < adbscope_session_get_n_cores (session); i++)
+    {
+      AdbscopeSeriesStats st = { 0 };
+      JsonObject *o;
+
+      adbscope_series_compute_stats (adbscope_session_get_core_series (session, i), &st);
+      o = stats_object (&st);
+      json_object_set_int_member (o, "core", i);
+      json_array_add_object_element (cores, o);
+    }
+  json_object_set_array_member (cpu, "cores", cores);
+  json_object_set_array_member (cpu, "threads", threads_array (session));
+
+  add_frames (root, session);
+  json_object_set_object_member (root, "system", system_object (session));
+  json_object_set_array_member (root, "markers", markers_array (session));
+  json_object_set_object_member (root, "sources", sources_object (session));
+
+  node = json_node_init_object (json_node_alloc (), root);
+  json_object_unref (root);
+
+  /* Assertions are evaluated on the finished report, then added to it. */
+  for (guint i = 0; assertions != NULL && i < assertions->len; i++)
+    {
+      AdbscopeAssertion *a = g_ptr_array_index (assertions, i);
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) an = NULL;
+
+      adbscope_assertion_evaluate (a, node, NULL);
+      adbscope_assertion_to_json (a, b);
+      an = json_builder_get_root (b);
+      json_array_add_element (asserts, g_steal_pointer (&an));
+    }
+  json_object_set_array_member (json_node_get_object (node), "assertions", asserts);
+  return node;
+}
+
+JsonNode *
+adbscope_report_build (AdbscopeSession *session,
+                       GPtrArray       *assertions)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (session), NULL);
+  return build (session, assertions);
+}
+
+JsonNode *
+adbscope_report_build_skeleton (void)
+{
+  return build (NULL, NULL);
+}
+
+gboolean
+adbscope_report_write (JsonNode    *report,
+                       const char  *path,
+                       GError     **error)
+{
+  g_autofree char *text = json_to_string (report, TRUE);
+  g_autoptr(GError) local = NULL;
+
+  if (!g_file_set_contents (path, text, -1, &local))
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                   _("Cannot write the report: %s"), local->message);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,134 @@
+/* adbscope-session.h: everything known about one app on one device, over time */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "adbscope-probe.h"
+#include "adbscope-series.h"
+#include "adbscope-frames-collector.h"
+
+G_BEGIN_DECLS
+
+/* Every time series the session keeps: (ID, report path, unit).  A
+ * compile-time list, so the gap filler, the CSV and the report walk the
+ * same table and a new series cannot be forgotten by any of them.
+ */
+#define ADBSCOPE_SERIES_TABLE(X) \
+  X (CPU_SYSTEM,         "cpu.system_pct",             "%")    \
+  X (CPU_SYSTEM_NORM,    "cpu.system_norm_pct",        "%")    \
+  X (CPU_APP,            "cpu.app_pct",                "%")    \
+  X (CPU_APP_NORM,       "cpu.app_norm_pct",           "%")    \
+  X (APP_THREADS,        "app.threads",                "")     \
+  X (MEM_APP_RSS,        "memory.app_rss_kb",          "kB")   \
+  X (MEM_APP_SWAP,       "memory.app_swap_kb",         "kB")   \
+  X (MEM_APP_PSS,        "memory.app_pss_kb",          "kB")   \
+  X (MEM_JAVA_HEAP,      "memory.java_heap_kb",        "kB")   \
+  X (MEM_NATIVE_HEAP,    "memory.native_heap_kb",      "kB")   \
+  X (MEM_CODE,           "memory.code_kb",             "kB")   \
+  X (MEM_STACK,          "memory.stack_kb",            "kB")   \
+  X (MEM_GRAPHICS,       "memory.graphics_kb",         "kB")   \
+  X (MEM_PRIVATE_OTHER,  "memory.private_other_kb",    "kB")   \
+  X (MEM_SYSTEM,         "memory.system_kb",           "kB")   \
+  X (MEM_APP_PSS_SWAP,   "memory.app_swap_pss_kb",     "kB")   \
+  X (MEM_SYS_AVAILABLE,  "memory.system_available_kb", "kB")   \
+  X (MEM_SYS_SWAP_USED,  "memory.system_swap_used_kb", "kB")   \
+  X (PSI_SOME,           "memory.psi_some_avg10",      "%")    \
+  X (PSI_FULL,           "memory.psi_full_avg10",      "%")    \
+  X (FPS,                "frames.fps",                 "fps")  \
+  X (JANKY_INTERVAL,     "frames.janky_interval_pct",  "%")    \
+  X (NET_RX,             "network.rx_bytes_per_s",     "B/s")  \
+  X (NET_TX,             "network.tx_bytes_per_s",     "B/s")  \
+  X (BATTERY_LEVEL,      "power.battery_level_pct",    "%")    \
+  X (BATTERY_TEMP,       "power.battery_temp_c",       "°C")   \
+  X (BATTERY_VOLTAGE,    "power.voltage_mv",           "mV")   \
+  X (BATTERY_CURRENT,    "power.current_ma",           "mA")   \
+  X (POWER,              "power.power_mw",             "mW")   \
+  X (THERMAL_STATUS,     "thermal.status",             "")     \
+  X (THERMAL_MAX_TEMP,   "thermal.max_temp_c",         "°C")
+
+typedef enum
+{
+#define ADBSCOPE_SERIES_ENUM(id, path, unit) ADBSCOPE_SERIES_##id,
+  ADBSCOPE_SERIES_TABLE (ADBSCOPE_SERIES_ENUM)
+#undef ADBSCOPE_SERIES_ENUM
+  ADBSCOPE_N_SERIES
+} AdbscopeSeriesId;
+
+const char *adbscope_series_id_get_path (AdbscopeSeriesId id);
+const char *adbscope_series_id_get_unit (AdbscopeSeriesId id);
+
+typedef struct
+{
+  gint64  time_us;
+  char   *label;
+} AdbscopeMarker;
+
+typedef struct
+{
+  gint64 start_us;
+  gint64 end_us;     /* 0 while the gap lasts */
+} AdbscopeGap;
+
+#define ADBSCOPE_TYPE_SESSION (adbscope_session_get_type ())
+
+G_DECLARE_FINAL_TYPE (AdbscopeSession, adbscope_session, ADBSCOPE, SESSION, GObject)
+
+AdbscopeSession           *adbscope_session_new                 (const char       *serial,
+                                                                 const char       *package);
+const char                *adbscope_session_get_serial          (AdbscopeSession  *self);
+const char                *adbscope_session_get_package         (AdbscopeSession  *self);
+void                       adbscope_session_set_interval        (AdbscopeSession  *self,
+                                                                 guint             interval_ms);
+guint                      adbscope_session_get_interval        (AdbscopeSession  *self);
+void                       adbscope_session_set_meminfo_interval (AdbscopeSession *self,
+                                                                 guint             interval_ms);
+void                       adbscope_session_set_history         (AdbscopeSession  *self,
+                                                                 guint             seconds);
+void                       adbscope_session_start_async         (AdbscopeSession  *self,
+                                                                 GCancellable     *cancellable,
+                                                                 GAsyncReadyCallback callback,
+                                                                 gpointer          user_data);
+gboolean                   adbscope_session_start_finish        (AdbscopeSession  *self,
+                                                                 GAsyncResult     *result,
+                                                                 GError          **error);
+void                       adbscope_session_stop                (AdbscopeSession  *self);
+gboolean                   adbscope_session_is_running          (AdbscopeSession  *self);
+
+const AdbscopeProbeResult *adbscope_session_get_probe           (AdbscopeSession  *self);
+AdbscopeSeries            *adbscope_session_get_series          (AdbscopeSession  *self,
+                                                                 AdbscopeSeriesId  id);
+guint                      adbscope_session_get_n_cores         (AdbscopeSession  *self);
+AdbscopeSeries            *adbscope_session_get_core_series     (AdbscopeSession  *self,
+                                                                 guint             core);
+GListModel                *adbscope_session_get_threads         (AdbscopeSession  *self);
+const AdbscopeMarker      *adbscope_session_add_marker          (AdbscopeSession  *self,
+                                                                 const char       *label);
+const GArray              *adbscope_session_get_markers         (AdbscopeSession  *self);
+const GArray              *adbscope_session_get_gaps            (AdbscopeSession  *self);
+const GArray              *adbscope_session_get_frame_times     (AdbscopeSession  *self);
+GDateTime                 *adbscope_session_get_start_time      (AdbscopeSession  *self);
+gint64                     adbscope_session_get_start_us        (AdbscopeSession  *self);
+gint64                     adbscope_session_get_last_sample_us  (AdbscopeSession  *self);
+guint64                    adbscope_session_get_n_samples       (AdbscopeSession  *self);
+double                     adbscope_session_get_measured_interval_ms (AdbscopeSession *self);
+guint                      adbscope_session_get_restarts        (AdbscopeSession  *self);
+const GArray              *adbscope_session_get_pids            (AdbscopeSession  *self);
+void                       adbscope_session_get_frame_totals    (AdbscopeSession  *self,
+                                                                 gint64           *frames,
+                                                                 gint64           *janky,
+                                                                 gint64           *over_deadline,
+                                                                 gint64            causes[ADBSCOPE_JANK_N_CAUSES],
+                                                                 gboolean          has_cause[ADBSCOPE_JANK_N_CAUSES]);
+double                     adbscope_session_get_refresh_rate    (AdbscopeSession  *self);
+const GArray              *adbscope_session_get_processes       (AdbscopeSession  *self);
+void                       adbscope_session_get_jobs_alarms     (AdbscopeSession  *self,
+                                                                 gint64           *jobs,
+                                                                 gint64           *jobs_running,
+                                                                 gint64           *alarms_pending,
+                                                                 gint64           *alarm_wakeups);
+void                       adbscope_session_get_doze            (AdbscopeSession  *self,
+                                                                 const char      **deep,
+                                                                 const char      **light,
+                                                                 const char      **bucket);
+
+G_END_DECLS

@@ -1,0 +1,66 @@
+/* adbscope-validate.c: package name and serial rules used before a value
+ * reaches an adb or device shell command line */
+#include "config.h"
+
+#include <string.h>
+
+#include "adbscope-validate.h"
+
+/* Java-style package: segments of [A-Za-z][A-Za-z0-9_]* joined by '.',
+ * 1..255 characters.  A single segment is allowed because pm lists a few
+ * system packages ("android") that way. */
+gboolean
+adbscope_package_name_is_valid (const char *name)
+{
+  gboolean segment_start = TRUE;
+  gsize len, i;
+
+  if (name == NULL)
+    return FALSE;
+  len = strlen (name);
+  if (len < 1 || len > 255)
+    return FALSE;
+
+  for (i = 0; i < len; i++)
+    {
+      char c = name[i];
+
+      if (segment_start)
+        {
+          if (!g_ascii_isalpha (c))
+            return FALSE;
+          segment_start = FALSE;
+        }
+      else if (c == '.')
+        segment_start = TRUE;
+      else if (!g_ascii_isalnum (c) && c != '_')
+        return FALSE;
+    }
+  return !segment_start; /* no trailing '.' */
+}
+
+/* Serials look like "R3CN5030RFM", "emulator-5554", "127.0.0.1:5555" or
+ * "adb-XYZ._adb-tls-connect._tcp": printable ASCII without blanks or any
+ * character a shell gives meaning to. */
+gboolean
+adbscope_serial_is_valid (const char *serial)
+{
+  gsize len, i;
+
+  if (serial == NULL)
+    return FALSE;
+  len = strlen (serial);
+  if (len < 1 || len > 128)
+    return FALSE;
+
+  for (i = 0; i < len; i++)
+    {
+      unsigned char c = serial[i];
+
+      if (c <= 0x20 || c >= 0x7f)
+        return FALSE;
+      if (strchr ("'\";&|$`\\", c) != NULL)
+        return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,477 @@
+/* adbscope-chart-bucket.c: samples → pixel columns, and axis tick layout
+ *
+ * A chart never draws one segment per sample: 900 samples squeezed into 200
+ * px would lose a one-second spike to whichever sample lands on the pixel.
+ * Each pixel column instead keeps min, max, first and last of the samples it
+ * covers, and the layers draw min..max as a vertical segment, so a spike
+ * shows at any width.  A column with no finite sample inside a stretch where
+ * samples are missing is a gap: the line breaks there and never drops to 0.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "adbscope-chart-bucket.h"
+
+static inline const AdbscopeSample *
+span_at (const AdbscopeSeriesSpans *spans,
+         guint                      i)
+{
+  return i < spans->n_first ? &spans->first[i] : &spans->second[i - spans->n_first];
+}
+
+static guint
+span_lower_bound (const AdbscopeSeriesSpans *spans,
+                  gint64                     time_us)
+{
+  guint lo = 0;
+  guint hi = spans->n_first + spans->n_second;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (span_at (spans, mid)->time_us < time_us)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+/* May be outside 0..width-1 for samples outside the window. */
+static inline gint64
+column_of (gint64 time_us,
+           gint64 t0_us,
+           gint64 t1_us,
+           guint  width)
+{
+  double x;
+
+  if (time_us < t0_us)
+    return -1;
+  if (time_us > t1_us)
+    return width;
+
+  /* The window's end belongs to the last column, not past it. */
+  /* Multiply before dividing: exact for sample times on column edges. */
+  x = floor ((double)(time_us - t0_us) * width / (double)(t1_us - t0_us));
+  return CLAMP ((gint64)x, 0, (gint64)width - 1);
+}
+
+static inline void
+mark_missing (AdbscopeChartBucket *buckets,
+              guint                width,
+              gint64               from,
+              gint64               to)
+{
+  from = MAX (from, 0);
+  to = MIN (to, (gint64)width - 1);
+  for (gint64 c = from; c <= to; c++)
+    buckets[c].gap = TRUE;
+}
+
+/**
+ * adbscope_chart_bucket_spans:
+ * @spans: the series' samples, oldest first, times sorted
+ * @t0_us: time at the left edge of column 0
+ * @t1_us: time at the right edge of the last column (included)
+ * @interval_us: the measured sampling interval; 0 when unknown, then only
+ *   NaN samples make gaps
+ * @buckets: (out caller-allocates) (array length=width): the columns
+ * @width: number of columns (pixels)
+ *
+ * Column c covers [t0 + c·Δ, t0 + (c+1)·Δ) with Δ = (t1 − t0) / width.
+ * A column is a gap when it holds no finite sample and lies inside a
+ * missing stretch: around a NaN sample, or between two samples more than
+ * %ADBSCOPE_CHART_GAP_FACTOR × @interval_us apart.  Empty columns that are
+ * not gaps (zoomed in further than one sample a pixel) are bridged by the
+ * line.
+ */
+void
+adbscope_chart_bucket_spans (const AdbscopeSeriesSpans *spans,
+                             gint64                     t0_us,
+                             gint64                     t1_us,
+                             gint64                     interval_us,
+                             AdbscopeChartBucket       *buckets,
+                             guint                      width)
+{
+  const AdbscopeSample *prev = NULL;
+  gint64 prev_col = 0;
+  double max_step_us;
+  guint n;
+  guint i;
+
+  g_return_if_fail (spans != NULL);
+  g_return_if_fail (buckets != NULL || width == 0);
+
+  for (i = 0; i < width; i++)
+    {
+      buckets[i].min = buckets[i].max = NAN;
+      buckets[i].first = buckets[i].last = NAN;
+      buckets[i].sum = 0;
+      buckets[i].count = 0;
+      buckets[i].gap = FALSE;  /* "inside a missing stretch" until the end */
+    }
+
+  if (width == 0 || t1_us <= t0_us)
+    return;
+
+  max_step_us = interval_us > 0 ? ADBSCOPE_CHART_GAP_FACTOR * (double)interval_us : INFINITY;
+  n = spans->n_first + spans->n_second;
+
+  /* Start one sample early: a missing stretch may begin before t0. */
+  i = span_lower_bound (spans, t0_us);
+  if (i > 0)
+    i--;
+
+  for (; i < n; i++)
+    {
+      const AdbscopeSample *s = span_at (spans, i);
+      gint64 col = column_of (s->time_us, t0_us, t1_us, width);
+      gboolean finite = isfinite (s->value);
+
+      if (finite)
+        {
+          if (col >= 0 && col < width)
+            {
+              AdbscopeChartBucket *b = &buckets[col];
+
+              if (b->count == 0)
+                {
+                  b->min = b->max = b->first = s->value;
+                }
+              else
+                {
+                  if (s->value < b->min)
+                    b->min = s->value;
+                  if (s->value > b->max)
+                    b->max = s->value;
+                }
+              b->last = s->value;
+              b->sum += s->value;
+              b->count++;
+            }
+        }
+      else
+        {
+          mark_missing (buckets, width, col, col);
+        }
+
+      if (prev != NULL &&
+          (!finite || !isfinite (prev->value) ||
+           (double)(s->time_us - prev->time_us) > max_step_us))
+        mark_missing (buckets, width, prev_col, col);
+
+      /* One sample past the window closes a stretch that began inside it. */
+      if (s->time_us > t1_us)
+        break;
+
+      prev = s;
+      prev_col = col;
+    }
+
+  for (i = 0; i < width; i++)
+    buckets[i].gap = buckets[i].gap && buckets[i].count == 0;
+}
+
+/**
+ * adbscope_chart_bucket_series:
+ *
+ * adbscope_chart_bucket_spans() over a whole series.
+ */
+void
+adbscope_chart_bucket_series (const AdbscopeSeries *series,
+                              gint64                t0_us,
+                              gint64                t1_us,
+                              gint64                interval_us,
+                              AdbscopeChartBucket  *buckets,
+                              guint                 width)
+{
+  AdbscopeSeriesSpans spans;
+
+  g_return_if_fail (series != NULL);
+
+  adbscope_series_get_spans (series, &spans);
+  adbscope_chart_bucket_spans (&spans, t0_us, t1_us, interval_us, buckets, width);
+}
+
+/**
+ * adbscope_chart_nice_step:
+ *
+ * Returns: the smallest 1, 2 or 5 × 10ⁿ that is ≥ @raw
+ */
+double
+adbscope_chart_nice_step (double raw)
+{
+  double magnitude;
+  double f;
+
+  if (!(raw > 0) || !isfinite (raw))
+    return 1;
+
+  magnitude = pow (10, floor (log10 (raw)));
+  f = raw / magnitude;
+  /* Tolerate rounding in raw / magnitude (2.0000000001 is 2). */
+  if (f <= 1 + 1e-9)
+    return magnitude;
+  if (f <= 2 + 1e-9)
+    return 2 * magnitude;
+  if (f <= 5 + 1e-9)
+    return 5 * magnitude;
+  return 10 * magnitude;
+}
+
+/**
+ * adbscope_chart_auto_range:
+ *
+ * A value range for data in [@data_min, @data_max]: from 0 (or below when
+ * the data is negative) up to the next nice step above the maximum, so the
+ * top tick is labelled and a spike does not touch the frame.
+ */
+void
+adbscope_chart_auto_range (double  data_min,
+                           double  data_max,
+                           double *range_min,
+                           double *range_max)
+{
+  double lo = isfinite (data_min) ? MIN (data_min, 0) : 0;
+  double hi = isfinite (data_max) ? MAX (data_max, 0) : 0;
+  double step;
+
+  if (hi - lo <= 0)
+    hi = lo + 1;
+
+  step = adbscope_chart_nice_step ((hi - lo) / 4);
+  *range_min = floor (lo / step) * step;
+  *range_max = ceil (hi / step) * step;
+  if (*range_max <= *range_min)
+    *range_max = *range_min + step;
+}
+
+/**
+ * adbscope_chart_format_value:
+ * @step: the tick step, which decides the decimals
+ */
+void
+adbscope_chart_format_value (double value,
+                             double step,
+                             char  *buf,
+                             gsize  size)
+{
+  int decimals = 0;
+
+  if (step > 0 && step < 1)
+    decimals = (int)ceil (-log10 (step) - 1e-9);
+  if (fabs (value) < step * 1e-6)
+    value = 0;  /* no "-0" */
+
+  if (fabs (value) >= 10000 && step >= 1000)
+    g_snprintf (buf, size, "%gk", value / 1000);
+  else
+    g_snprintf (buf, size, "%.*f", decimals, value);
+}
+
+/**
+ * adbscope_chart_layout_labels:
+ * @ticks: ticks with pos and label_size set, most important first
+ * @length: the axis length in px
+ * @min_gap: free space to keep between two labels
+ *
+ * Centres each label on its tick, pulls labels at the edges inside the axis,
+ * and hides a label that does not fit or would come closer than @min_gap to
+ * one already placed.  Earlier ticks win.
+ */
+void
+adbscope_chart_layout_labels (AdbscopeChartTick *ticks,
+                              guint              n_ticks,
+                              double             length,
+                              double             min_gap)
+{
+  for (guint i = 0; i < n_ticks; i++)
+    {
+      AdbscopeChartTick *t = &ticks[i];
+
+      t->show_label = FALSE;
+      if (t->label[0] == '\0' || t->label_size > length || t->pos < 0 || t->pos > length)
+        continue;
+
+      t->label_pos = CLAMP (t->pos - t->label_size / 2, 0, length - t->label_size);
+      t->show_label = TRUE;
+      for (guint j = 0; j < i; j++)
+        {
+          const AdbscopeChartTick *o = &ticks[j];
+
+          if (o->show_label &&
+              t->label_pos < o->label_pos + o->label_size + min_gap &&
+              o->label_pos < t->label_pos + t->label_size + min_gap)
+            {
+              t->show_label = FALSE;
+              break;
+            }
+        }
+    }
+}
+
+/**
+ * adbscope_chart_value_ticks:
+ * @length: the axis height in px (min at the bottom, max at the top)
+ * @label_height: height of one label in px
+ *
+ * Ticks at multiples of a 1/2/5 × 10ⁿ step, about 2.5 label heights apart.
+ *
+ * Returns: the number of ticks written
+ */
+guint
+adbscope_chart_value_ticks (double             min,
+                            double             max,
+                            double             length,
+                            double             label_height,
+                            AdbscopeChartTick *ticks,
+                            guint              max_ticks)
+{
+  double target;
+  double step;
+  guint n = 0;
+
+  g_return_val_if_fail (ticks != NULL || max_ticks == 0, 0);
+
+  if (!(max > min) || !isfinite (min) || !isfinite (max) || length <= 0 || max_ticks == 0)
+    return 0;
+
+  target = MAX (1, floor (length / MAX (label_height * 2.5, 1)));
+  step = adbscope_chart_nice_step ((max - min) / target);
+  while ((max - min) / step + 1 > max_ticks)
+    step = adbscope_chart_nice_step (step * 1.5);
+
+  for (double v = ceil (min / step - 1e-9) * step; v <= max + step * 1e-9 && n < max_ticks; v += step)
+    {
+      AdbscopeChartTick *t = &ticks[n++];
+
+      t->value = v;
+      t->pos = length * (max - v) / (max - min);
+      t->label_size = label_height;
+      adbscope_chart_format_value (v, step, t->label, sizeof t->label);
+    }
+
+  adbscope_chart_layout_labels (ticks, n, length, 0);
+
+  return n;
+}
+
+static const guint time_steps_s[] = {
+  1, 2, 5, 10, 15, 30,
+  60, 2 * 60, 5 * 60, 10 * 60, 15 * 60, 30 * 60,
+  3600, 2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600, 24 * 3600,
+};
+
+static void
+format_offset (guint  offset_s,
+               guint  step_s,
+               char  *buf,
+               gsize  size)
+{
+  if (offset_s == 0)
+    /* Translators: the right end of a time axis */
+    g_strlcpy (buf, _("now"), size);
+  else if (step_s < 60)
+    /* Translators: time axis label, seconds before now */
+    g_snprintf (buf, size, _("-%u s"), offset_s);
+  else if (step_s < 3600)
+    /* Translators: time axis label, minutes before now */
+    g_snprintf (buf, size, _("-%u min"), offset_s / 60);
+  else
+    /* Translators: time axis label, hours before now */
+    g_snprintf (buf, size, _("-%u h"), offset_s / 3600);
+}
+
+static guint
+fill_time_ticks (gint64                   t0_us,
+                 gint64                   t1_us,
+                 double                   length,
+                 guint                    step_s,
+                 AdbscopeChartMeasureFunc measure,
+                 gpointer                 user_data,
+                 AdbscopeChartTick       *ticks,
+                 guint                    max_ticks)
+{
+  double span_us = (double)(t1_us - t0_us);
+  guint n = 0;
+
+  for (guint k = 0; n < max_ticks; k++)
+    {
+      double offset_us = (double)k * step_s * G_USEC_PER_SEC;
+      AdbscopeChartTick *t;
+
+      if (offset_us > span_us)
+        break;
+
+      t = &ticks[n++];
+      t->value = -offset_us;
+      t->pos = length * (span_us - offset_us) / span_us;
+      format_offset (k * step_s, step_s, t->label, sizeof t->label);
+      t->label_size = measure (t->label, user_data);
+    }
+
+  return n;
+}
+
+/**
+ * adbscope_chart_time_ticks:
+ * @t0_us: time at the left edge
+ * @t1_us: "now", the right edge; ticks count back from it
+ * @length: axis width in px
+ * @measure: the width of a label
+ *
+ * Picks the smallest step from 1 s to 24 h whose tick spacing leaves room
+ * for the widest label, lays ticks out at now, −step, −2·step, … and hides
+ * labels that would collide or not fit.  Labels are relative ("-5 min").
+ *
+ * Returns: the number of ticks written, newest first
+ */
+guint
+adbscope_chart_time_ticks (gint64                   t0_us,
+                           gint64                   t1_us,
+                           double                   length,
+                           AdbscopeChartMeasureFunc measure,
+                           gpointer                 user_data,
+                           AdbscopeChartTick       *ticks,
+                           guint                    max_ticks)
+{
+  const double padding = 12;
+  double span_us;
+  guint n = 0;
+
+  g_return_val_if_fail (measure != NULL, 0);
+  g_return_val_if_fail (ticks != NULL || max_ticks == 0, 0);
+
+  if (t1_us <= t0_us || length <= 0 || max_ticks == 0)
+    return 0;
+
+  span_us = (double)(t1_us - t0_us);
+  for (guint s = 0; s < G_N_ELEMENTS (time_steps_s); s++)
+    {
+      guint step_s = time_steps_s[s];
+      double spacing = length * step_s * G_USEC_PER_SEC / span_us;
+      double widest = 0;
+      gboolean last_step = s + 1 == G_N_ELEMENTS (time_steps_s);
+
+      if (span_us / (step_s * (double)G_USEC_PER_SEC) + 1 > max_ticks && !last_step)
+        continue;
+
+      n = fill_time_ticks (t0_us, t1_us, length, step_s, measure, user_data, ticks, max_ticks);
+      /* "now" is shorter than the rest; skip it when finding the widest. */
+      for (guint i = 1; i < n; i++)
+        widest = MAX (widest, ticks[i].label_size);
+
+      if (spacing >= widest + padding || last_step)
+        break;
+    }
+
+  adbscope_chart_layout_labels (ticks, n, length, padding / 2);
+
+  return n;
+}

@@ -1,0 +1,451 @@
+/* adbscope-line-layer.c: one series drawn as a line (optionally filled)
+ *
+ * Drawn per pixel column from adbscope_chart_bucket_series(): the line
+ * enters a column at its first sample, runs down to min, up to max and
+ * leaves at its last, so a spike narrower than a pixel still reaches its
+ * height.  Gap columns break the line; nothing is drawn at 0 for them.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "adbscope-chart.h"
+#include "adbscope-line-layer.h"
+
+#define LINE_WIDTH 1.5
+
+struct _AdbscopeLineLayer
+{
+  AdbscopeChartLayer   parent_instance;
+
+  AdbscopeSeries      *series;
+  AdbscopeChartBucket *buckets;
+  guint                n_buckets;
+  guint                fill : 1;
+};
+
+G_DEFINE_FINAL_TYPE (AdbscopeLineLayer, adbscope_line_layer, ADBSCOPE_TYPE_CHART_LAYER)
+
+enum {
+  PROP_0,
+  PROP_SERIES,
+  PROP_FILL,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Bucketed columns for the current window and width, or NULL. */
+static const AdbscopeChartBucket *
+bucket (AdbscopeLineLayer *self,
+        guint             *width)
+{
+  AdbscopeChart *chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self));
+  int w = gtk_widget_get_width (GTK_WIDGET (self));
+  gint64 t0, t1;
+
+  if (chart == NULL || self->series == NULL || w <= 0)
+    return NULL;
+
+  if ((guint)w > self->n_buckets)
+    {
+      self->buckets = g_renew (AdbscopeChartBucket, self->buckets, w);
+      self->n_buckets = w;
+    }
+
+  adbscope_chart_get_time_window (chart, &t0, &t1);
+  adbscope_chart_bucket_series (self->series, t0, t1, adbscope_chart_get_interval (chart),
+                                self->buckets, w);
+  *width = w;
+  return self->buckets;
+}
+
+static void
+trace (cairo_t                   *cr,
+       const AdbscopeChartBucket *buckets,
+       guint                      width,
+       double                     height,
+       double                     min,
+       double                     max,
+       gboolean                   area)
+{
+  double scale = height / (max - min);
+  double base = height - (MAX (min, 0) - min) * scale;
+  double run_start = 0, last_x = 0;
+  gboolean connected = FALSE;
+
+#define Y(v) ((max - (v)) * scale)
+
+  for (guint c = 0; c <= width; c++)
+    {
+      const AdbscopeChartBucket *b = c < width ? &buckets[c] : NULL;
+      double x = c + 0.5;
+
+      if (b == NULL || b->gap)
+        {
+          /* Close the filled run; a stroked run just ends. */
+          if (connected && area)
+            {
+              cairo_line_to (cr, last_x, base);
+              cairo_line_to (cr, run_start, base);
+              cairo_close_path (cr);
+            }
+          connected = FALSE;
+          continue;
+        }
+      if (b->count == 0)
+        continue;  /* zoomed in between samples: bridge it */
+
+      if (area)
+        {
+          if (!connected)
+            {
+              cairo_move_to (cr, x, base);
+              run_start = x;
+            }
+          cairo_line_to (cr, x, Y (b->max));
+        }
+      else
+        {
+          if (connected)
+            cairo_line_to (cr, x, Y (b->first));
+          else
+            cairo_move_to (cr, x, Y (b->first));
+          if (b->min != b->max)
+            {
+              cairo_line_to (cr, x, Y (b->min));
+              cairo_line_to (cr, x, Y (b->max));
+            }
+          cairo_line_to (cr, x, Y (b->last));
+        }
+      connected = TRUE;
+      last_x = x;
+    }
+
+#undef Y
+}
+
+static void
+adbscope_line_layer_snapshot (GtkWidget   *widget,
+                              GtkSnapshot *snapshot)
+{
+  AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (widget);
+  AdbscopeChart *chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self));
+  const AdbscopeChartBucket *buckets;
+  double height = gtk_widget_get_height (widget);
+  double min, max;
+  guint width;
+  GdkRGBA color;
+  cairo_t *cr;
+
+  if ((buckets = bucket (self, &width)) == NULL)
+    return;
+
+  adbscope_chart_get_value_range (chart, &min, &max);
+  adbscope_chart_layer_get_color (ADBSCOPE_CHART_LAYER (self), &color);
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  if (self->fill)
+    {
+      trace (cr, buckets, width, height, min, max, TRUE);
+      cairo_set_source_rgba (cr, color.red, color.green, color.blue, color.alpha * 0.2);
+      cairo_fill (cr);
+    }
+
+  trace (cr, buckets, width, height, min, max, FALSE);
+  /* Round caps: a lone sample between two gaps is still drawn, as a dot. */
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_width (cr, LINE_WIDTH);
+  gdk_cairo_set_source_rgba (cr, &color);
+  cairo_stroke (cr);
+
+  cairo_destroy (cr);
+}
+
+static gint64
+hover_distance (AdbscopeLineLayer *self)
+{
+  AdbscopeChart *chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self));
+  int width = MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1);
+  gint64 t0, t1;
+
+  /* Within a few pixels or one interval, whichever is wider. */
+  adbscope_chart_get_time_window (chart, &t0, &t1);
+  return MAX (adbscope_chart_get_interval (chart), (t1 - t0) * 4 / width);
+}
+
+static gboolean
+adbscope_line_layer_get_value_extent (AdbscopeChartLayer *layer,
+                                      gint64              t0_us,
+                                      gint64              t1_us,
+                                      double             *min,
+                                      double             *max)
+{
+  AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (layer);
+  AdbscopeSeriesStats stats;
+
+  if (self->series == NULL ||
+      !adbscope_series_compute_stats_range (self->series, t0_us, t1_us, &stats))
+    return FALSE;
+
+  *min = stats.min;
+  *max = stats.max;
+  return TRUE;
+}
+
+static gboolean
+adbscope_line_layer_get_last_time (AdbscopeChartLayer *layer,
+                                   gint64             *time_us)
+{
+  AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (layer);
+
+  return self->series != NULL && adbscope_series_get_last (self->series, time_us, NULL);
+}
+
+static void
+append_title (AdbscopeChartLayer *layer,
+              GString            *text)
+{
+  const char *title = adbscope_chart_layer_get_title (layer);
+
+  if (title != NULL && title[0] != '\0')
+    g_string_append_printf (text, "%s: ", title);
+}
+
+static void
+adbscope_line_layer_describe_at (AdbscopeChartLayer *layer,
+                                 double              x,
+                                 gint64              time_us,
+                                 GString            *text)
+{
+  AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (layer);
+  AdbscopeSample sample;
+
+  append_title (layer, text);
+  if (self->series != NULL &&
+      adbscope_series_find_nearest (self->series, time_us, hover_distance (self), &sample) &&
+      isfinite (sample.value))
+    {
+      adbscope_chart_layer_format_value (layer, sample.value, text);
+      g_string_append (text, ", ");
+      adbscope_chart_format_time (adbscope_chart_layer_get_chart (layer), sample.time_us, text);
+    }
+  else
+    {
+      adbscope_chart_layer_format_value (layer, NAN, text);
+    }
+}
+
+static void
+adbscope_line_layer_describe_current (AdbscopeChartLayer *layer,
+                                      GString            *text)
+{
+  AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (layer);
+  double value = NAN;
+
+  if (self->series == NULL)
+    return;
+
+  adbscope_series_get_last (self->series, NULL, &value);
+  append_title (layer, text);
+  adbscope_chart_layer_format_value (layer, value, text);
+}
+
+static void
+adbscope_line_layer_snapshot_hover (AdbscopeChartLayer *layer,
+                                    GtkSnapshot        *snapshot,
+                                    double              x,
+                                    gint64              time_us)
+{
+  AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (layer);
+  AdbscopeSample sample;
+  GdkRGBA color;
+  double px, py;
+  cairo_t *cr;
+
+  if (self->series == NULL ||
+      !adbscope_series_find_nearest (self->series, time_us, hover_distance (self), &sample) ||
+      !isfinite (sample.value))
+    return;
+
+  px = adbscope_chart_layer_time_to_x (layer, sample.time_us);
+  py = adbscope_chart_layer_value_to_y (layer, sample.value);
+  adbscope_chart_layer_get_color (layer, &color);
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (px - 5, py - 5, 10, 10));
+  cairo_arc (cr, px, py, 3.5, 0, 2 * G_PI);
+  gdk_cairo_set_source_rgba (cr, &color);
+  cairo_fill (cr);
+  cairo_destroy (cr);
+}
+
+static void
+adbscope_line_layer_finalize (GObject *object)
+{
+  AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (object);
+
+  g_clear_pointer (&self->series, adbscope_series_unref);
+  g_clear_pointer (&self->buckets, g_free);
+
+  G_OBJECT_CLASS (adbscope_line_layer_parent_class)->finalize (object);
+}
+
+static void
+adbscope_line_layer_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (object);
+
+  switch (prop_id)
+    {
+    case PROP_SERIES:
+      g_value_set_boxed (value, self->series);
+      break;
+
+    case PROP_FILL:
+      g_value_set_boolean (value, self->fill);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+adbscope_line_layer_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (object);
+
+  switch (prop_id)
+    {
+    case PROP_SERIES:
+      adbscope_line_layer_set_series (self, g_value_get_boxed (value));
+      break;
+
+    case PROP_FILL:
+      adbscope_line_layer_set_fill (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+adbscope_line_layer_class_init (AdbscopeLineLayerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  AdbscopeChartLayerClass *layer_class = ADBSCOPE_CHART_LAYER_CLASS (klass);
+
+  object_class->finalize = adbscope_line_layer_finalize;
+  object_class->get_property = adbscope_line_layer_get_property;
+  object_class->set_property = adbscope_line_layer_set_property;
+
+  widget_class->snapshot = adbscope_line_layer_snapshot;
+
+  layer_class->get_value_extent = adbscope_line_layer_get_value_extent;
+  layer_class->get_last_time = adbscope_line_layer_get_last_time;
+  layer_class->describe_at = adbscope_line_layer_describe_at;
+  layer_class->describe_current = adbscope_line_layer_describe_current;
+  layer_class->snapshot_hover = adbscope_line_layer_snapshot_hover;
+
+  properties[PROP_SERIES] =
+    g_param_spec_boxed ("series", NULL, NULL,
+                        ADBSCOPE_TYPE_SERIES,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_FILL] =
+    g_param_spec_boolean ("fill", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+adbscope_line_layer_init (AdbscopeLineLayer *self)
+{
+}
+
+/**
+ * adbscope_line_layer_new:
+ * @series: (nullable): the samples to draw; the layer keeps a reference
+ * @title: (nullable): the legend and tooltip name
+ */
+AdbscopeChartLayer *
+adbscope_line_layer_new (AdbscopeSeries *series,
+                         const char     *title)
+{
+  return g_object_new (ADBSCOPE_TYPE_LINE_LAYER,
+                       "series", series,
+                       "title", title,
+                       NULL);
+}
+
+/**
+ * adbscope_line_layer_get_series:
+ *
+ * Returns: (transfer none) (nullable): the series drawn
+ */
+AdbscopeSeries *
+adbscope_line_layer_get_series (AdbscopeLineLayer *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_LINE_LAYER (self), NULL);
+
+  return self->series;
+}
+
+/**
+ * adbscope_line_layer_set_series:
+ *
+ * Swaps the series, e.g. for a paused copy.
+ */
+void
+adbscope_line_layer_set_series (AdbscopeLineLayer *self,
+                                AdbscopeSeries    *series)
+{
+  g_return_if_fail (ADBSCOPE_IS_LINE_LAYER (self));
+
+  if (self->series == series)
+    return;
+
+  if (series != NULL)
+    adbscope_series_ref (series);
+  g_clear_pointer (&self->series, adbscope_series_unref);
+  self->series = series;
+
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERIES]);
+}
+
+gboolean
+adbscope_line_layer_get_fill (AdbscopeLineLayer *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_LINE_LAYER (self), FALSE);
+
+  return self->fill;
+}
+
+void
+adbscope_line_layer_set_fill (AdbscopeLineLayer *self,
+                              gboolean           fill)
+{
+  g_return_if_fail (ADBSCOPE_IS_LINE_LAYER (self));
+
+  fill = !!fill;
+  if (self->fill == fill)
+    return;
+
+  self->fill = fill;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILL]);
+}

@@ -1,0 +1,21 @@
+/* adbscope-line-layer.h: one series drawn as a line (optionally filled) */
+#pragma once
+
+#include "adbscope-chart-layer.h"
+
+G_BEGIN_DECLS
+
+#define ADBSCOPE_TYPE_LINE_LAYER (adbscope_line_layer_get_type ())
+
+G_DECLARE_FINAL_TYPE (AdbscopeLineLayer, adbscope_line_layer, ADBSCOPE, LINE_LAYER, AdbscopeChartLayer)
+
+AdbscopeChartLayer *adbscope_line_layer_new        (AdbscopeSeries    *series,
+                                                    const char        *title);
+AdbscopeSeries     *adbscope_line_layer_get_series (AdbscopeLineLayer *self);
+void                adbscope_line_layer_set_series (AdbscopeLineLayer *self,
+                                                    AdbscopeSeries    *series);
+gboolean            adbscope_line_layer_get_fill   (AdbscopeLineLayer *self);
+void                adbscope_line_layer_set_fill   (AdbscopeLineLayer *self,
+                                                    gboolean           fill);
+
+G_END_DECLS

@@ -1,0 +1,22 @@
+/* adbscope-stacked-layer.h: several series stacked as filled areas */
+#pragma once
+
+#include "adbscope-chart-layer.h"
+
+G_BEGIN_DECLS
+
+#define ADBSCOPE_TYPE_STACKED_LAYER (adbscope_stacked_layer_get_type ())
+
+G_DECLARE_FINAL_TYPE (AdbscopeStackedLayer, adbscope_stacked_layer, ADBSCOPE, STACKED_LAYER, AdbscopeChartLayer)
+
+AdbscopeChartLayer *adbscope_stacked_layer_new          (void);
+void                adbscope_stacked_layer_add_series   (AdbscopeStackedLayer *self,
+                                                         AdbscopeSeries       *series,
+                                                         const char           *title,
+                                                         const GdkRGBA        *color);
+void                adbscope_stacked_layer_set_series   (AdbscopeStackedLayer *self,
+                                                         guint                 index_,
+                                                         AdbscopeSeries       *series);
+guint               adbscope_stacked_layer_get_n_series (AdbscopeStackedLayer *self);
+
+G_END_DECLS

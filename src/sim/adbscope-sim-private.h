@@ -1,0 +1,145 @@
+/* adbscope-sim-private.h: the parts of the simulated device that talk to
+ * each other (transport, services, sandbox, apps). Not installed.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "adbscope-sim-profile.h"
+
+G_BEGIN_DECLS
+
+#define ADBSCOPE_SIM_DEMO_PACKAGE "io.github.adbscope.demo"
+
+/* adb message commands (protocol.txt) */
+#define ADB_CMD_SYNC 0x434e5953
+#define ADB_CMD_CNXN 0x4e584e43
+#define ADB_CMD_AUTH 0x48545541
+#define ADB_CMD_OPEN 0x4e45504f
+#define ADB_CMD_OKAY 0x59414b4f
+#define ADB_CMD_CLSE 0x45534c43
+#define ADB_CMD_WRTE 0x45545257
+
+#define ADB_VERSION_MIN      0x01000000
+#define ADB_VERSION_SKIP_SUM 0x01000001
+#define ADB_MAX_PAYLOAD      (1024 * 1024)
+#define ADB_MAX_PAYLOAD_V1   4096
+
+typedef struct _AdbscopeSimDevice     AdbscopeSimDevice;
+typedef struct _AdbscopeSimConnection AdbscopeSimConnection;
+typedef struct _AdbscopeSimStream     AdbscopeSimStream;
+typedef struct _AdbscopeSimApp        AdbscopeSimApp;
+
+/* What a service does with its stream.  Every callback is optional. */
+typedef struct
+{
+  /* Bytes from the host; call adbscope_sim_stream_ack() once taken. */
+  void (*data)   (AdbscopeSimStream *stream,
+                  const guint8      *data,
+                  gsize              len);
+  /* The host acknowledged our last WRTE: one more may be sent. */
+  void (*ready)  (AdbscopeSimStream *stream);
+  /* The stream is gone (host CLSE, connection lost, or we closed it);
+   * free the service state.  The stream must not be used afterwards. */
+  void (*closed) (AdbscopeSimStream *stream,
+                  gboolean           by_host);
+} AdbscopeSimStreamClass;
+
+struct _AdbscopeSimStream
+{
+  AdbscopeSimConnection        *connection;
+  guint32                       local_id;
+  guint32                       remote_id;
+  gboolean                      can_send;
+  const AdbscopeSimStreamClass *klass;
+  gpointer                      service;
+};
+
+struct _AdbscopeSimDevice
+{
+  const AdbscopeSimProfile *profile;
+  guint32                   proto_version;
+  guint32                   max_payload;
+  gboolean                  unauthorized;
+  gboolean                  shell_v2;
+  char                     *banner;
+
+  char                     *sandbox;     /* private directory; everything written goes here */
+  char                     *fs_root;     /* sandbox/root: sync paths and the shell's cwd */
+  char                     *self_exe;
+  char                    **child_env;
+  gboolean                  use_namespace;
+  char                     *ns_cpu_dir;  /* bind over /sys/devices/system/cpu, or NULL */
+  char                     *ns_empty_dir;/* bind over /proc/pressure, or NULL */
+  char                     *ns_power_dir;/* bind over /sys/class/power_supply, or NULL */
+  int                       n_cpus;
+
+  gint64                    stall_until; /* monotonic µs; bytes to the host wait until then */
+  GSocketService           *service;
+  guint16                   port;
+  GList                    *connections;
+  GHashTable               *apps;        /* package → AdbscopeSimApp */
+  GHashTable               *sessions;    /* pgid → ShellSession, for cleanup */
+  GMainLoop                *loop;
+  guint                     tick_id;
+};
+
+/* adbscope-sim-connection.c */
+void      adbscope_sim_connection_new        (AdbscopeSimDevice     *device,
+                                              GSocketConnection     *gconn);
+AdbscopeSimDevice *adbscope_sim_connection_get_device (AdbscopeSimConnection *conn);
+void      adbscope_sim_connection_close_all  (AdbscopeSimDevice     *device);
+void      adbscope_sim_device_flush_all      (AdbscopeSimDevice     *device);
+gsize     adbscope_sim_stream_get_max_payload (AdbscopeSimStream    *stream);
+void      adbscope_sim_stream_send           (AdbscopeSimStream     *stream,
+                                              const guint8          *data,
+                                              gsize                  len);
+void      adbscope_sim_stream_ack            (AdbscopeSimStream     *stream);
+void      adbscope_sim_stream_close          (AdbscopeSimStream     *stream);
+
+/* adbscope-sim-shell.c: shell, exec and socket forwards */
+gboolean  adbscope_sim_shell_open            (AdbscopeSimStream     *stream,
+                                              const char            *service);
+gboolean  adbscope_sim_forward_open          (AdbscopeSimStream     *stream,
+                                              const char            *service);
+void      adbscope_sim_shell_kill_all        (AdbscopeSimDevice     *device);
+void      adbscope_sim_child_setup           (gpointer               user_data);
+
+/* adbscope-sim-sync.c */
+gboolean  adbscope_sim_sync_open             (AdbscopeSimStream     *stream);
+char     *adbscope_sim_sync_resolve          (AdbscopeSimDevice     *device,
+                                              const char            *path);
+
+/* adbscope-sim-sandbox.c */
+gboolean  adbscope_sim_sandbox_create        (AdbscopeSimDevice     *device,
+                                              GError               **error);
+void      adbscope_sim_sandbox_tick          (AdbscopeSimDevice     *device);
+void      adbscope_sim_sandbox_remove        (AdbscopeSimDevice     *device);
+void      adbscope_sim_write_atomic          (const char            *path,
+                                              const char            *contents);
+
+/* adbscope-sim-apps.c */
+gboolean  adbscope_sim_apps_add              (AdbscopeSimDevice     *device,
+                                              const char            *package,
+                                              const char            *command,
+                                              GError               **error);
+gboolean  adbscope_sim_apps_start            (AdbscopeSimDevice     *device,
+                                              const char            *package,
+                                              GError               **error);
+gboolean  adbscope_sim_apps_kill             (AdbscopeSimDevice     *device,
+                                              const char            *package,
+                                              GError               **error);
+GPid      adbscope_sim_apps_get_pid          (AdbscopeSimDevice     *device,
+                                              const char            *package);
+void      adbscope_sim_apps_stop_all         (AdbscopeSimDevice     *device);
+
+/* adbscope-sim-control.c: the line commands (stdin and the tools' socket) */
+char     *adbscope_sim_control_run           (AdbscopeSimDevice     *device,
+                                              const char            *line);
+
+/* Environment names the fake tools read. */
+#define ADBSCOPE_SIM_ENV_SANDBOX "ADBSCOPE_SIM_SANDBOX"
+#define ADBSCOPE_SIM_ENV_PROFILE "ADBSCOPE_SIM_PROFILE"
+#define ADBSCOPE_SIM_ENV_EXE     "ADBSCOPE_SIM_EXE"
+
+G_END_DECLS

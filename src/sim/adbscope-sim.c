@@ -1,0 +1,537 @@
+/* adbscope-sim.c: `adbscope sim`, a simulated Android device for adb
+ *
+ * Listens on 127.0.0.1, speaks the device side of the adb transport, runs
+ * `adb connect` against the current adb server and prints one JSON line:
+ *   {"serial":"127.0.0.1:PORT","port":PORT,"profile":"…","sandbox":"…","app_pids":{…}}
+ *
+ * Control, one command per line on stdin (also accepted on the sandbox's
+ * control.sock, which the fake `am` uses):
+ *   stall MS         hold every byte to the host for MS ms (a hung phone)
+ *   kill-app PKG     SIGKILL the app (as a crash or the OOM killer would)
+ *   start-app PKG    start it again (new pid)
+ *   quit             disconnect and stop
+ * End of file on stdin is not quit: the device may run with stdin closed.
+ * SIGINT/SIGTERM stop it cleanly (adb disconnect, children killed, sandbox
+ * removed).  See docs/sim.md.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gio/gunixinputstream.h>
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "adbscope-error.h"
+#include "adbscope-sim.h"
+#include "adbscope-sim-private.h"
+
+typedef struct
+{
+  AdbscopeSimDevice *device;
+  GDataInputStream  *control_in;
+  GCancellable      *cancellable;
+  gboolean           no_connect;
+  gboolean           connected;
+  int                exit_code;
+  char              *adb;
+  char              *serial;
+} SimRun;
+
+static int
+print_error (int         code,
+             const char *message)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "error");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "code");
+  json_builder_add_string_value (builder, adbscope_error_code_to_string (code));
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, message);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  text = json_to_string (root, FALSE);
+  printf ("%s\n", text);
+  fflush (stdout);
+  return code == ADBSCOPE_ERROR_USAGE ? 2 : 1;
+}
+
+static void
+print_ready_line (SimRun *run)
+{
+  AdbscopeSimDevice *device = run->device;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  GHashTableIter iter;
+  gpointer key;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "serial");
+  json_builder_add_string_value (builder, run->serial);
+  json_builder_set_member_name (builder, "port");
+  json_builder_add_int_value (builder, device->port);
+  json_builder_set_member_name (builder, "profile");
+  json_builder_add_string_value (builder, device->profile->name);
+  json_builder_set_member_name (builder, "sandbox");
+  json_builder_add_string_value (builder, device->sandbox);
+  json_builder_set_member_name (builder, "app_pids");
+  json_builder_begin_object (builder);
+  g_hash_table_iter_init (&iter, device->apps);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      json_builder_set_member_name (builder, key);
+      json_builder_add_int_value (builder, adbscope_sim_apps_get_pid (device, key));
+    }
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  text = json_to_string (root, FALSE);
+  printf ("%s\n", text);
+  fflush (stdout);
+}
+
+char *
+adbscope_sim_control_run (AdbscopeSimDevice *device,
+                          const char        *line)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *copy = g_strstrip (g_strdup (line));
+  g_auto(GStrv) words = g_strsplit (copy, " ", 2);
+
+  if (words[0] == NULL || words[0][0] == '\0')
+    return g_strdup ("ok");
+
+  if (g_str_equal (words[0], "stall") && words[1] != NULL)
+    {
+      guint64 ms;
+
+      if (!g_ascii_string_to_unsigned (g_strstrip (words[1]), 10, 0, 3600 * 1000, &ms, &error))
+        return g_strdup_printf ("error %s", error->message);
+      device->stall_until = g_get_monotonic_time () + (gint64) ms * 1000;
+      adbscope_sim_device_flush_all (device);
+      return g_strdup ("ok");
+    }
+  if (g_str_equal (words[0], "kill-app") && words[1] != NULL)
+    {
+      if (!adbscope_sim_apps_kill (device, g_strstrip (words[1]), &error))
+        return g_strdup_printf ("error %s", error->message);
+      return g_strdup ("ok");
+    }
+  if (g_str_equal (words[0], "start-app") && words[1] != NULL)
+    {
+      const char *package = g_strstrip (words[1]);
+
+      if (!adbscope_sim_apps_start (device, package, &error))
+        return g_strdup_printf ("error %s", error->message);
+      return g_strdup_printf ("ok %d", adbscope_sim_apps_get_pid (device, package));
+    }
+  if (g_str_equal (words[0], "pid") && words[1] != NULL)
+    return g_strdup_printf ("ok %d", adbscope_sim_apps_get_pid (device, g_strstrip (words[1])));
+  if (g_str_equal (words[0], "quit"))
+    {
+      g_main_loop_quit (device->loop);
+      return g_strdup ("ok");
+    }
+  return g_strdup_printf ("error %s", _("unknown command"));
+}
+
+static void read_control_line (SimRun *run);
+
+static void
+on_control_line (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  SimRun *run = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *reply = NULL;
+
+  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (source), result, NULL, &error);
+  if (line == NULL)
+    return;  /* EOF or error: not quit, the device keeps running */
+  reply = adbscope_sim_control_run (run->device, line);
+  if (g_str_has_prefix (reply, "error"))
+    g_printerr ("adbscope sim: %s: %s\n", line, reply);
+  read_control_line (run);
+}
+
+static void
+read_control_line (SimRun *run)
+{
+  g_data_input_stream_read_line_async (run->control_in, G_PRIORITY_DEFAULT, run->cancellable,
+                                       on_control_line, run);
+}
+
+/* The fake tools' control socket: one line in, one line back. */
+static void
+on_tool_line (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GSocketConnection *conn = user_data;
+  AdbscopeSimDevice *device = g_object_get_data (G_OBJECT (conn), "device");
+  g_autofree char *line = NULL;
+  g_autofree char *reply = NULL;
+
+  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (source), result, NULL, NULL);
+  if (line != NULL)
+    {
+      GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
+
+      reply = adbscope_sim_control_run (device, line);
+      g_output_stream_write_all (out, reply, strlen (reply), NULL, NULL, NULL);
+      g_output_stream_write_all (out, "\n", 1, NULL, NULL, NULL);
+    }
+  g_io_stream_close (G_IO_STREAM (conn), NULL, NULL);
+  g_object_unref (source);
+  g_object_unref (conn);
+}
+
+static gboolean
+on_tool_incoming (GSocketService    *service,
+                  GSocketConnection *conn,
+                  GObject           *source_object,
+                  gpointer           user_data)
+{
+  GDataInputStream *in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (conn)));
+
+  g_object_set_data (G_OBJECT (conn), "device", user_data);
+  g_data_input_stream_read_line_async (in, G_PRIORITY_DEFAULT, NULL, on_tool_line,
+                                       g_object_ref (conn));
+  return TRUE;
+}
+
+static gboolean
+on_incoming (GSocketService    *service,
+             GSocketConnection *conn,
+             GObject           *source_object,
+             gpointer           user_data)
+{
+  adbscope_sim_connection_new (user_data, conn);
+  return TRUE;
+}
+
+static gboolean
+on_quit_signal (gpointer user_data)
+{
+  AdbscopeSimDevice *device = user_data;
+
+  g_main_loop_quit (device->loop);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_tick (gpointer user_data)
+{
+  adbscope_sim_sandbox_tick (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
+/* adb connect exits 0 even when it failed: read what it says. */
+static void
+on_connect_done (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  SimRun *run = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  if (!g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result, &out, &err, &error))
+    {
+      run->exit_code = print_error (ADBSCOPE_ERROR_ADB_FAILED, error->message);
+      g_main_loop_quit (run->device->loop);
+      return;
+    }
+  if ((out != NULL && (strstr (out, "connected to") != NULL)) ||
+      (run->device->unauthorized && out != NULL && strstr (out, "failed to authenticate") != NULL))
+    {
+      if (strstr (out, "failed to connect") == NULL)
+        {
+          run->connected = TRUE;
+          print_ready_line (run);
+          return;
+        }
+    }
+  {
+    g_autofree char *message = g_strdup_printf (_("adb connect %s failed: %s%s"), run->serial,
+                                                out != NULL ? g_strstrip (out) : "",
+                                                err != NULL ? g_strstrip (err) : "");
+
+    run->exit_code = print_error (ADBSCOPE_ERROR_ADB_FAILED, message);
+  }
+  g_main_loop_quit (run->device->loop);
+}
+
+static gboolean
+start_connect (SimRun  *run,
+               GError **error)
+{
+  g_autoptr(GSubprocess) proc = NULL;
+
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE |
+                           G_SUBPROCESS_FLAGS_STDIN_INHERIT, error,
+                           run->adb, "connect", run->serial, NULL);
+  if (proc == NULL)
+    return FALSE;
+  g_subprocess_communicate_utf8_async (proc, NULL, run->cancellable, on_connect_done, run);
+  return TRUE;
+}
+
+static void
+run_disconnect (SimRun *run)
+{
+  const char *argv[] = { run->adb, "disconnect", run->serial, NULL };
+
+  /* Synchronous is fine here: the loop is done and nothing answers the
+   * adb server any more. */
+  g_spawn_sync (NULL, (char **) argv, NULL,
+                G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
+static gboolean
+listen_tcp (AdbscopeSimDevice *device,
+            guint16            port,
+            GError           **error)
+{
+  for (int attempt = 0; attempt < 8; attempt++)
+    {
+      g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+      g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, port);
+      g_autoptr(GSocketAddress) effective = NULL;
+      GSocketService *service = g_socket_service_new ();
+      guint16 got;
+
+      if (!g_socket_listener_add_address (G_SOCKET_LISTENER (service), address,
+                                          G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+                                          NULL, &effective, error))
+        {
+          g_object_unref (service);
+          return FALSE;
+        }
+      got = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective));
+      /* adb probes 5555-5585 for emulators: stay off them unless asked. */
+      if (port == 0 && got >= 5555 && got <= 5585)
+        {
+          g_socket_service_stop (service);
+          g_socket_listener_close (G_SOCKET_LISTENER (service));
+          g_object_unref (service);
+          continue;
+        }
+      device->service = service;
+      device->port = got;
+      g_signal_connect (service, "incoming", G_CALLBACK (on_incoming), device);
+      g_socket_service_start (service);
+      return TRUE;
+    }
+  g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADDRESS_IN_USE, _("No free port"));
+  return FALSE;
+}
+
+static GSocketService *
+listen_control (AdbscopeSimDevice *device,
+                GError           **error)
+{
+  g_autofree char *path = g_build_filename (device->sandbox, "control.sock", NULL);
+  g_autoptr(GSocketAddress) address = g_unix_socket_address_new (path);
+  GSocketService *service = g_socket_service_new ();
+
+  if (!g_socket_listener_add_address (G_SOCKET_LISTENER (service), address,
+                                      G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_DEFAULT,
+                                      NULL, NULL, error))
+    {
+      g_object_unref (service);
+      return NULL;
+    }
+  g_signal_connect (service, "incoming", G_CALLBACK (on_tool_incoming), device);
+  g_socket_service_start (service);
+  return service;
+}
+
+static gboolean
+parse_u32 (const char *text,
+           guint32    *out)
+{
+  guint64 v;
+  char *end = NULL;
+
+  errno = 0;
+  v = g_ascii_strtoull (text, &end, 0);
+  if (errno != 0 || end == text || *end != '\0' || v > G_MAXUINT32)
+    return FALSE;
+  *out = (guint32) v;
+  return TRUE;
+}
+
+int
+adbscope_sim_main (int    argc,
+                   char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSocketService) control_service = NULL;
+  g_autofree char *profile_name = NULL;
+  g_autofree char *proto_version = NULL;
+  g_auto(GStrv) app_specs = NULL;
+  AdbscopeSimDevice device_storage = { 0 };
+  AdbscopeSimDevice *device = &device_storage;
+  SimRun run = { 0 };
+  int port = 0, max_payload = ADB_MAX_PAYLOAD;
+  gboolean unauthorized = FALSE, no_connect = FALSE, legacy_shell = FALSE;
+  GOptionEntry entries[] = {
+    { "port", 'p', 0, G_OPTION_ARG_INT, &port, N_("TCP port on 127.0.0.1 (0 picks a free one)"), N_("PORT") },
+    { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("Device profile: pixel-14, legacy-8, tablet-13"), N_("NAME") },
+    { "app", 0, 0, G_OPTION_ARG_STRING_ARRAY, &app_specs, N_("Also run COMMAND as the app PKG"), N_("PKG=COMMAND") },
+    { "unauthorized", 0, 0, G_OPTION_ARG_NONE, &unauthorized, N_("Never accept the host's key (adb shows “unauthorized”)"), NULL },
+    { "proto-version", 0, 0, G_OPTION_ARG_STRING, &proto_version, N_("Transport version, 0x01000000 or 0x01000001"), N_("V") },
+    { "max-payload", 0, 0, G_OPTION_ARG_INT, &max_payload, N_("Largest packet payload the device accepts"), N_("BYTES") },
+    { "legacy-shell", 0, 0, G_OPTION_ARG_NONE, &legacy_shell, N_("Do not advertise shell_v2 (old devices)"), NULL },
+    { "no-connect", 0, 0, G_OPTION_ARG_NONE, &no_connect, N_("Do not run “adb connect”"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (NULL);
+  g_option_context_set_summary (context, _("Run a simulated Android device that adb connects to."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return print_error (ADBSCOPE_ERROR_USAGE, error->message);
+
+  device->profile = adbscope_sim_profile_lookup (profile_name != NULL ? profile_name : "pixel-14");
+  if (device->profile == NULL)
+    {
+      g_autofree char *m = g_strdup_printf (_("Unknown profile “%s” (known: %s)"), profile_name,
+                                            adbscope_sim_profile_list_names ());
+      return print_error (ADBSCOPE_ERROR_USAGE, m);
+    }
+  device->proto_version = ADB_VERSION_SKIP_SUM;
+  if (proto_version != NULL &&
+      (!parse_u32 (proto_version, &device->proto_version) ||
+       device->proto_version < ADB_VERSION_MIN || device->proto_version > ADB_VERSION_SKIP_SUM))
+    return print_error (ADBSCOPE_ERROR_USAGE, _("--proto-version must be 0x01000000 or 0x01000001"));
+  if (max_payload < 1024 || max_payload > ADB_MAX_PAYLOAD)
+    return print_error (ADBSCOPE_ERROR_USAGE, _("--max-payload must be between 1024 and 1048576"));
+  if (port < 0 || port > 65535)
+    return print_error (ADBSCOPE_ERROR_USAGE, _("--port must be between 0 and 65535"));
+  device->max_payload = (guint32) max_payload;
+  device->unauthorized = unauthorized;
+  device->shell_v2 = !legacy_shell;
+  device->banner = g_strdup_printf ("device::ro.product.name=%s;ro.product.model=%s;ro.product.device=%s;"
+                                    "features=%scmd,fixed_push_mkdir",
+                                    device->profile->product, device->profile->model,
+                                    device->profile->device, legacy_shell ? "" : "shell_v2,");
+  device->apps = g_hash_table_new (g_str_hash, g_str_equal);
+  device->sessions = g_hash_table_new (NULL, NULL);
+  device->loop = g_main_loop_new (NULL, FALSE);
+
+  signal (SIGPIPE, SIG_IGN);
+
+  if (!adbscope_sim_sandbox_create (device, &error))
+    return print_error (ADBSCOPE_ERROR_IO, error->message);
+
+  run.device = device;
+  run.exit_code = 0;
+  run.no_connect = no_connect;
+  run.cancellable = g_cancellable_new ();
+  run.adb = g_strdup (g_getenv ("ADB") != NULL ? g_getenv ("ADB") : "adb");
+
+  if (!listen_tcp (device, (guint16) port, &error) ||
+      (control_service = listen_control (device, &error)) == NULL)
+    {
+      run.exit_code = print_error (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_ADDRESS_IN_USE)
+                                   ? ADBSCOPE_ERROR_ADDRESS_IN_USE : ADBSCOPE_ERROR_IO,
+                                   error->message);
+      goto out;
+    }
+  run.serial = g_strdup_printf ("127.0.0.1:%u", device->port);
+
+  if (!adbscope_sim_apps_add (device, ADBSCOPE_SIM_DEMO_PACKAGE, NULL, &error))
+    {
+      run.exit_code = print_error (ADBSCOPE_ERROR_FAILED, error->message);
+      goto out;
+    }
+  for (guint i = 0; app_specs != NULL && app_specs[i] != NULL; i++)
+    {
+      const char *eq = strchr (app_specs[i], '=');
+      g_autofree char *package = eq != NULL ? g_strndup (app_specs[i], eq - app_specs[i]) : NULL;
+
+      if (package == NULL || !adbscope_sim_apps_add (device, package, eq + 1, &error))
+        {
+          run.exit_code = print_error (ADBSCOPE_ERROR_USAGE,
+                                       error != NULL ? error->message : _("--app wants PKG=COMMAND"));
+          goto out;
+        }
+    }
+
+  g_unix_signal_add (SIGINT, on_quit_signal, device);
+  g_unix_signal_add (SIGTERM, on_quit_signal, device);
+  g_unix_signal_add (SIGHUP, on_quit_signal, device);
+  device->tick_id = g_timeout_add (500, on_tick, device);
+  adbscope_sim_sandbox_tick (device);
+
+  {
+    GInputStream *in = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+
+    run.control_in = g_data_input_stream_new (in);
+    g_object_unref (in);
+    read_control_line (&run);
+  }
+
+  if (no_connect)
+    print_ready_line (&run);
+  else if (!start_connect (&run, &error))
+    {
+      run.exit_code = print_error (ADBSCOPE_ERROR_ADB_NOT_FOUND, error->message);
+      goto out;
+    }
+
+  g_main_loop_run (device->loop);
+
+  if (run.connected)
+    run_disconnect (&run);
+
+out:
+  g_cancellable_cancel (run.cancellable);
+  if (device->tick_id != 0)
+    g_source_remove (device->tick_id);
+  if (device->service != NULL)
+    {
+      g_socket_service_stop (device->service);
+      g_socket_listener_close (G_SOCKET_LISTENER (device->service));
+    }
+  if (control_service != NULL)
+    {
+      g_socket_service_stop (control_service);
+      g_socket_listener_close (G_SOCKET_LISTENER (control_service));
+    }
+  adbscope_sim_connection_close_all (device);
+  adbscope_sim_shell_kill_all (device);
+  adbscope_sim_apps_stop_all (device);
+  adbscope_sim_sandbox_remove (device);
+
+  g_clear_object (&run.control_in);
+  g_clear_object (&run.cancellable);
+  g_clear_object (&device->service);
+  g_free (run.adb);
+  g_free (run.serial);
+  g_free (device->banner);
+  g_hash_table_unref (device->apps);
+  g_hash_table_unref (device->sessions);
+  g_main_loop_unref (device->loop);
+  return run.exit_code;
+}

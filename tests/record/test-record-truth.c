@@ -1,0 +1,414 @@
+/* Every number checked against the truth: the session against the real
+ * /proc of the simulated device's processes, read by the test itself.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "adbscope-core.h"
+#include "adbscope-test-device.h"
+
+typedef struct
+{
+  guint      samples;
+  GArray    *app_pct;      /* double, finite values only */
+  GArray    *all_app_pct;  /* double, including NaN */
+  guint64    app_ticks0, total_ticks0;
+  guint64    app_ticks1, total_ticks1;
+  GPid       pid;
+  guint      want_samples;
+  GMainLoop *loop;
+  char      *thread_name;
+  double     thread_max;
+  double     thread_sum;
+  guint      thread_n;
+} Watch;
+
+static guint64
+read_total_ticks (void)
+{
+  g_autofree char *text = NULL;
+  guint64 v[10] = { 0 }, sum = 0;
+
+  g_assert_true (g_file_get_contents ("/proc/stat", &text, NULL, NULL));
+  sscanf (text, "cpu %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+          " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+          &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+  for (guint i = 0; i < 8; i++)
+    sum += v[i];
+  return sum;
+}
+
+static guint64
+read_app_ticks (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) f = NULL;
+  const char *rp;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 0;
+  rp = strrchr (text, ')');
+  f = g_strsplit (rp + 2, " ", -1);
+  /* after "pid (comm) ": state is f[0]; utime is field 14 → f[11], stime f[12] */
+  return g_ascii_strtoull (f[11], NULL, 10) + g_ascii_strtoull (f[12], NULL, 10);
+}
+
+static void
+on_sample (AdbscopeSession          *session,
+           const AdbscopeFastSample *s,
+           Watch                    *w)
+{
+  w->samples++;
+  g_array_append_val (w->all_app_pct, s->app_pct);
+  if (w->samples == 1 && w->pid)
+    {
+      w->app_ticks0 = read_app_ticks (w->pid);
+      w->total_ticks0 = read_total_ticks ();
+    }
+  else if (w->samples > 1 && isfinite (s->app_pct))
+    g_array_append_val (w->app_pct, s->app_pct);
+  if (w->thread_name != NULL && s->threads != NULL)
+    for (guint i = 0; i < s->threads->len; i++)
+      {
+        const AdbscopeThreadUsage *t = &g_array_index (s->threads, AdbscopeThreadUsage, i);
+        if ((w->thread_name[0] == '\0' || g_str_equal (t->comm, w->thread_name)) && isfinite (t->pct))
+          {
+            w->thread_max = MAX (w->thread_max, t->pct);
+            w->thread_sum += t->pct;
+            w->thread_n++;
+          }
+      }
+  if (w->samples == w->want_samples)
+    {
+      if (w->pid)
+        {
+          w->app_ticks1 = read_app_ticks (w->pid);
+          w->total_ticks1 = read_total_ticks ();
+        }
+      g_main_loop_quit (w->loop);
+    }
+}
+
+static void
+started_cb (GObject *o, GAsyncResult *r, gpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  adbscope_session_start_finish (ADBSCOPE_SESSION (o), r, &error);
+  g_assert_no_error (error);
+}
+
+static AdbscopeSession *
+start_session (AdbscopeTestDevice *dev,
+               const char         *package,
+               Watch              *w)
+{
+  AdbscopeSession *session = adbscope_session_new (adbscope_test_device_get_serial (dev), package);
+
+  w->loop = g_main_loop_new (NULL, FALSE);
+  w->app_pct = g_array_new (FALSE, FALSE, sizeof (double));
+  w->all_app_pct = g_array_new (FALSE, FALSE, sizeof (double));
+  g_signal_connect (session, "sample", G_CALLBACK (on_sample), w);
+  adbscope_session_start_async (session, NULL, started_cb, NULL);
+  return session;
+}
+
+static void
+watch_clear (Watch *w)
+{
+  g_main_loop_unref (w->loop);
+  g_array_unref (w->app_pct);
+  g_array_unref (w->all_app_pct);
+}
+
+static double
+mean (GArray *a)
+{
+  double s = 0;
+  for (guint i = 0; i < a->len; i++)
+    s += g_array_index (a, double, i);
+  return a->len ? s / a->len : NAN;
+}
+
+/* App CPU over 20 s against our own before/after read of /proc. */
+static void
+test_app_cpu_matches_proc (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_autoptr(AdbscopeSession) session = NULL;
+  Watch w = { 0 };
+  double truth, measured;
+
+  g_assert_no_error (error);
+  w.pid = adbscope_test_device_get_app_pid (dev, ADBSCOPE_DEMO_PACKAGE);
+  g_assert_cmpint (w.pid, >, 0);
+  w.want_samples = 21;
+  session = start_session (dev, ADBSCOPE_DEMO_PACKAGE, &w);
+  g_main_loop_run (w.loop);
+  adbscope_session_stop (session);
+
+  truth = 100.0 * (w.app_ticks1 - w.app_ticks0) / (double) (w.total_ticks1 - w.total_ticks0);
+  measured = mean (w.app_pct);
+  g_test_message ("app CPU: adbscope %.2f %%, /proc %.2f %% over %u samples", measured, truth, w.app_pct->len);
+  g_assert_cmpuint (w.app_pct->len, ==, 20);
+  g_assert_cmpfloat (fabs (measured - truth), <=, 1.0);
+  watch_clear (&w);
+}
+
+/* A busy loop in one thread: ≈ 100/ncores % of the device, ≈ 100 % of one core. */
+static void
+test_busy_loop (void)
+{
+  const char *args[] = { "--app", "com.example.busy=sh -c 'while :; do :; done'", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start ("pixel-14", args, &error);
+  g_autoptr(AdbscopeSession) session = NULL;
+  Watch w = { 0 };
+  long ncores = sysconf (_SC_NPROCESSORS_ONLN);
+  double truth, measured;
+  GListModel *threads;
+
+  g_assert_no_error (error);
+  w.pid = adbscope_test_device_get_app_pid (dev, "com.example.busy");
+  g_assert_cmpint (w.pid, >, 0);
+  w.want_samples = 7;
+  w.thread_name = g_strdup ("");   /* its only thread, whatever the shell calls it */
+  w.thread_max = 0;
+  session = start_session (dev, "com.example.busy", &w);
+  g_main_loop_run (w.loop);
+  adbscope_session_stop (session);
+
+  truth = 100.0 * (w.app_ticks1 - w.app_ticks0) / (double) (w.total_ticks1 - w.total_ticks0);
+  measured = mean (w.app_pct);
+  g_test_message ("busy loop: app %.1f %% of the device (truth %.1f %%; a whole core is %.1f %%), "
+                  "thread %.1f %% of one core on average, max %.1f %%",
+                  measured, truth, 100.0 / ncores, w.thread_sum / MAX (w.thread_n, 1), w.thread_max);
+  g_assert_cmpfloat (fabs (measured - truth), <=, 1.0);
+  g_assert_cmpuint (w.thread_n, >=, 5);
+  /* A thread is a share of one core, the app a share of all of them: the
+   * same work reads ncores times larger on the thread.  (How much of a
+   * core the loop gets depends on what else the machine runs; on an idle
+   * machine it is all of it, ≈ 100 % and ≈ 100/ncores %.) */
+  g_assert_cmpfloat (fabs (measured * ncores - w.thread_sum / w.thread_n), <=, 5.0);
+  g_assert_cmpfloat (w.thread_sum / w.thread_n, >=, 50.0);
+  g_assert_cmpfloat (w.thread_max, <=, 102.0);
+  g_assert_cmpfloat (measured, <=, 100.0 / ncores + 1.0);
+
+  threads = adbscope_session_get_threads (session);
+  g_assert_cmpuint (g_list_model_get_n_items (threads), ==, 1);
+  g_free (w.thread_name);
+  watch_clear (&w);
+}
+
+static gint64
+gfx_total_frames (AdbscopeTestDevice *dev,
+                  double             *uptime_s)
+{
+  g_autofree char *out = adbscope_test_device_adb (dev, NULL, "shell",
+                                                   "dumpsys gfxinfo " ADBSCOPE_DEMO_PACKAGE, NULL);
+  g_autoptr(AdbscopeGfxinfo) info = adbscope_gfxinfo_parse (out, -1, NULL);
+  AdbscopeGfxinfoProcess *p;
+
+  g_assert_nonnull (info);
+  p = adbscope_gfxinfo_find_process (info, ADBSCOPE_DEMO_PACKAGE);
+  g_assert_nonnull (p);
+  *uptime_s = info->uptime_ms / 1000.0;
+  return p->stats.total_frames;
+}
+
+/* FPS within ±1 of the app's real rate, never above refresh + 2. */
+static void
+test_fps (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start ("tablet-13", NULL, &error);
+  g_autoptr(AdbscopeSession) session = NULL;
+  Watch w = { 0 };
+  AdbscopeSeries *fps;
+  AdbscopeSeriesStats st;
+  gint64 f0, f1;
+  double u0, u1, truth;
+
+  g_assert_no_error (error);
+  w.want_samples = 11;
+  session = start_session (dev, ADBSCOPE_DEMO_PACKAGE, &w);
+  f0 = gfx_total_frames (dev, &u0);
+  g_main_loop_run (w.loop);
+  f1 = gfx_total_frames (dev, &u1);
+  adbscope_session_stop (session);
+
+  truth = (f1 - f0) / (u1 - u0);
+  fps = adbscope_session_get_series (session, ADBSCOPE_SERIES_FPS);
+  g_assert_true (adbscope_series_compute_stats (fps, &st));
+  g_test_message ("FPS: adbscope avg %.2f max %.2f, truth %.2f, refresh %.1f Hz",
+                  st.avg, st.max, truth, adbscope_session_get_refresh_rate (session));
+  g_assert_cmpfloat (fabs (adbscope_session_get_refresh_rate (session) - 90.0), <, 0.1);
+  g_assert_cmpuint (st.n, >=, 8);
+  g_assert_cmpfloat (fabs (st.avg - truth), <=, 1.0);
+  g_assert_cmpfloat (st.max, <=, 90.0 + 2.0);
+  g_assert_cmpfloat (st.avg, >, 60.0);
+  watch_clear (&w);
+}
+
+typedef struct
+{
+  AdbscopeTestDevice *dev;
+  const char         *line;
+} Control;
+
+static gboolean
+send_control (gpointer data)
+{
+  Control *c = data;
+
+  adbscope_test_device_control (c->dev, c->line);
+  return G_SOURCE_REMOVE;
+}
+
+/* Kill and restart the app mid-run: one restart, no negative or phantom CPU. */
+static void
+test_restart (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_autoptr(AdbscopeSession) session = NULL;
+  Control kill = { NULL, "kill-app " ADBSCOPE_DEMO_PACKAGE };
+  Control start = { NULL, "start-app " ADBSCOPE_DEMO_PACKAGE };
+  Watch w = { 0 };
+  guint n_nan = 0;
+
+  g_assert_no_error (error);
+  kill.dev = start.dev = dev;
+  w.want_samples = 10;
+  session = start_session (dev, ADBSCOPE_DEMO_PACKAGE, &w);
+  g_timeout_add (3500, send_control, &kill);
+  g_timeout_add (5500, send_control, &start);
+  g_main_loop_run (w.loop);
+  adbscope_session_stop (session);
+
+  for (guint i = 0; i < adbscope_session_get_pids (session)->len; i++)
+    g_test_message ("pid %" G_GINT64_FORMAT, g_array_index (adbscope_session_get_pids (session), gint64, i));
+  for (guint i = 0; i < w.all_app_pct->len; i++)
+    g_test_message ("app_pct[%u] = %.2f", i, g_array_index (w.all_app_pct, double, i));
+  g_assert_cmpuint (adbscope_session_get_restarts (session), ==, 1);
+  g_assert_cmpuint (adbscope_session_get_pids (session)->len, ==, 2);
+  for (guint i = 0; i < w.all_app_pct->len; i++)
+    {
+      double v = g_array_index (w.all_app_pct, double, i);
+
+      if (isnan (v))
+        n_nan++;
+      else
+        {
+          g_assert_cmpfloat (v, >=, 0.0);
+          g_assert_cmpfloat (v, <=, 100.0);
+        }
+    }
+  /* The first sample, the ones while it was dead and the one at the new
+   * process have no delta: NaN, not 0 and not a jump. */
+  g_assert_cmpuint (n_nan, >=, 3);
+  watch_clear (&w);
+}
+
+/* A 4 s stall shows as a gap in the samples and in the report. */
+static void
+test_stall_gap (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_autoptr(AdbscopeSession) session = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  Control stall = { NULL, "stall 4000" };
+  Watch w = { 0 };
+  JsonNode *gaps, *gap_list;
+  AdbscopeSeries *cpu;
+  gboolean saw_nan = FALSE;
+
+  g_assert_no_error (error);
+  stall.dev = dev;
+  w.want_samples = 8;
+  session = start_session (dev, ADBSCOPE_DEMO_PACKAGE, &w);
+  g_timeout_add (2500, send_control, &stall);
+  g_main_loop_run (w.loop);
+  adbscope_session_stop (session);
+
+  cpu = adbscope_session_get_series (session, ADBSCOPE_SERIES_CPU_APP);
+  for (guint i = 1; i < adbscope_series_get_length (cpu); i++)
+    if (isnan (adbscope_series_get (cpu, i)->value))
+      saw_nan = TRUE;
+  g_assert_true (saw_nan);
+  g_assert_cmpuint (adbscope_session_get_gaps (session)->len, ==, 1);
+
+  report = adbscope_report_build (session, NULL);
+  gaps = adbscope_report_lookup (report, "run.gaps");
+  g_assert_cmpint (json_node_get_int (gaps), ==, 1);
+  gap_list = adbscope_report_lookup (report, "run.gap_list");
+  {
+    JsonObject *g = json_array_get_object_element (json_node_get_array (gap_list), 0);
+    double d = json_object_get_double_member (g, "duration_s");
+    g_test_message ("gap of %.2f s", d);
+    g_assert_cmpfloat (d, >=, 3.0);
+    g_assert_cmpfloat (d, <=, 6.5);
+  }
+  watch_clear (&w);
+}
+
+/* legacy-8: PSI, cpufreq and thermal not supported, with reasons, never zero. */
+static void
+test_legacy_unsupported (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start ("legacy-8", NULL, &error);
+  g_autoptr(AdbscopeSession) session = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  Watch w = { 0 };
+  static const char * const keys[] = { "psi", "cpufreq", "thermal" };
+  static const char * const empty[] = {
+    "memory.psi_some_avg10.avg", "memory.psi_full_avg10.avg", "cpu.app_norm_pct.avg",
+    "cpu.system_norm_pct.avg", "thermal.max_temp_c.avg", "thermal.status.avg",
+  };
+
+  g_assert_no_error (error);
+  w.want_samples = 4;
+  session = start_session (dev, ADBSCOPE_DEMO_PACKAGE, &w);
+  g_main_loop_run (w.loop);
+  adbscope_session_stop (session);
+  report = adbscope_report_build (session, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_autofree char *sup = g_strdup_printf ("sources.%s.supported", keys[i]);
+      g_autofree char *why = g_strdup_printf ("sources.%s.reason", keys[i]);
+      JsonNode *reason = adbscope_report_lookup (report, why);
+
+      g_assert_false (json_node_get_boolean (adbscope_report_lookup (report, sup)));
+      g_assert_true (JSON_NODE_HOLDS_VALUE (reason));
+      g_assert_cmpuint (strlen (json_node_get_string (reason)), >, 10);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (empty); i++)
+    g_assert_true (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (report, empty[i])));
+  /* The supported ones have data. */
+  g_assert_true (json_node_get_boolean (adbscope_report_lookup (report, "sources.frames.supported")));
+  g_assert_false (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (report, "cpu.app_pct.avg")));
+  g_assert_cmpfloat (json_node_get_double (adbscope_report_lookup (report, "device.sdk")), ==, 26);
+  watch_clear (&w);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/record/truth/app-cpu-matches-proc", test_app_cpu_matches_proc);
+  g_test_add_func ("/record/truth/busy-loop", test_busy_loop);
+  g_test_add_func ("/record/truth/fps", test_fps);
+  g_test_add_func ("/record/truth/restart", test_restart);
+  g_test_add_func ("/record/truth/stall-gap", test_stall_gap);
+  g_test_add_func ("/record/truth/legacy-unsupported", test_legacy_unsupported);
+  return g_test_run ();
+}

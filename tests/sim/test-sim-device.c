@@ -1,0 +1,408 @@
+/* test-sim-device.c: profiles, fake tools and the demo app, through adb
+ *
+ * Real adb and a private adb server; every check goes through `adb shell`
+ * as a collector would.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include "adbscope-test-device.h"
+
+#define DEMO "io.github.adbscope.demo"
+
+typedef struct
+{
+  const char *name;
+  const char *sdk;
+  const char *model;
+  const char *model_l;   /* as `adb devices -l` writes it */
+  int         refresh_hz;
+  int         page_size;
+  gboolean    psi;
+  gboolean    cpufreq;
+  gboolean    thermal;
+} Expect;
+
+static const Expect profiles[] = {
+  { "pixel-14", "34", "Pixel 8", "model:Pixel_8", 120, 4096, TRUE, TRUE, TRUE },
+  { "legacy-8", "26", "SM-G950F", "model:SM_G950F", 60, 4096, FALSE, FALSE, FALSE },
+  { "tablet-13", "33", "Lenovo TB370FU", "model:Lenovo_TB370FU", 90, 16384, TRUE, TRUE, TRUE },
+};
+
+static char *
+sh (AdbscopeTestDevice *dev,
+    int                *status,
+    const char         *command)
+{
+  int rc = 0;
+  char *out = adbscope_test_device_adb (dev, &rc, "shell", command, NULL);
+
+  if (status != NULL)
+    *status = rc;
+  return out;
+}
+
+static gint64
+total_frames (const char *text)
+{
+  const char *p = strstr (text, "Total frames rendered: ");
+
+  g_assert_nonnull (p);
+  return g_ascii_strtoll (p + strlen ("Total frames rendered: "), NULL, 10);
+}
+
+/* FPS the way Adbscope measures it: frames and /proc/uptime in one call. */
+static double
+measure_fps (AdbscopeTestDevice *dev,
+             double              seconds)
+{
+  const char *cmd = "cat /proc/uptime; dumpsys gfxinfo " DEMO;
+  g_autofree char *a = sh (dev, NULL, cmd);
+  g_autofree char *b = NULL;
+  double ua, ub;
+
+  g_usleep ((gulong) (seconds * G_USEC_PER_SEC));
+  b = sh (dev, NULL, cmd);
+  ua = g_ascii_strtod (a, NULL);
+  ub = g_ascii_strtod (b, NULL);
+  g_assert_cmpfloat (ub - ua, >, seconds * 0.9);
+  return (total_frames (b) - total_frames (a)) / (ub - ua);
+}
+
+static void
+test_profile (gconstpointer data)
+{
+  const Expect *e = data;
+  const char * const none[] = { NULL };
+  g_autoptr(AdbscopeTestDevice) dev = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *sdk = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *page = NULL;
+  g_autofree char *psi = NULL;
+  g_autofree char *freq = NULL;
+  g_autofree char *thermal = NULL;
+  g_autofree char *devices = NULL;
+  g_autofree char *pagesize_prop = NULL;
+  const char *argv[] = { adbscope_test_adb_path (), "devices", "-l", NULL };
+  double fps;
+  int status;
+
+  dev = adbscope_test_device_start (e->name, none, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &devices, NULL, NULL, NULL));
+  g_assert_nonnull (strstr (devices, e->model_l));
+
+  sdk = sh (dev, NULL, "getprop ro.build.version.sdk");
+  g_assert_cmpstr (g_strstrip (sdk), ==, e->sdk);
+  model = sh (dev, NULL, "getprop ro.product.model");
+  g_assert_cmpstr (g_strstrip (model), ==, e->model);
+  page = sh (dev, NULL, "getconf PAGE_SIZE");
+  g_assert_cmpint (atoi (page), ==, e->page_size);
+  pagesize_prop = sh (dev, NULL, "getprop ro.product.cpu.pagesize.max");
+  g_assert_cmpint (atoi (pagesize_prop), ==, e->page_size);
+
+  thermal = sh (dev, NULL, "service check thermalservice");
+  g_assert_cmpstr (thermal, ==, e->thermal ? "Service thermalservice: found\n"
+                                           : "Service thermalservice: not found\n");
+
+  if (geteuid () == 0)
+    {
+      /* The profile's /proc/pressure and cpufreq, in the device's mount namespace. */
+      psi = sh (dev, &status, "cat /proc/pressure/cpu");
+      if (e->psi)
+        {
+          g_assert_cmpint (status, ==, 0);
+          g_assert_true (g_str_has_prefix (psi, "some avg10="));
+        }
+      else
+        g_assert_cmpint (status, !=, 0);
+
+      freq = sh (dev, &status, "cat /sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq "
+                               "/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq");
+      if (e->cpufreq)
+        {
+          g_autofree char *clusters = NULL;
+          g_auto(GStrv) lines = NULL;
+          int n_cpus = (int) g_get_num_processors ();
+
+          g_assert_cmpint (status, ==, 0);
+          g_assert_cmpint (atoi (freq), >, 1000000);
+          clusters = sh (dev, &status, "cat /sys/devices/system/cpu/cpufreq/policy*/related_cpus");
+          g_assert_cmpint (status, ==, 0);
+          lines = g_strsplit (g_strstrip (clusters), "\n", -1);
+          /* 3 clusters where the host has 3+ CPUs, else one per CPU */
+          g_assert_cmpuint (g_strv_length (lines), ==, n_cpus >= 3 ? 3 : (guint) n_cpus);
+        }
+      else
+        g_assert_cmpint (status, !=, 0);
+    }
+  else
+    g_test_message ("not root: PSI/cpufreq presentation not checked");
+
+  fps = measure_fps (dev, 2.0);
+  g_test_message ("%s: %.1f fps (profile %d Hz)", e->name, fps, e->refresh_hz);
+  g_assert_cmpfloat (fps, >, e->refresh_hz * 0.95);
+  g_assert_cmpfloat (fps, <, e->refresh_hz * 1.05);
+}
+
+static void
+test_demo_app (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *pid_text = NULL;
+  g_autofree char *comms = NULL;
+  g_autofree char *stat = NULL;
+  g_autofree char *cmd = NULL;
+  g_autofree char *after_stop = NULL;
+  g_autofree char *start = NULL;
+  g_autofree char *pid2_text = NULL;
+  g_autofree char *expect_stat = NULL;
+  GPid pid;
+  int status;
+
+  dev = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_assert_no_error (error);
+  pid = adbscope_test_device_get_app_pid (dev, DEMO);
+  g_assert_cmpint (pid, >, 0);
+
+  pid_text = sh (dev, &status, "pidof " DEMO);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (atoi (pid_text), ==, pid);
+
+  cmd = g_strdup_printf ("cat /proc/%d/task/*/comm", pid);
+  comms = sh (dev, NULL, cmd);
+  /* main thread: the package's last 15 characters, as Android names it */
+  g_assert_nonnull (strstr (comms, "b.adbscope.demo\n"));
+  g_assert_nonnull (strstr (comms, "RenderThread\n"));
+  g_assert_nonnull (strstr (comms, "HeapTaskDaemon\n"));
+  g_assert_nonnull (strstr (comms, "OkHttp Dispatch\n"));
+
+  g_free (cmd);
+  cmd = g_strdup_printf ("cat /proc/%d/stat", pid);
+  stat = sh (dev, NULL, cmd);
+  expect_stat = g_strdup_printf ("%d (b.adbscope.demo) ", pid);
+  g_assert_true (g_str_has_prefix (stat, expect_stat));
+
+  /* force-stop kills it; am start brings a new process */
+  after_stop = sh (dev, &status, "am force-stop " DEMO "; pidof " DEMO);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_cmpstr (after_stop, ==, "");
+  start = sh (dev, &status, "am start -n " DEMO "/.MainActivity");
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (start, "Starting: Intent { cmp=" DEMO "/.MainActivity }"));
+  pid2_text = sh (dev, &status, "pidof " DEMO);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (atoi (pid2_text), >, 0);
+  g_assert_cmpint (atoi (pid2_text), !=, pid);
+  g_assert_cmpint (kill (pid, 0), ==, -1);
+
+  /* control: kill-app, then monkey starts it */
+  adbscope_test_device_control (dev, "kill-app " DEMO);
+  {
+    g_autofree char *none = NULL;
+    g_autofree char *monkey = NULL;
+    g_autofree char *pid3 = NULL;
+
+    for (int i = 0; i < 100; i++)
+      {
+        g_free (none);
+        none = sh (dev, &status, "pidof " DEMO);
+        if (status == 1)
+          break;
+        g_usleep (20000);
+      }
+    g_assert_cmpint (status, ==, 1);
+    monkey = sh (dev, &status, "monkey -p " DEMO " 1");
+    g_assert_cmpint (status, ==, 0);
+    g_assert_nonnull (strstr (monkey, "Events injected: 1"));
+    pid3 = sh (dev, &status, "pidof -s " DEMO);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpint (atoi (pid3), !=, atoi (pid2_text));
+  }
+}
+
+static void
+test_framestats_layout (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  int header = -1, rows = 0;
+
+  dev = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_assert_no_error (error);
+  g_usleep (1200 * 1000);  /* more than 120 frames at 120 Hz */
+  out = sh (dev, NULL, "dumpsys gfxinfo " DEMO " framestats");
+  lines = g_strsplit (out, "\n", -1);
+  for (int i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "Flags,FrameTimelineVsyncId,IntendedVsync,"))
+        header = i;
+      else if (header >= 0 && g_ascii_isdigit (lines[i][0]))
+        {
+          g_auto(GStrv) cols = g_strsplit (lines[i], ",", -1);
+          gint64 intended = g_ascii_strtoll (cols[2], NULL, 10);
+          gint64 deadline = g_ascii_strtoll (cols[9], NULL, 10);
+          gint64 start = g_ascii_strtoll (cols[10], NULL, 10);
+          gint64 interval = g_ascii_strtoll (cols[11], NULL, 10);
+          gint64 completed = g_ascii_strtoll (cols[16], NULL, 10);
+
+          /* 23 values and the trailing comma */
+          g_assert_cmpuint (g_strv_length (cols), ==, 24);
+          g_assert_cmpstr (cols[23], ==, "");
+          /* Android 12+ writes FrameStartTime before FrameInterval */
+          g_assert_cmpint (interval, ==, 1000000000 / 120);
+          g_assert_cmpint (start, >=, intended);
+          g_assert_cmpint (deadline, >, intended);
+          g_assert_cmpint (completed, >, start);
+          rows++;
+        }
+      else if (header >= 0 && g_str_equal (lines[i], "---PROFILEDATA---"))
+        break;
+    }
+  g_assert_cmpint (header, >, 0);
+  g_assert_cmpint (rows, ==, 120);
+}
+
+static void
+test_legacy_formats (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *gfx = NULL;
+  g_autofree char *mem = NULL;
+  g_autofree char *battery = NULL;
+
+  dev = adbscope_test_device_start ("legacy-8", NULL, &error);
+  g_assert_no_error (error);
+  gfx = sh (dev, NULL, "dumpsys gfxinfo " DEMO " framestats");
+  g_assert_nonnull (strstr (gfx, "\nFlags,IntendedVsync,Vsync,OldestInputEvent,"));
+  g_assert_null (strstr (gfx, "Janky frames (legacy)"));
+  g_assert_null (strstr (gfx, "gpu percentile"));
+  mem = sh (dev, NULL, "dumpsys meminfo " DEMO);
+  g_assert_nonnull (strstr (mem, "\n               TOTAL: "));
+  g_assert_null (strstr (mem, "TOTAL RSS"));
+  battery = sh (dev, NULL, "dumpsys battery");
+  g_assert_null (strstr (battery, "Dock powered"));
+  g_assert_nonnull (strstr (battery, "  level: "));
+}
+
+static void
+test_tools (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *mem = NULL;
+  g_autofree char *battery = NULL;
+  g_autofree char *packages = NULL;
+  g_autofree char *ps = NULL;
+  g_autofree char *bucket = NULL;
+  g_autofree char *wm = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *sys_batt = NULL;
+  int status;
+
+  dev = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_assert_no_error (error);
+
+  mem = sh (dev, NULL, "dumpsys meminfo " DEMO);
+  g_assert_nonnull (strstr (mem, "** MEMINFO in pid "));
+  g_assert_nonnull (strstr (mem, " App Summary\n"));
+  g_assert_nonnull (strstr (mem, "TOTAL PSS:"));
+  g_assert_nonnull (strstr (mem, "TOTAL RSS:"));
+  g_assert_nonnull (strstr (mem, "  Dalvik Heap "));
+
+  battery = sh (dev, NULL, "dumpsys battery");
+  g_assert_true (g_str_has_prefix (battery, "Current Battery Service state:\n"));
+  g_assert_nonnull (strstr (battery, "  Dock powered: false\n"));
+  sys_batt = sh (dev, &status, "cat /sys/class/power_supply/battery/capacity");
+  if (geteuid () == 0)
+    {
+      g_assert_cmpint (status, ==, 0);
+      g_assert_cmpint (atoi (sys_batt), >, 0);
+    }
+
+  packages = sh (dev, NULL, "pm list packages -3");
+  g_assert_cmpstr (packages, ==, "package:" DEMO "\n");
+  path = sh (dev, &status, "pm path " DEMO);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (g_str_has_prefix (path, "package:/data/app/"));
+
+  ps = sh (dev, NULL, "ps -A -o PID,NAME");
+  g_assert_true (g_str_has_prefix (ps, "  PID NAME"));
+  g_assert_nonnull (strstr (ps, " " DEMO "\n"));
+
+  bucket = sh (dev, NULL, "am get-standby-bucket " DEMO);
+  g_assert_cmpstr (bucket, ==, "10\n");
+  wm = sh (dev, NULL, "wm size");
+  g_assert_cmpstr (wm, ==, "Physical size: 1080x2400\n");
+}
+
+static void
+test_extra_app (void)
+{
+  const char * const extra[] = { "--app", "com.example.sleeper=sleep 600", NULL };
+  g_autoptr(AdbscopeTestDevice) dev = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *pid_text = NULL;
+  g_autofree char *stat = NULL;
+  g_autofree char *cmd = NULL;
+  g_autofree char *expect = NULL;
+  GPid pid;
+  int status;
+
+  dev = adbscope_test_device_start ("pixel-14", extra, &error);
+  g_assert_no_error (error);
+  pid = adbscope_test_device_get_app_pid (dev, "com.example.sleeper");
+  g_assert_cmpint (pid, >, 0);
+  pid_text = sh (dev, &status, "pidof com.example.sleeper");
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (atoi (pid_text), ==, pid);
+  cmd = g_strdup_printf ("cat /proc/%d/stat", pid);
+  stat = sh (dev, NULL, cmd);
+  /* 19 characters: Android keeps the last 15 */
+  expect = g_strdup_printf ("%d (example.sleeper) ", pid);
+  g_assert_true (g_str_has_prefix (stat, expect));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/sim/device/profile/%s", profiles[i].name);
+
+      g_test_add_data_func (path, &profiles[i], test_profile);
+    }
+  g_test_add_func ("/sim/device/demo-app", test_demo_app);
+  g_test_add_func ("/sim/device/framestats-layout", test_framestats_layout);
+  g_test_add_func ("/sim/device/legacy-formats", test_legacy_formats);
+  g_test_add_func ("/sim/device/tools", test_tools);
+  g_test_add_func ("/sim/device/extra-app", test_extra_app);
+  rc = g_test_run ();
+  {
+    g_autoptr(GArray) left = adbscope_test_list_descendants (getpid ());
+
+    if (left->len > 0)
+      {
+        g_printerr ("leftover processes: %u (first pid %d)\n", left->len, g_array_index (left, GPid, 0));
+        rc = 1;
+      }
+  }
+  return rc;
+}
