@@ -262,6 +262,7 @@ at_engine_options_init (AtEngineOptions *opt)
   opt->idle_exit_ms = -1;
   opt->snapshot_interval_ms = 200;
   opt->dns_timeout_ms = 500;
+  opt->udp_idle_ms = 120000;
 }
 
 static guint64
@@ -318,6 +319,8 @@ cb_uid (void                       *user_data,
 {
   AtEngine *at = user_data;
 
+  if (at->opt.stall_port && key->dport == at->opt.stall_port)
+    g_usleep ((gulong) at->opt.stall_ms * 1000);
   return at->lcb.get_uid (at->lcb.user_data, key);
 }
 
@@ -396,6 +399,7 @@ at_engine_start (AtNet                 *net,
   config.n_allowed_uids = opt->allowed_uids ? opt->n_allowed_uids : 1;
   config.idle_exit_ms = opt->idle_exit_ms;
   config.snapshot_interval_ms = opt->snapshot_interval_ms;
+  config.udp_idle_ms = opt->udp_idle_ms;
   config.platform = "linux";
   config.agent_version = "test";
 

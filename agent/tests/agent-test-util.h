@@ -58,6 +58,10 @@ typedef struct {
   int          snapshot_interval_ms;
   const char  *dns_upstream;      /* "IP:PORT" or NULL */
   int          dns_timeout_ms;
+  int          udp_idle_ms;       /* default 120000 */
+  /* get_uid sleeps this long for flows to this port: stalls the engine thread. */
+  guint16      stall_port;
+  int          stall_ms;
   const unsigned int *allowed_uids;
   size_t       n_allowed_uids;
   /* Called from the packet hook (reader or engine thread). */

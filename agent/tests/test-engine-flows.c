@@ -666,6 +666,125 @@ test_malformed (void)
   fixture_stop (&fx);
 }
 
+
+static gboolean
+udp_closed_pred (const AtSnapshot *snap,
+                 gpointer          data)
+{
+  ConnPred *p = data;
+  const Adbscope__Agent__V1__Connection *c = at_find_connection (snap, 17, p->dst, p->port);
+
+  return c && c->state == ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_CLOSED;
+}
+
+/* An idle UDP flow is closed after the idle time (2 min by default; short
+ * here), and a new datagram starts a new flow. */
+static void
+test_udp_idle (void)
+{
+  Fixture fx;
+  AtEngineOptions opt;
+  AtUdpServer *echo = at_udp_echo_new (AT_SERVER4);
+  ConnPred pred = { 17, AT_SERVER4, at_udp_server_port (echo), 0, 0, NULL };
+  Adbscope__Agent__V1__AgentMessage *msg;
+  const Adbscope__Agent__V1__Connection *c;
+  guint8 buf[64];
+  gint64 sent_at;
+  int fd;
+
+  at_engine_options_init (&opt);
+  opt.udp_idle_ms = 400;
+  fixture_start (&fx, &opt);
+  fd = udp_client (fx.net, AT_SERVER4, pred.port);
+  g_assert_cmpint (send (fd, "x", 1, 0), ==, 1);
+  g_assert_cmpint (recv_timeout (fd, buf, sizeof buf, 3000), ==, 1);
+  sent_at = g_get_monotonic_time ();
+  msg = at_wait_snapshot (fx.snap_fd, udp_closed_pred, &pred, 5000);
+  g_assert_nonnull (msg);
+  g_assert_cmpint (g_get_monotonic_time () - sent_at, >=, 300 * 1000);
+  c = at_find_connection (msg->snapshot, 17, AT_SERVER4, pred.port);
+  g_assert_cmpint (c->failure, ==, ADBSCOPE__AGENT__V1__FAILURE__FAILURE_IDLE);
+  g_assert_cmpuint (c->close_time_ms, >, 0);
+  g_assert_cmpuint (msg->snapshot->counters->udp_open, ==, 0);
+  adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
+
+  /* Still works: a new flow. */
+  g_assert_cmpint (send (fd, "y", 1, 0), ==, 1);
+  g_assert_cmpint (recv_timeout (fd, buf, sizeof buf, 3000), ==, 1);
+  g_assert_cmpint (buf[0], ==, 'y');
+  close (fd);
+  fixture_stop (&fx);
+  at_udp_server_free (echo);
+}
+
+typedef struct {
+  guint64 malformed;
+  guint64 dropped;
+} QueueBase;
+
+static gboolean
+queue_pred (const AtSnapshot *snap,
+            gpointer          data)
+{
+  QueueBase *b = data;
+
+  return snap->counters->dropped_queue_full > b->dropped
+         && snap->counters->malformed >= b->malformed + ADBSCOPE_AGENT_QUEUE_PACKETS;
+}
+
+/* With the engine thread stalled, the reader queues 8192 packets and drops
+ * (and counts) the rest; the engine then handles exactly the queued ones. */
+static void
+test_queue_bound (void)
+{
+  enum { FLOOD = 12000 };
+  Fixture fx;
+  AtEngineOptions opt;
+  Adbscope__Agent__V1__AgentMessage *msg;
+  QueueBase base;
+  guint8 junk[40];
+  int fd, ifindex, udp, i;
+  guint64 malformed, dropped;
+
+  at_engine_options_init (&opt);
+  opt.stall_port = 9999;
+  opt.stall_ms = 2500;
+  fixture_start (&fx, &opt);
+  fd = packet_socket (fx.net, &ifindex);
+  msg = at_wait_snapshot (fx.snap_fd, NULL, NULL, 5000);
+  g_assert_nonnull (msg);
+  base.malformed = msg->snapshot->counters->malformed;
+  base.dropped = msg->snapshot->counters->dropped_queue_full;
+  adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
+
+  udp = udp_client (fx.net, AT_SERVER4, 9999);
+  g_assert_cmpint (send (udp, "stall", 5, 0), ==, 5);
+  g_usleep (200 * 1000);                 /* the engine thread is asleep in get_uid */
+
+  /* Not IP at all: each one is a malformed packet for the engine. */
+  memset (junk, 0, sizeof junk);
+  for (i = 0; i < FLOOD; i++)
+    {
+      packet_send (fd, ifindex, junk, sizeof junk);
+      if (i % 200 == 199)
+        g_usleep (1000);                 /* keep within the TUN's own queue */
+    }
+
+  msg = at_wait_snapshot (fx.snap_fd, queue_pred, &base, 10000);
+  g_assert_nonnull (msg);
+  malformed = msg->snapshot->counters->malformed - base.malformed;
+  dropped = msg->snapshot->counters->dropped_queue_full - base.dropped;
+  g_test_message ("queued and handled %" G_GUINT64_FORMAT ", dropped %" G_GUINT64_FORMAT,
+                  malformed, dropped);
+  g_assert_cmpuint (malformed, ==, ADBSCOPE_AGENT_QUEUE_PACKETS);
+  g_assert_cmpuint (dropped, >, 0);
+  g_assert_cmpuint (malformed + dropped, <=, FLOOD);
+  adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
+  close (udp);
+  close (fd);
+  fixture_stop (&fx);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -673,6 +792,8 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   at_init ();
   g_test_add_func ("/agent/udp/echo", test_udp_echo);
+  g_test_add_func ("/agent/udp/idle-close", test_udp_idle);
+  g_test_add_func ("/agent/queue/bounded", test_queue_bound);
   g_test_add_func ("/agent/dns/fake-resolver", test_dns);
   g_test_add_func ("/agent/host/sni-http", test_host_attribution);
   g_test_add_func ("/agent/tcp/rst-unknown", test_rst_unknown);

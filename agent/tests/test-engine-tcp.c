@@ -127,6 +127,49 @@ counters_pred (const AtSnapshot *snap,
   return snap->counters->tcp_open == 0 && snap->counters->tcp_connections_total >= 1;
 }
 
+/* The engine's pure ACKs to the app: runs of identical duplicates (what
+ * the app's fast retransmit needs) and a right window edge that never
+ * moves left. */
+typedef struct {
+  guint16  port;
+  gboolean have;
+  guint32  ack;
+  guint16  window;
+  guint    run;
+  guint    triples;
+  guint    shrinks;
+} AckWatch;
+
+static void
+observe_acks (void                  *data,
+              AdbscopeAgentDirection dir,
+              const EnginePacket    *pkt,
+              const uint8_t         *raw,
+              size_t                 len)
+{
+  AckWatch *w = data;
+
+  /* TO_APP comes from the engine thread only: no lock needed. */
+  if (dir != ADBSCOPE_AGENT_TO_APP || pkt->protocol != 6 || pkt->sport != w->port
+      || pkt->flags != ENGINE_TCP_ACK || pkt->payload_len != 0)
+    return;
+  if (w->have)
+    {
+      if (pkt->ack == w->ack && pkt->window == w->window)
+        {
+          if (++w->run == 3)
+            w->triples++;
+        }
+      else
+        w->run = 0;
+      if ((gint32) ((pkt->ack + pkt->window) - (w->ack + w->window)) < 0)
+        w->shrinks++;
+    }
+  w->have = TRUE;
+  w->ack = pkt->ack;
+  w->window = pkt->window;
+}
+
 /* 2 % loss each way between the TUN and the engine: 2 MiB down and 512 KiB
  * up stay byte-exact, and the engine's own retransmission ran. */
 static void
@@ -134,6 +177,7 @@ test_loss (void)
 {
   Fixture fx;
   AtEngineOptions opt;
+  AckWatch acks = { 0 };
   g_autoptr(GError) error = NULL;
   Adbscope__Agent__V1__AgentMessage *msg;
   gboolean ok;
@@ -141,7 +185,13 @@ test_loss (void)
 
   at_engine_options_init (&opt);
   opt.loss = 0.02;
-  fixture_start (&fx, &opt, AT_SERVER4, FALSE);
+  opt.observe = observe_acks;
+  opt.observe_data = &acks;
+  fx.net = at_net_new (opt.mtu);
+  fx.server = at_server_new (AT_SERVER4, FALSE);
+  acks.port = at_server_port (fx.server);
+  fx.engine = at_engine_start (fx.net, &opt);
+  fx.snap_fd = at_unix_connect (at_engine_socket_name (fx.engine));
 
   fd = at_client_connect (fx.net, AT_SERVER4, at_server_port (fx.server));
   g_assert_cmpint (fd, >=, 0);
@@ -165,6 +215,10 @@ test_loss (void)
                   msg->snapshot->counters->fast_retransmissions);
   g_assert_cmpuint (msg->snapshot->counters->retransmissions, >, 0);
   g_assert_cmpuint (msg->snapshot->counters->fast_retransmissions, >, 0);
+  g_test_message ("identical duplicate-ACK triples %u, window shrinks %u", acks.triples,
+                  acks.shrinks);
+  g_assert_cmpuint (acks.triples, >, 0);
+  g_assert_cmpuint (acks.shrinks, ==, 0);
   adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
   fixture_stop (&fx);
 }
