@@ -29,6 +29,12 @@ adbscope_install_deps ()
     fi
   fi
   export DEBIAN_FRONTEND=noninteractive
+  # tshark (wireshark-common) asks whether non-root users may capture:
+  # answer "no" up front so the install never stops at a prompt.
+  if command -v debconf-set-selections >/dev/null 2>&1; then
+    echo "wireshark-common wireshark-common/install-setuid boolean false" \
+      | $sudo debconf-set-selections >&2 || true
+  fi
   if ! $sudo apt-get update -q >&2; then
     echo "error: apt-get update failed; install by hand: apt-get install $missing" >&2
     return 1

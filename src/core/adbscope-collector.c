@@ -7,6 +7,7 @@ typedef struct
 {
   char          *name;
   char          *serial;
+  char          *package;
   AdbscopeShell *shell;
   GCancellable  *cancellable;
   guint          interval_ms;
@@ -26,12 +27,20 @@ enum {
   PROP_0,
   PROP_NAME,
   PROP_SERIAL,
+  PROP_PACKAGE,
   PROP_SHELL,
   PROP_INTERVAL,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  SIGNAL_SAMPLE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void schedule_next (AdbscopeCollector *self);
 
@@ -160,6 +169,26 @@ adbscope_collector_is_running (AdbscopeCollector *self)
   return priv->running;
 }
 
+/* For subclasses: hands a parsed sample (borrowed for the emission) to
+ * whoever listens — the session. */
+void
+adbscope_collector_emit_sample (AdbscopeCollector *self,
+                                gconstpointer      sample)
+{
+  g_return_if_fail (ADBSCOPE_IS_COLLECTOR (self));
+  g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, sample);
+}
+
+/* The watched package (validated before it gets here). */
+const char *
+adbscope_collector_get_package (AdbscopeCollector *self)
+{
+  AdbscopeCollectorPrivate *priv = adbscope_collector_get_instance_private (self);
+
+  g_return_val_if_fail (ADBSCOPE_IS_COLLECTOR (self), NULL);
+  return priv->package;
+}
+
 const char *
 adbscope_collector_get_name (AdbscopeCollector *self)
 {
@@ -255,6 +284,7 @@ adbscope_collector_finalize (GObject *object)
 
   g_free (priv->name);
   g_free (priv->serial);
+  g_free (priv->package);
   G_OBJECT_CLASS (adbscope_collector_parent_class)->finalize (object);
 }
 
@@ -270,6 +300,7 @@ adbscope_collector_get_property (GObject    *object,
     {
     case PROP_NAME: g_value_set_string (value, priv->name); break;
     case PROP_SERIAL: g_value_set_string (value, priv->serial); break;
+    case PROP_PACKAGE: g_value_set_string (value, priv->package); break;
     case PROP_SHELL: g_value_set_object (value, priv->shell); break;
     case PROP_INTERVAL: g_value_set_uint (value, priv->interval_ms); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -289,6 +320,7 @@ adbscope_collector_set_property (GObject      *object,
     {
     case PROP_NAME: priv->name = g_value_dup_string (value); break;
     case PROP_SERIAL: priv->serial = g_value_dup_string (value); break;
+    case PROP_PACKAGE: priv->package = g_value_dup_string (value); break;
     case PROP_SHELL: priv->shell = g_value_dup_object (value); break;
     case PROP_INTERVAL: adbscope_collector_set_interval (self, g_value_get_uint (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -312,6 +344,9 @@ adbscope_collector_class_init (AdbscopeCollectorClass *klass)
   properties[PROP_SERIAL] =
     g_param_spec_string ("serial", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PACKAGE] =
+    g_param_spec_string ("package", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SHELL] =
     g_param_spec_object ("shell", NULL, NULL, ADBSCOPE_TYPE_SHELL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
@@ -319,6 +354,11 @@ adbscope_collector_class_init (AdbscopeCollectorClass *klass)
     g_param_spec_uint ("interval", NULL, NULL, 10, 3600000, 1000,
                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* Each subclass's sample struct (see its header), borrowed. */
+  signals[SIGNAL_SAMPLE] =
+    g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
 }
 
 static void

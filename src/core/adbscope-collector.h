@@ -39,6 +39,9 @@ struct _AdbscopeCollectorClass
 };
 
 const char    *adbscope_collector_get_name      (AdbscopeCollector *self);
+const char    *adbscope_collector_get_package   (AdbscopeCollector *self);
+void           adbscope_collector_emit_sample   (AdbscopeCollector *self,
+                                                 gconstpointer      sample);
 AdbscopeShell *adbscope_collector_get_shell     (AdbscopeCollector *self);
 guint          adbscope_collector_get_interval  (AdbscopeCollector *self);
 void           adbscope_collector_set_interval  (AdbscopeCollector *self,

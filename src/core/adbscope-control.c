@@ -379,6 +379,9 @@ adbscope_control_request (const char  *command,
     }
 
   session = soup_session_new_with_options ("timeout", 10, NULL);
+  /* 127.0.0.1 only: never ask the proxy settings (an http_proxy in the
+   * environment must not route this request elsewhere). */
+  soup_session_set_proxy_resolver (session, NULL);
   url = g_strdup_printf ("http://127.0.0.1:%" G_GINT64_FORMAT "/%s", port, command);
   msg = soup_message_new ("POST", url);
   auth = g_strdup_printf ("Bearer %s", token);

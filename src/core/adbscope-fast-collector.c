@@ -25,12 +25,12 @@
 #include "adbscope-error.h"
 #include "adbscope-fast-collector.h"
 #include "adbscope-parse-grep.h"
+#include "adbscope-probe.h"
 
 struct _AdbscopeFastCollector
 {
   AdbscopeCollector  parent_instance;
 
-  char              *package;
   int                pid;           /* 0 = unknown */
   gboolean           read_psi;
   double            *max_freq_khz;
@@ -49,12 +49,6 @@ struct _AdbscopeFastCollector
 
 G_DEFINE_FINAL_TYPE (AdbscopeFastCollector, adbscope_fast_collector, ADBSCOPE_TYPE_COLLECTOR)
 
-enum {
-  SIGNAL_SAMPLE,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 void
 adbscope_fast_sample_free (AdbscopeFastSample *sample)
@@ -81,7 +75,8 @@ build_command (AdbscopeCollector *collector,
   if (self->pid > 0)
     pid_text = g_strdup_printf ("%d", self->pid);
   else
-    g_string_append_printf (cmd, "p=$(pidof -s %s); echo \"pidof:$p\"; ", self->package);
+    g_string_append_printf (cmd, "p=$(pidof -s %s); echo \"pidof:$p\"; ",
+                            adbscope_collector_get_package (collector));
   pid_ref = self->pid > 0 ? pid_text : "$p";
 
   g_string_append (cmd, "grep -H '' /proc/uptime /proc/stat /proc/meminfo /proc/net/dev");
@@ -158,13 +153,14 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
       s->dt_s = s->uptime_s - self->prev_uptime;
       usage = adbscope_cpu_usage_compute (self->prev_stat, stat);
       s->system_pct = usage->total_pct;
-      s->n_cores = usage->n_cpus;
+      s->n_cores = MIN (usage->n_cpus, ADBSCOPE_MAX_CORES);
       s->core_pct = g_memdup2 (usage->cpu_pct, sizeof (double) * usage->n_cpus);
     }
   else
     {
       s->n_cores = stat->cpus->len > 0 ?
         (guint) g_array_index (stat->cpus, AdbscopeCpuTicks, stat->cpus->len - 1).cpu + 1 : 0;
+      s->n_cores = MIN (s->n_cores, ADBSCOPE_MAX_CORES);
       s->core_pct = g_new (double, s->n_cores);
       for (guint i = 0; i < s->n_cores; i++)
         s->core_pct[i] = NAN;
@@ -336,7 +332,7 @@ handle_output (AdbscopeCollector *collector,
       g_debug ("fast sample dropped: %s", error->message);
       return;
     }
-  g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, sample);
+  adbscope_collector_emit_sample (ADBSCOPE_COLLECTOR (self), sample);
 }
 
 void
@@ -349,16 +345,6 @@ adbscope_fast_collector_set_max_freqs (AdbscopeFastCollector *self,
   g_free (self->max_freq_khz);
   self->max_freq_khz = n_cores ? g_memdup2 (max_freq_khz, sizeof (double) * n_cores) : NULL;
   self->n_max_freq = n_cores;
-}
-
-void
-adbscope_fast_collector_set_package (AdbscopeFastCollector *self,
-                                     const char            *package)
-{
-  g_return_if_fail (ADBSCOPE_IS_FAST_COLLECTOR (self));
-  g_free (self->package);
-  self->package = g_strdup (package);
-  self->pid = 0;
 }
 
 void
@@ -381,7 +367,6 @@ adbscope_fast_collector_finalize (GObject *object)
 {
   AdbscopeFastCollector *self = ADBSCOPE_FAST_COLLECTOR (object);
 
-  g_free (self->package);
   g_free (self->max_freq_khz);
   g_clear_pointer (&self->prev_stat, adbscope_proc_stat_free);
   g_clear_pointer (&self->prev_tasks, g_array_unref);
@@ -399,10 +384,6 @@ adbscope_fast_collector_class_init (AdbscopeFastCollectorClass *klass)
   collector_class->build_command = build_command;
   collector_class->handle_output = handle_output;
 
-  /* The sample is borrowed for the emission. */
-  signals[SIGNAL_SAMPLE] =
-    g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
 }
 
 static void
@@ -414,8 +395,6 @@ AdbscopeFastCollector *
 adbscope_fast_collector_new (const char *serial,
                              const char *package)
 {
-  AdbscopeFastCollector *self = g_object_new (ADBSCOPE_TYPE_FAST_COLLECTOR,
-                                              "name", "fast", "serial", serial, NULL);
-  self->package = g_strdup (package);
-  return self;
+  return g_object_new (ADBSCOPE_TYPE_FAST_COLLECTOR,
+                       "name", "fast", "serial", serial, "package", package, NULL);
 }

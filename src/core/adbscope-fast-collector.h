@@ -50,8 +50,6 @@ typedef struct
 
 AdbscopeFastCollector *adbscope_fast_collector_new          (const char            *serial,
                                                              const char            *package);
-void                   adbscope_fast_collector_set_package  (AdbscopeFastCollector *self,
-                                                             const char            *package);
 void                   adbscope_fast_collector_set_max_freqs (AdbscopeFastCollector *self,
                                                               const double          *max_freq_khz,
                                                               guint                  n_cores);

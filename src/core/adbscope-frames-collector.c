@@ -24,7 +24,6 @@ struct _AdbscopeFramesCollector
 {
   AdbscopeCollector       parent_instance;
 
-  char                   *package;
   double                  refresh_hz;
   AdbscopeGfxinfo        *prev_info;
   AdbscopeGfxinfoProcess *prev;        /* inside prev_info */
@@ -35,12 +34,6 @@ struct _AdbscopeFramesCollector
 
 G_DEFINE_FINAL_TYPE (AdbscopeFramesCollector, adbscope_frames_collector, ADBSCOPE_TYPE_COLLECTOR)
 
-enum {
-  SIGNAL_SAMPLE,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 static const char * const cause_keys[ADBSCOPE_JANK_N_CAUSES] = {
   [ADBSCOPE_JANK_MISSED_VSYNC] = "missed_vsync",
@@ -71,11 +64,9 @@ static char *
 build_command (AdbscopeCollector *collector,
                guint              tick)
 {
-  AdbscopeFramesCollector *self = ADBSCOPE_FRAMES_COLLECTOR (collector);
-
   /* `read` is a builtin: no fork between the clock and the dump. */
   return g_strdup_printf ("read __u < /proc/uptime; echo \"uptime:$__u\"; dumpsys gfxinfo %s framestats",
-                          self->package);
+                          adbscope_collector_get_package (collector));
 }
 
 static gint64
@@ -155,7 +146,7 @@ _adbscope_frames_collector_parse (AdbscopeFramesCollector  *self,
       return NULL;
     }
 
-  cur = adbscope_gfxinfo_find_process (info, self->package);
+  cur = adbscope_gfxinfo_find_process (info, adbscope_collector_get_package (ADBSCOPE_COLLECTOR (self)));
   if (cur == NULL && info->processes->len == 1)
     cur = g_ptr_array_index (info->processes, 0);
   if (cur == NULL || !cur->stats.present)
@@ -239,7 +230,7 @@ handle_output (AdbscopeCollector *collector,
       g_debug ("frames sample dropped: %s", error->message);
       return;
     }
-  g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, sample);
+  adbscope_collector_emit_sample (ADBSCOPE_COLLECTOR (self), sample);
 }
 
 void
@@ -255,7 +246,6 @@ adbscope_frames_collector_finalize (GObject *object)
 {
   AdbscopeFramesCollector *self = ADBSCOPE_FRAMES_COLLECTOR (object);
 
-  g_free (self->package);
   g_clear_pointer (&self->prev_info, adbscope_gfxinfo_free);
   G_OBJECT_CLASS (adbscope_frames_collector_parent_class)->finalize (object);
 }
@@ -270,9 +260,6 @@ adbscope_frames_collector_class_init (AdbscopeFramesCollectorClass *klass)
   collector_class->build_command = build_command;
   collector_class->handle_output = handle_output;
 
-  signals[SIGNAL_SAMPLE] =
-    g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
 }
 
 static void
@@ -284,8 +271,6 @@ AdbscopeFramesCollector *
 adbscope_frames_collector_new (const char *serial,
                                const char *package)
 {
-  AdbscopeFramesCollector *self = g_object_new (ADBSCOPE_TYPE_FRAMES_COLLECTOR,
-                                                "name", "frames", "serial", serial, NULL);
-  self->package = g_strdup (package);
-  return self;
+  return g_object_new (ADBSCOPE_TYPE_FRAMES_COLLECTOR,
+                       "name", "frames", "serial", serial, "package", package, NULL);
 }

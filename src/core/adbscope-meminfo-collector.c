@@ -16,17 +16,10 @@
 struct _AdbscopeMeminfoCollector
 {
   AdbscopeCollector  parent_instance;
-  char              *package;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeMeminfoCollector, adbscope_meminfo_collector, ADBSCOPE_TYPE_COLLECTOR)
 
-enum {
-  SIGNAL_SAMPLE,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 static double
 known (gint64 v)
@@ -95,7 +88,7 @@ static char *
 build_command (AdbscopeCollector *collector,
                guint              tick)
 {
-  return g_strdup_printf ("dumpsys meminfo %s", ADBSCOPE_MEMINFO_COLLECTOR (collector)->package);
+  return g_strdup_printf ("dumpsys meminfo %s", adbscope_collector_get_package (collector));
 }
 
 static void
@@ -106,12 +99,11 @@ handle_output (AdbscopeCollector *collector,
                gint64             sent_us,
                gint64             received_us)
 {
-  AdbscopeMeminfoCollector *self = ADBSCOPE_MEMINFO_COLLECTOR (collector);
   AdbscopeMeminfoSample s = { 0 };
   g_autoptr(GError) error = NULL;
 
   s.time_us = (sent_us + received_us) / 2;
-  if (!_adbscope_meminfo_collector_parse (self->package, output, &s, &error))
+  if (!_adbscope_meminfo_collector_parse (adbscope_collector_get_package (collector), output, &s, &error))
     {
       /* Not running (or garbage): a sample of unknowns, never zeros. */
       s.pid = -1;
@@ -119,29 +111,17 @@ handle_output (AdbscopeCollector *collector,
       s.code_kb = s.stack_kb = s.graphics_kb = s.private_other_kb = s.system_kb = NAN;
       g_debug ("meminfo: %s", error->message);
     }
-  g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, &s);
-}
-
-static void
-adbscope_meminfo_collector_finalize (GObject *object)
-{
-  g_free (ADBSCOPE_MEMINFO_COLLECTOR (object)->package);
-  G_OBJECT_CLASS (adbscope_meminfo_collector_parent_class)->finalize (object);
+  adbscope_collector_emit_sample (collector, &s);
 }
 
 static void
 adbscope_meminfo_collector_class_init (AdbscopeMeminfoCollectorClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   AdbscopeCollectorClass *collector_class = ADBSCOPE_COLLECTOR_CLASS (klass);
 
-  object_class->finalize = adbscope_meminfo_collector_finalize;
   collector_class->build_command = build_command;
   collector_class->handle_output = handle_output;
 
-  signals[SIGNAL_SAMPLE] =
-    g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
 }
 
 static void
@@ -153,9 +133,7 @@ AdbscopeMeminfoCollector *
 adbscope_meminfo_collector_new (const char *serial,
                                 const char *package)
 {
-  AdbscopeMeminfoCollector *self = g_object_new (ADBSCOPE_TYPE_MEMINFO_COLLECTOR,
-                                                 "name", "meminfo", "serial", serial,
-                                                 "interval", 2000, NULL);
-  self->package = g_strdup (package);
-  return self;
+  return g_object_new (ADBSCOPE_TYPE_MEMINFO_COLLECTOR,
+                       "name", "meminfo", "serial", serial, "package", package,
+                       "interval", 2000, NULL);
 }

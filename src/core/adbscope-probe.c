@@ -225,7 +225,13 @@ adbscope_probe_parse (const char  *output,
 
       for (guint i = 0; stat_lines[i] != NULL; i++)
         if (g_str_has_prefix (stat_lines[i], "cpu") && g_ascii_isdigit (stat_lines[i][3]))
-          r->n_cores = MAX (r->n_cores, (guint) g_ascii_strtoull (stat_lines[i] + 3, NULL, 10) + 1);
+          {
+            guint64 cpu = g_ascii_strtoull (stat_lines[i] + 3, NULL, 10);
+
+            /* Garbage must not make us allocate for a billion cores. */
+            if (cpu < ADBSCOPE_MAX_CORES)
+              r->n_cores = MAX (r->n_cores, (guint) cpu + 1);
+          }
     }
   r->max_freq_khz = g_new (double, MAX (r->n_cores, 1));
   for (guint c = 0; c < r->n_cores; c++)

@@ -5,6 +5,9 @@
 
 G_BEGIN_DECLS
 
+/* More than any phone has; cpu numbers beyond it are not believed. */
+#define ADBSCOPE_MAX_CORES 1024
+
 typedef enum
 {
   ADBSCOPE_SOURCE_PSI,

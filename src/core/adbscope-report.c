@@ -450,10 +450,36 @@ adbscope_report_build (AdbscopeSession *session,
   return build (session, assertions);
 }
 
+/* Keys whose values are text.  In the skeleton they hold "" rather than
+ * null, so an assertion naming one is refused as "not a number". */
+static const char * const string_keys[] = {
+  "serial", "model", "manufacturer", "device", "release", "abi", "start", "package",
+  "doze_deep", "doze_light", "standby_bucket", "reason", "label", "name", NULL
+};
+
+static void
+mark_strings (JsonObject *object)
+{
+  g_autoptr(GList) members = json_object_get_members (object);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      JsonNode *node = json_object_get_member (object, l->data);
+
+      if (JSON_NODE_HOLDS_OBJECT (node))
+        mark_strings (json_node_get_object (node));
+      else if (JSON_NODE_HOLDS_NULL (node) && g_strv_contains (string_keys, l->data))
+        json_object_set_string_member (object, l->data, "");
+    }
+}
+
 JsonNode *
 adbscope_report_build_skeleton (void)
 {
-  return build (NULL, NULL);
+  JsonNode *node = build (NULL, NULL);
+
+  mark_strings (json_node_get_object (node));
+  return node;
 }
 
 gboolean

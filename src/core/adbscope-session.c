@@ -493,10 +493,10 @@ start_collectors (AdbscopeSession *self)
 {
   const AdbscopeProbeResult *p = self->probe;
 
+  /* The probe's shell is already open: the fast loop takes it over. */
   self->fast = g_object_new (ADBSCOPE_TYPE_FAST_COLLECTOR, "name", "fast",
-                             "serial", self->serial, "shell", self->probe_shell,
-                             "interval", self->interval_ms, NULL);
-  adbscope_fast_collector_set_package (self->fast, self->package);
+                             "serial", self->serial, "package", self->package,
+                             "shell", self->probe_shell, "interval", self->interval_ms, NULL);
   adbscope_fast_collector_set_read_psi (self->fast, p->supported[ADBSCOPE_SOURCE_PSI]);
   if (p->supported[ADBSCOPE_SOURCE_CPUFREQ])
     adbscope_fast_collector_set_max_freqs (self->fast, p->max_freq_khz, p->n_cores);

@@ -29,7 +29,6 @@
 struct _AdbscopeSlowCollector
 {
   AdbscopeCollector  parent_instance;
-  char              *package;
   gboolean           thermal;
   gboolean           doze;
   gboolean           jobs;
@@ -38,12 +37,6 @@ struct _AdbscopeSlowCollector
 
 G_DEFINE_FINAL_TYPE (AdbscopeSlowCollector, adbscope_slow_collector, ADBSCOPE_TYPE_COLLECTOR)
 
-enum {
-  SIGNAL_SAMPLE,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 static void
 app_process_clear (AdbscopeAppProcess *p)
@@ -67,6 +60,7 @@ char *
 _adbscope_slow_collector_command (AdbscopeSlowCollector *self,
                                   guint                  tick)
 {
+  const char *package = adbscope_collector_get_package (ADBSCOPE_COLLECTOR (self));
   GString *cmd = g_string_new (NULL);
 
   if (tick % 2 == 0)
@@ -79,12 +73,12 @@ _adbscope_slow_collector_command (AdbscopeSlowCollector *self,
       g_string_append (cmd, "echo ___S:ps___; ps -A -o PID,PPID,RSS,NAME; ");
       if (self->doze)
         g_string_append (cmd, "echo ___S:deviceidle___; dumpsys deviceidle; ");
-      g_string_append_printf (cmd, "echo ___S:bucket___; am get-standby-bucket %s 2>&1; ", self->package);
+      g_string_append_printf (cmd, "echo ___S:bucket___; am get-standby-bucket %s 2>&1; ", package);
     }
   if (tick % 10 == 0)
     {
       if (self->jobs)
-        g_string_append_printf (cmd, "echo ___S:jobs___; dumpsys jobscheduler %s; ", self->package);
+        g_string_append_printf (cmd, "echo ___S:jobs___; dumpsys jobscheduler %s; ", package);
       if (self->alarms)
         g_string_append (cmd, "echo ___S:alarms___; dumpsys alarm; ");
     }
@@ -108,6 +102,7 @@ _adbscope_slow_collector_parse (AdbscopeSlowCollector *self,
                                 const char            *output,
                                 gint64                 time_us)
 {
+  const char *package = adbscope_collector_get_package (ADBSCOPE_COLLECTOR (self));
   AdbscopeSlowSample *s = g_new0 (AdbscopeSlowSample, 1);
   g_auto(GStrv) parts = g_strsplit (output, "___S:", -1);
 
@@ -197,7 +192,7 @@ _adbscope_slow_collector_parse (AdbscopeSlowCollector *self,
         }
       else if (g_str_equal (key, "jobs"))
         {
-          g_autoptr(AdbscopeJobs) jobs = adbscope_jobs_parse (body, -1, self->package, NULL);
+          g_autoptr(AdbscopeJobs) jobs = adbscope_jobs_parse (body, -1, package, NULL);
 
           if (jobs != NULL)
             {
@@ -209,7 +204,7 @@ _adbscope_slow_collector_parse (AdbscopeSlowCollector *self,
         }
       else if (g_str_equal (key, "alarms"))
         {
-          g_autoptr(AdbscopeAlarms) alarms = adbscope_alarms_parse (body, -1, self->package, NULL);
+          g_autoptr(AdbscopeAlarms) alarms = adbscope_alarms_parse (body, -1, package, NULL);
 
           if (alarms != NULL)
             {
@@ -221,7 +216,7 @@ _adbscope_slow_collector_parse (AdbscopeSlowCollector *self,
       else if (g_str_equal (key, "ps"))
         {
           g_autoptr(AdbscopePsTable) table = adbscope_ps_parse (body, -1, NULL);
-          g_autofree char *prefix = g_strconcat (self->package, ":", NULL);
+          g_autofree char *prefix = g_strconcat (package, ":", NULL);
 
           if (table == NULL)
             continue;
@@ -234,7 +229,7 @@ _adbscope_slow_collector_parse (AdbscopeSlowCollector *self,
               AdbscopeAppProcess p;
 
               if (row->name == NULL ||
-                  (g_strcmp0 (row->name, self->package) != 0 && !g_str_has_prefix (row->name, prefix)))
+                  (g_strcmp0 (row->name, package) != 0 && !g_str_has_prefix (row->name, prefix)))
                 continue;
               p.pid = row->pid;
               p.name = g_strdup (row->name);
@@ -264,29 +259,17 @@ handle_output (AdbscopeCollector *collector,
   AdbscopeSlowCollector *self = ADBSCOPE_SLOW_COLLECTOR (collector);
   g_autoptr(AdbscopeSlowSample) sample = _adbscope_slow_collector_parse (self, output, (sent_us + received_us) / 2);
 
-  g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, sample);
-}
-
-static void
-adbscope_slow_collector_finalize (GObject *object)
-{
-  g_free (ADBSCOPE_SLOW_COLLECTOR (object)->package);
-  G_OBJECT_CLASS (adbscope_slow_collector_parent_class)->finalize (object);
+  adbscope_collector_emit_sample (ADBSCOPE_COLLECTOR (self), sample);
 }
 
 static void
 adbscope_slow_collector_class_init (AdbscopeSlowCollectorClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   AdbscopeCollectorClass *collector_class = ADBSCOPE_COLLECTOR_CLASS (klass);
 
-  object_class->finalize = adbscope_slow_collector_finalize;
   collector_class->build_command = build_command;
   collector_class->handle_output = handle_output;
 
-  signals[SIGNAL_SAMPLE] =
-    g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
 }
 
 static void
@@ -303,9 +286,8 @@ adbscope_slow_collector_new (const char *serial,
                              gboolean    alarms)
 {
   AdbscopeSlowCollector *self = g_object_new (ADBSCOPE_TYPE_SLOW_COLLECTOR,
-                                              "name", "slow", "serial", serial,
+                                              "name", "slow", "serial", serial, "package", package,
                                               "interval", 1000, NULL);
-  self->package = g_strdup (package);
   self->thermal = thermal;
   self->doze = doze;
   self->jobs = jobs;

@@ -102,12 +102,21 @@ read_number (Tool       *tool,
 }
 
 /* The device's app list (SANDBOX/state/apps: "PKG PID" lines). */
+static void
+app_entry_free (gpointer data)
+{
+  AppEntry *e = data;
+
+  g_free (e->package);
+  g_free (e);
+}
+
 static GPtrArray *
 read_apps (Tool *tool)
 {
   g_autofree char *path = sandbox_path (tool, "state", "apps", NULL);
   g_autofree char *text = read_text (path);
-  GPtrArray *apps = g_ptr_array_new ();
+  GPtrArray *apps = g_ptr_array_new_with_free_func (app_entry_free);
   g_auto(GStrv) lines = NULL;
 
   if (text == NULL)

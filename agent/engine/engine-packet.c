@@ -1,0 +1,365 @@
+/* engine-packet.c: IP/TCP/UDP parsing and building.  Every length is checked
+ * before it is used: a malformed packet is a return code, never a read past
+ * the buffer. */
+#include "engine-parse.h"
+
+#include <string.h>
+
+static inline uint16_t
+rd16 (const uint8_t *p)
+{
+  return (uint16_t) ((p[0] << 8) | p[1]);
+}
+
+static inline uint32_t
+rd32 (const uint8_t *p)
+{
+  return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | p[3];
+}
+
+static inline void
+wr16 (uint8_t *p, uint16_t v)
+{
+  p[0] = v >> 8;
+  p[1] = v & 0xff;
+}
+
+static inline void
+wr32 (uint8_t *p, uint32_t v)
+{
+  p[0] = v >> 24;
+  p[1] = (v >> 16) & 0xff;
+  p[2] = (v >> 8) & 0xff;
+  p[3] = v & 0xff;
+}
+
+/* One's complement sum in native byte order (RFC 1071: the order does not
+ * matter as long as the result is stored back the same way). */
+static uint32_t
+csum_partial (const void *data,
+              size_t      len,
+              uint32_t    initial)
+{
+  const uint8_t *p = data;
+  uint64_t sum = initial;
+
+  while (len >= 8)
+    {
+      uint64_t v;
+
+      memcpy (&v, p, 8);
+      sum += (v >> 32) + (v & 0xffffffffu);
+      p += 8;
+      len -= 8;
+    }
+  if (len > 0)
+    {
+      uint8_t tail[8] = { 0 };
+      uint64_t v;
+
+      memcpy (tail, p, len);
+      memcpy (&v, tail, 8);
+      sum += (v >> 32) + (v & 0xffffffffu);
+    }
+  while (sum >> 32)
+    sum = (sum & 0xffffffffu) + (sum >> 32);
+  return (uint32_t) sum;
+}
+
+static uint16_t
+csum_fold (uint32_t sum)
+{
+  sum = (sum & 0xffff) + (sum >> 16);
+  sum = (sum & 0xffff) + (sum >> 16);
+  return (uint16_t) sum;
+}
+
+uint16_t
+engine_checksum (const void *data,
+                 size_t      len,
+                 uint32_t    initial)
+{
+  return (uint16_t) ~csum_fold (csum_partial (data, len, initial));
+}
+
+static uint32_t
+pseudo_header_sum (uint8_t        ip_version,
+                   const uint8_t *src,
+                   const uint8_t *dst,
+                   uint8_t        protocol,
+                   size_t         l4_len)
+{
+  uint8_t ph[40];
+
+  if (ip_version == 4)
+    {
+      memcpy (ph, src, 4);
+      memcpy (ph + 4, dst, 4);
+      ph[8] = 0;
+      ph[9] = protocol;
+      wr16 (ph + 10, (uint16_t) l4_len);
+      return csum_partial (ph, 12, 0);
+    }
+  memcpy (ph, src, 16);
+  memcpy (ph + 16, dst, 16);
+  wr32 (ph + 32, (uint32_t) l4_len);
+  ph[36] = ph[37] = ph[38] = 0;
+  ph[39] = protocol;
+  return csum_partial (ph, 40, 0);
+}
+
+static EnginePktResult
+parse_tcp (const uint8_t *l4,
+           size_t         len,
+           EnginePacket  *pkt)
+{
+  size_t doff, i;
+
+  if (len < 20)
+    return ENGINE_PKT_MALFORMED;
+  doff = (size_t) (l4[12] >> 4) * 4;
+  if (doff < 20 || doff > len)
+    return ENGINE_PKT_MALFORMED;
+  if (engine_checksum (l4, len, pseudo_header_sum (pkt->ip_version, pkt->src, pkt->dst,
+                                                   6, len)) != 0)
+    return ENGINE_PKT_MALFORMED;
+
+  pkt->sport = rd16 (l4);
+  pkt->dport = rd16 (l4 + 2);
+  pkt->seq = rd32 (l4 + 4);
+  pkt->ack = rd32 (l4 + 8);
+  pkt->flags = l4[13] & 0x3f;
+  pkt->window = rd16 (l4 + 14);
+  pkt->payload = l4 + doff;
+  pkt->payload_len = len - doff;
+
+  for (i = 20; i < doff;)
+    {
+      uint8_t kind = l4[i];
+      uint8_t olen;
+
+      if (kind == 0)
+        break;
+      if (kind == 1)
+        {
+          i++;
+          continue;
+        }
+      if (i + 1 >= doff)
+        return ENGINE_PKT_MALFORMED;
+      olen = l4[i + 1];
+      if (olen < 2 || i + olen > doff)
+        return ENGINE_PKT_MALFORMED;
+      if (kind == 2 && olen == 4)
+        pkt->mss = rd16 (l4 + i + 2);
+      else if (kind == 3)
+        pkt->wscale = true;
+      i += olen;
+    }
+  return ENGINE_PKT_OK;
+}
+
+static EnginePktResult
+parse_udp (const uint8_t *l4,
+           size_t         len,
+           EnginePacket  *pkt)
+{
+  size_t ulen;
+
+  if (len < 8)
+    return ENGINE_PKT_MALFORMED;
+  ulen = rd16 (l4 + 4);
+  if (ulen < 8 || ulen > len)
+    return ENGINE_PKT_MALFORMED;
+  /* A zero UDP checksum means "none" (IPv4; some IPv6 tunnels send it too). */
+  if (rd16 (l4 + 6) != 0
+      && engine_checksum (l4, ulen, pseudo_header_sum (pkt->ip_version, pkt->src, pkt->dst,
+                                                       17, ulen)) != 0)
+    return ENGINE_PKT_MALFORMED;
+  pkt->sport = rd16 (l4);
+  pkt->dport = rd16 (l4 + 2);
+  pkt->payload = l4 + 8;
+  pkt->payload_len = ulen - 8;
+  return ENGINE_PKT_OK;
+}
+
+EnginePktResult
+engine_packet_parse (const uint8_t *buf,
+                     size_t         len,
+                     EnginePacket  *pkt)
+{
+  const uint8_t *l4;
+  size_t l4_len;
+  uint8_t proto;
+
+  memset (pkt, 0, sizeof *pkt);
+  if (buf == NULL || len < 1)
+    return ENGINE_PKT_MALFORMED;
+
+  if (buf[0] >> 4 == 4)
+    {
+      size_t ihl, total;
+
+      if (len < 20)
+        return ENGINE_PKT_MALFORMED;
+      ihl = (size_t) (buf[0] & 0x0f) * 4;
+      total = rd16 (buf + 2);
+      if (ihl < 20 || total < ihl || total > len)
+        return ENGINE_PKT_MALFORMED;
+      if (engine_checksum (buf, ihl, 0) != 0)
+        return ENGINE_PKT_MALFORMED;
+      pkt->ip_version = 4;
+      pkt->ip_len = total;
+      memcpy (pkt->src, buf + 12, 4);
+      memcpy (pkt->dst, buf + 16, 4);
+      proto = buf[9];
+      pkt->protocol = proto;
+      if ((rd16 (buf + 6) & 0x3fff) != 0)
+        return ENGINE_PKT_FRAGMENT;
+      l4 = buf + ihl;
+      l4_len = total - ihl;
+    }
+  else if (buf[0] >> 4 == 6)
+    {
+      size_t total, off;
+
+      if (len < 40)
+        return ENGINE_PKT_MALFORMED;
+      total = 40 + (size_t) rd16 (buf + 4);
+      if (total > len)
+        return ENGINE_PKT_MALFORMED;
+      pkt->ip_version = 6;
+      pkt->ip_len = total;
+      memcpy (pkt->src, buf + 8, 16);
+      memcpy (pkt->dst, buf + 24, 16);
+      proto = buf[6];
+      off = 40;
+      /* Skip extension headers we can step over; a fragment header means a
+       * fragment, which the engine does not reassemble. */
+      for (;;)
+        {
+          if (proto == 0 || proto == 43 || proto == 60)
+            {
+              size_t hlen;
+
+              if (off + 2 > total)
+                return ENGINE_PKT_MALFORMED;
+              hlen = ((size_t) buf[off + 1] + 1) * 8;
+              if (off + hlen > total)
+                return ENGINE_PKT_MALFORMED;
+              proto = buf[off];
+              off += hlen;
+            }
+          else if (proto == 44)
+            {
+              pkt->protocol = proto;
+              return ENGINE_PKT_FRAGMENT;
+            }
+          else
+            break;
+        }
+      pkt->protocol = proto;
+      l4 = buf + off;
+      l4_len = total - off;
+    }
+  else
+    return ENGINE_PKT_MALFORMED;
+
+  switch (proto)
+    {
+    case 6:
+      return parse_tcp (l4, l4_len, pkt);
+    case 17:
+      return parse_udp (l4, l4_len, pkt);
+    case 1:
+    case 58:
+      return ENGINE_PKT_ICMP;
+    default:
+      return ENGINE_PKT_UNSUPPORTED;
+    }
+}
+
+size_t
+engine_packet_build (uint8_t            *out,
+                     size_t              cap,
+                     const EnginePacket *pkt)
+{
+  size_t ip_hlen = pkt->ip_version == 4 ? 20 : 40;
+  size_t l4_hlen;
+  size_t total;
+  uint8_t *l4;
+  uint16_t sum;
+
+  if (pkt->protocol == 6)
+    l4_hlen = pkt->mss ? 24 : 20;
+  else
+    l4_hlen = 8;
+  total = ip_hlen + l4_hlen + pkt->payload_len;
+  if (total > cap || total > 65535 + (pkt->ip_version == 6 ? 40 : 0))
+    return 0;
+
+  if (pkt->ip_version == 4)
+    {
+      out[0] = 0x45;
+      out[1] = 0;
+      wr16 (out + 2, (uint16_t) total);
+      wr16 (out + 4, 0);
+      wr16 (out + 6, 0x4000);             /* DF */
+      out[8] = 64;
+      out[9] = pkt->protocol;
+      wr16 (out + 10, 0);
+      memcpy (out + 12, pkt->src, 4);
+      memcpy (out + 16, pkt->dst, 4);
+      sum = engine_checksum (out, 20, 0);
+      memcpy (out + 10, &sum, 2);
+    }
+  else
+    {
+      wr32 (out, 0x60000000u);
+      wr16 (out + 4, (uint16_t) (total - 40));
+      out[6] = pkt->protocol;
+      out[7] = 64;
+      memcpy (out + 8, pkt->src, 16);
+      memcpy (out + 24, pkt->dst, 16);
+    }
+
+  l4 = out + ip_hlen;
+  /* A NULL payload with a length means the caller already put it in place. */
+  if (pkt->payload != NULL && pkt->payload_len > 0)
+    memmove (l4 + l4_hlen, pkt->payload, pkt->payload_len);
+
+  wr16 (l4, pkt->sport);
+  wr16 (l4 + 2, pkt->dport);
+  if (pkt->protocol == 6)
+    {
+      wr32 (l4 + 4, pkt->seq);
+      wr32 (l4 + 8, pkt->ack);
+      l4[12] = (uint8_t) ((l4_hlen / 4) << 4);
+      l4[13] = pkt->flags;
+      wr16 (l4 + 14, pkt->window);
+      wr16 (l4 + 16, 0);
+      wr16 (l4 + 18, 0);
+      if (pkt->mss)
+        {
+          l4[20] = 2;
+          l4[21] = 4;
+          wr16 (l4 + 22, pkt->mss);
+        }
+      sum = engine_checksum (l4, l4_hlen + pkt->payload_len,
+                             pseudo_header_sum (pkt->ip_version, pkt->src, pkt->dst, 6,
+                                                l4_hlen + pkt->payload_len));
+      memcpy (l4 + 16, &sum, 2);
+    }
+  else
+    {
+      wr16 (l4 + 4, (uint16_t) (8 + pkt->payload_len));
+      wr16 (l4 + 6, 0);
+      sum = engine_checksum (l4, 8 + pkt->payload_len,
+                             pseudo_header_sum (pkt->ip_version, pkt->src, pkt->dst, 17,
+                                                8 + pkt->payload_len));
+      if (sum == 0)
+        sum = 0xffff;                       /* 0 would mean "no checksum" */
+      memcpy (l4 + 6, &sum, 2);
+    }
+  return total;
+}

@@ -1,0 +1,115 @@
+/* engine-parse.h: pure functions over untrusted bytes (IP/TCP/UDP headers,
+ * DNS, TLS ClientHello, HTTP request head) and the packet builder.  No
+ * state, no allocation: the libFuzzer target and the unit tests call these
+ * directly.  Internal to the engine. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ENGINE_TCP_FIN 0x01
+#define ENGINE_TCP_SYN 0x02
+#define ENGINE_TCP_RST 0x04
+#define ENGINE_TCP_PSH 0x08
+#define ENGINE_TCP_ACK 0x10
+
+typedef enum {
+  ENGINE_PKT_OK,
+  ENGINE_PKT_MALFORMED,
+  ENGINE_PKT_FRAGMENT,
+  ENGINE_PKT_ICMP,
+  ENGINE_PKT_UNSUPPORTED,
+} EnginePktResult;
+
+typedef struct {
+  uint8_t        ip_version;
+  uint8_t        protocol;
+  uint8_t        src[16];
+  uint8_t        dst[16];
+  uint16_t       sport;
+  uint16_t       dport;
+  size_t         ip_len;          /* total length from the IP header */
+  const uint8_t *payload;
+  size_t         payload_len;
+  /* TCP only */
+  uint32_t       seq;
+  uint32_t       ack;
+  uint16_t       window;
+  uint8_t        flags;
+  uint16_t       mss;             /* 0 when the option is absent */
+  bool           wscale;          /* the window scale option was offered */
+} EnginePacket;
+
+EnginePktResult engine_packet_parse   (const uint8_t *buf,
+                                       size_t         len,
+                                       EnginePacket  *pkt);
+
+/* Builds an IPv4/IPv6 TCP or UDP packet with valid checksums into @out.
+ * @pkt gives addresses, ports, TCP fields and the payload (mss != 0 adds the
+ * MSS option).  Returns the length, or 0 if it does not fit in @cap. */
+size_t          engine_packet_build   (uint8_t            *out,
+                                       size_t              cap,
+                                       const EnginePacket *pkt);
+
+uint16_t        engine_checksum       (const void *data,
+                                       size_t      len,
+                                       uint32_t    initial);
+
+/* DNS ---------------------------------------------------------------- */
+
+#define ENGINE_DNS_NAME_MAX 256
+
+typedef struct {
+  uint16_t id;
+  uint16_t flags;
+  uint16_t qtype;
+  char     name[ENGINE_DNS_NAME_MAX];   /* dotted, no trailing dot */
+  size_t   question_end;                /* offset just after the first question */
+} EngineDnsQuery;
+
+/* Parses the header and the first question of a DNS message (query or
+ * response).  Returns false when malformed. */
+bool    engine_dns_parse_question  (const uint8_t  *msg,
+                                    size_t          len,
+                                    EngineDnsQuery *q);
+
+typedef void (*EngineDnsAnswerFunc) (void          *user_data,
+                                     uint16_t       type,      /* 1 A, 28 AAAA, 5 CNAME */
+                                     const uint8_t *rdata,     /* address bytes for A/AAAA */
+                                     const char    *text);     /* printable form */
+
+/* Walks the answer section of a response; returns the number of answers
+ * reported, or -1 when malformed (answers before the fault were reported). */
+int     engine_dns_parse_answers   (const uint8_t       *msg,
+                                    size_t               len,
+                                    EngineDnsAnswerFunc  func,
+                                    void                *user_data);
+
+/* A SERVFAIL response to @query: its header and first question, QR/RA set,
+ * RCODE 2, no records.  Returns the length, or 0 if @query is malformed. */
+size_t  engine_dns_build_servfail  (const uint8_t *query,
+                                    size_t         len,
+                                    uint8_t       *out,
+                                    size_t         cap);
+
+/* Host names ---------------------------------------------------------- */
+
+typedef enum {
+  ENGINE_HOST_FOUND,
+  ENGINE_HOST_NEED_MORE,
+  ENGINE_HOST_NONE,
+} EngineHostResult;
+
+/* SNI from the start of a TLS stream (a ClientHello, possibly spread over
+ * several records). */
+EngineHostResult engine_tls_sni     (const uint8_t *data,
+                                     size_t         len,
+                                     char          *host,
+                                     size_t         host_len);
+
+/* The Host header from the start of an HTTP/1.x request. */
+EngineHostResult engine_http_host   (const uint8_t *data,
+                                     size_t         len,
+                                     char          *host,
+                                     size_t         host_len);

@@ -1,0 +1,402 @@
+/* engine-private.h: the engine's state, shared by its files.  Everything
+ * here is owned by the engine thread except what the comments mark. */
+#pragma once
+
+#include "adbscope-agent-engine.h"
+#include "engine-parse.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#define ENGINE_RING_SIZE        65536u   /* power of two; windows stay below it */
+#define ENGINE_MAX_WINDOW       65535u   /* no window scaling */
+#define ENGINE_PEEK_MAX         16384u   /* host attribution looks this far */
+#define ENGINE_RTO_MIN_MS       500u
+#define ENGINE_RTO_MAX_MS       8000u
+#define ENGINE_TCP_MAX_RETRIES  12u
+#define ENGINE_LINGER_MS        5000u
+#define ENGINE_CLOSED_KEEP_MS   30000u
+#define ENGINE_CLOSED_KEEP_MAX  1024u
+#define ENGINE_DNS_LOG_MAX      512u
+#define ENGINE_DNS_ANSWERS_MAX  8u
+#define ENGINE_TICK_MS          100u
+#define ENGINE_HASH_BUCKETS     4096u
+#define ENGINE_HOST_CACHE_SIZE  2048u
+#define ENGINE_CLIENT_OUT_MAX   (8u * 1024u * 1024u)
+#define ENGINE_MAX_PACKET       65600u
+
+typedef enum {
+  ENGINE_EV_WAKE,
+  ENGINE_EV_LISTENER,
+  ENGINE_EV_CLIENT,
+  ENGINE_EV_FLOW,
+} EngineEvKind;
+
+/* First member of everything registered with epoll. */
+typedef struct {
+  EngineEvKind kind;
+} EngineEv;
+
+/* Values of ConnectionState, HostSource and Failure in agent.proto. */
+enum {
+  ENGINE_CONN_CONNECTING = 1,
+  ENGINE_CONN_OPEN = 2,
+  ENGINE_CONN_CLOSING = 3,
+  ENGINE_CONN_CLOSED = 4,
+  ENGINE_CONN_FAILED = 5,
+};
+
+enum {
+  ENGINE_HOST_SRC_NONE = 0,
+  ENGINE_HOST_SRC_SNI = 1,
+  ENGINE_HOST_SRC_HTTP = 2,
+  ENGINE_HOST_SRC_DNS = 3,
+};
+
+enum {
+  ENGINE_FAIL_NONE = 0,
+  ENGINE_FAIL_REFUSED = 1,
+  ENGINE_FAIL_TIMED_OUT = 2,
+  ENGINE_FAIL_HOST_UNREACH = 3,
+  ENGINE_FAIL_NET_UNREACH = 4,
+  ENGINE_FAIL_RESET_BY_SERVER = 5,
+  ENGINE_FAIL_RESET_BY_APP = 6,
+  ENGINE_FAIL_SOCKET = 7,
+  ENGINE_FAIL_PROTECT = 8,
+  ENGINE_FAIL_IDLE = 9,
+  ENGINE_FAIL_ABORTED = 10,
+};
+
+typedef enum {
+  ENGINE_TCP_CONNECTING,          /* real connect in progress, SYN unanswered */
+  ENGINE_TCP_SYN_RCVD,            /* SYN-ACK sent */
+  ENGINE_TCP_ESTABLISHED,         /* including half-closed states: see flags */
+  ENGINE_TCP_DONE,                /* closed; lingers to answer stray segments */
+} EngineTcpState;
+
+typedef struct _EngineSeg EngineSeg;
+struct _EngineSeg {
+  EngineSeg *next;
+  uint32_t   seq;
+  uint32_t   len;
+  bool       fin;
+  uint8_t    data[];
+};
+
+typedef struct {
+  uint8_t  *buf;                  /* ENGINE_RING_SIZE bytes, allocated on use */
+  uint32_t  start;
+  uint32_t  len;
+} EngineRing;
+
+typedef struct {
+  EngineTcpState state;
+  uint16_t   mss;                 /* largest segment we send to the app */
+
+  /* app → server */
+  uint32_t   irs;
+  uint32_t   rcv_nxt;
+  EngineRing up;                  /* accepted from the app, not yet written */
+  EngineSeg *ooo;                 /* out of order, sorted by seq */
+  uint32_t   ooo_bytes;
+  uint16_t   adv_wnd;             /* the window we last advertised */
+  bool       app_fin;             /* the app's FIN arrived in order */
+  bool       shut_wr;
+
+  /* server → app */
+  uint32_t   iss;
+  uint32_t   snd_una;
+  uint32_t   snd_nxt;
+  EngineRing down;                /* starts at snd_una: unacked, then unsent */
+  uint32_t   snd_wnd;             /* the app's window */
+  bool       server_eof;
+  bool       fin_sent;
+  bool       fin_acked;
+
+  /* retransmission */
+  uint64_t   rto_at_us;           /* 0: not armed */
+  uint32_t   rto_ms;
+  unsigned   retries;
+  unsigned   dupacks;
+  uint16_t   dupack_wnd;
+  bool       in_recovery;
+  uint32_t   recover;
+  uint64_t   linger_until_us;
+} EngineTcp;
+
+typedef struct _EngineFlow EngineFlow;
+struct _EngineFlow {
+  EngineEv             ev;
+  AdbscopeAgentFlowKey key;
+  EngineFlow          *hnext;
+  EngineFlow          *prev;
+  EngineFlow          *next;
+  uint64_t             id;
+  int                  fd;
+  uint32_t             ep_events;
+  bool                 in_hash;
+  bool                 closed;      /* on the closed list */
+  bool                 fake_dns;
+  int                  uid;
+  int                  app;         /* index in engine->apps */
+  char                 host[256];
+  uint8_t              host_source;
+  uint8_t             *peek;
+  uint32_t             peek_len;
+  bool                 peek_done;
+  uint8_t              state;
+  uint8_t              failure;
+  int                  failure_errno;
+  uint64_t             bytes_up, bytes_down, packets_up, packets_down;
+  uint64_t             payload_up, payload_down;
+  uint32_t             retransmissions;
+  uint64_t             open_ms;
+  uint64_t             close_ms;
+  uint64_t             last_us;
+  EngineTcp           *tcp;
+};
+
+typedef struct {
+  int      uid;
+  uint64_t bytes_up, bytes_down, packets_up, packets_down;
+  uint32_t open;
+  uint64_t total;
+} EngineApp;
+
+typedef struct _EngineDnsPending EngineDnsPending;
+struct _EngineDnsPending {
+  EngineDnsPending    *next;
+  uint64_t             id;
+  AdbscopeAgentFlowKey key;       /* the app's query flow */
+  uint8_t             *query;
+  size_t               query_len;
+  uint64_t             start_us;
+  uint64_t             time_ms;
+};
+
+/* Handed over from other threads under dns_lock. */
+typedef struct _EngineDnsAnswer EngineDnsAnswer;
+struct _EngineDnsAnswer {
+  EngineDnsAnswer *next;
+  uint64_t         id;
+  size_t           len;
+  uint8_t          data[];
+};
+
+typedef struct {
+  uint64_t id;
+  int      uid;
+  char     name[ENGINE_DNS_NAME_MAX];
+  uint16_t qtype;
+  char     answers[ENGINE_DNS_ANSWERS_MAX][64];
+  unsigned n_answers;
+  uint64_t latency_us;
+  uint8_t  result;
+  uint8_t  rcode;
+  uint64_t time_ms;
+  bool     via_fake;
+} EngineDnsRecord;
+
+typedef struct {
+  uint8_t ip_version;
+  uint8_t addr[16];
+  char    name[ENGINE_DNS_NAME_MAX];
+} EngineHostEntry;
+
+typedef struct {
+  EngineEv ev;
+  int      fd;
+  bool     pcap;
+} EngineListener;
+
+typedef struct _EngineClient EngineClient;
+struct _EngineClient {
+  EngineEv      ev;
+  EngineClient *next;
+  int           fd;
+  bool          pcap;
+  uint32_t      ep_events;
+  uint8_t      *out;              /* bytes being sent */
+  size_t        out_len;
+  size_t        out_off;
+  size_t        out_cap;
+  uint8_t      *slot;             /* the next snapshot frame, replaced if unsent */
+  size_t        slot_len;
+};
+
+typedef struct {
+  uint64_t packets_read, bytes_read, packets_written, bytes_written;
+  uint64_t unsupported_icmp, unsupported_fragments, unsupported_protocol;
+  uint64_t malformed, errors;
+  uint64_t tcp_total, udp_total, rst_unknown;
+  uint64_t retransmissions, fast_retransmissions;
+  uint64_t dns_queries, dns_failures;
+  uint64_t pcap_packets, pcap_dropped, clients_rejected;
+} EngineCounters;
+
+typedef struct {
+  size_t   len;
+  uint64_t wall_us;               /* for the pcap timestamp */
+  uint8_t  data[];
+} EngineQPkt;
+
+struct _AdbscopeAgentEngine {
+  AdbscopeAgentConfig    config;
+  AdbscopeAgentCallbacks cb;
+  unsigned int          *allowed_uids;
+  char                  *socket_name;
+  char                  *pcap_socket_name;
+  char                  *agent_version;
+  char                  *platform;
+
+  int                    tun_fd;
+  int                    epfd;
+  int                    wake_fd;       /* eventfd: packets, DNS answers, stop */
+  int                    reader_stop_fd;
+  EngineEv               wake_ev;
+  atomic_bool            stop;
+  pthread_t              reader;
+  bool                   reader_started;
+
+  /* The reader's queue: shared with the reader thread, under qlock. */
+  pthread_mutex_t        qlock;
+  EngineQPkt           **q;
+  unsigned               q_head;
+  unsigned               q_len;
+  atomic_uint_fast64_t   dropped_queue_full;
+
+  /* Shared with any thread, under dns_lock. */
+  pthread_mutex_t        dns_lock;
+  EngineDnsAnswer       *answers;
+  EngineDnsAnswer      **answers_tail;
+
+  EngineFlow           **hash;
+  EngineFlow            *live;
+  EngineFlow            *closed_head;   /* oldest first */
+  EngineFlow            *closed_tail;
+  unsigned               n_closed;
+  unsigned               tcp_open;
+  unsigned               udp_open;
+  uint64_t               next_flow_id;
+
+  EngineDnsPending      *dns_pending;
+  uint64_t               next_dns_id;
+  EngineDnsRecord       *dns_log;       /* ring of ENGINE_DNS_LOG_MAX */
+  unsigned               dns_log_start;
+  unsigned               dns_log_len;
+  uint64_t               next_dns_record_id;
+  EngineHostEntry       *hosts;
+
+  EngineApp             *apps;
+  unsigned               n_apps;
+
+  EngineCounters         c;
+
+  EngineListener         snap_listener;
+  EngineListener         pcap_listener;
+  EngineClient          *clients;
+  unsigned               n_clients;
+  unsigned               n_pcap_clients;
+  uint64_t               last_client_left_us;
+
+  uint64_t               start_us;
+  uint64_t               start_ms;
+  uint64_t               next_tick_us;
+  uint64_t               next_snapshot_us;
+  uint64_t               snapshot_seq;
+
+  uint8_t               *pkt_buf;       /* packets built by the engine thread */
+  uint8_t               *io_buf;        /* socket reads (UDP) */
+};
+
+/* engine.c */
+uint64_t    engine_now_us             (AdbscopeAgentEngine *e);
+uint64_t    engine_wall_us            (AdbscopeAgentEngine *e);
+void        engine_log                (AdbscopeAgentEngine  *e,
+                                       AdbscopeAgentLogLevel level,
+                                       const char           *fmt,
+                                       ...) __attribute__ ((format (printf, 3, 4)));
+void        engine_send               (AdbscopeAgentEngine *e,
+                                       EnginePacket        *pkt);
+void        engine_reply              (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow,
+                                       EnginePacket        *pkt);
+EngineFlow *engine_flow_lookup        (AdbscopeAgentEngine        *e,
+                                       const AdbscopeAgentFlowKey *key);
+EngineFlow *engine_flow_new           (AdbscopeAgentEngine        *e,
+                                       const AdbscopeAgentFlowKey *key);
+void        engine_flow_unhash        (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow);
+void        engine_flow_finish        (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow,
+                                       uint8_t              state,
+                                       uint8_t              failure,
+                                       int                  err);
+void        engine_flow_account_up    (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow,
+                                       size_t               ip_len,
+                                       size_t               payload_len);
+int         engine_flow_set_events    (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow,
+                                       uint32_t             events);
+void        engine_flow_close_fd      (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow);
+int         engine_flow_socket        (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow,
+                                       int                  type);
+void        engine_flow_peek          (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow,
+                                       const uint8_t       *data,
+                                       size_t               len);
+void        engine_host_cache_put     (AdbscopeAgentEngine *e,
+                                       uint8_t              ip_version,
+                                       const uint8_t       *addr,
+                                       const char          *name);
+const char *engine_host_cache_get     (AdbscopeAgentEngine *e,
+                                       uint8_t              ip_version,
+                                       const uint8_t       *addr);
+uint8_t     engine_failure_from_errno (int err);
+
+/* engine-tcp.c */
+void        engine_tcp_input          (AdbscopeAgentEngine *e,
+                                       EnginePacket        *pkt);
+void        engine_tcp_event          (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow,
+                                       uint32_t             events);
+void        engine_tcp_tick           (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow,
+                                       uint64_t             now_us);
+void        engine_tcp_free           (EngineTcp *tcp);
+
+/* engine-udp.c */
+void        engine_udp_input          (AdbscopeAgentEngine *e,
+                                       EnginePacket        *pkt);
+void        engine_udp_event          (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow,
+                                       uint32_t             events);
+void        engine_udp_tick           (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow,
+                                       uint64_t             now_us);
+void        engine_dns_process_answers (AdbscopeAgentEngine *e);
+void        engine_dns_tick           (AdbscopeAgentEngine *e,
+                                       uint64_t             now_us);
+void        engine_dns_free_all       (AdbscopeAgentEngine *e);
+
+/* engine-server.c */
+int         engine_server_open        (AdbscopeAgentEngine *e,
+                                       char                *error,
+                                       size_t               error_len);
+void        engine_server_close       (AdbscopeAgentEngine *e);
+void        engine_server_accept      (AdbscopeAgentEngine *e,
+                                       EngineListener      *l);
+void        engine_client_event       (AdbscopeAgentEngine *e,
+                                       EngineClient        *client,
+                                       uint32_t             events);
+void        engine_server_flush       (AdbscopeAgentEngine *e);
+void        engine_snapshot_publish   (AdbscopeAgentEngine *e);
+void        engine_pcap_packet        (AdbscopeAgentEngine *e,
+                                       const uint8_t       *data,
+                                       size_t               len,
+                                       uint64_t             wall_us);

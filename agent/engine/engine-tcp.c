@@ -1,0 +1,962 @@
+/* engine-tcp.c: TCP terminated in the engine.  Toward the app the engine is
+ * the server: its SYN is answered only after the real connect() succeeded,
+ * data is acknowledged once the engine holds it, and the engine's own
+ * segments are retransmitted (500 ms doubling to 8 s, fast retransmit after
+ * three duplicate ACKs, NewReno-style partial ACKs).  Toward the server it
+ * is an ordinary kernel socket.  No window scaling: both rings are 64 KiB. */
+#include "engine-private.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define SEQ_LT(a, b)  ((int32_t) ((a) - (b)) < 0)
+#define SEQ_LEQ(a, b) ((int32_t) ((a) - (b)) <= 0)
+#define SEQ_GT(a, b)  ((int32_t) ((a) - (b)) > 0)
+#define SEQ_GEQ(a, b) ((int32_t) ((a) - (b)) >= 0)
+
+#define RING_MASK (ENGINE_RING_SIZE - 1)
+
+/* Rings ----------------------------------------------------------------- */
+
+static bool
+ring_ensure (EngineRing *r)
+{
+  if (r->buf == NULL)
+    r->buf = malloc (ENGINE_RING_SIZE);
+  return r->buf != NULL;
+}
+
+static void
+ring_push (EngineRing    *r,
+           const uint8_t *data,
+           uint32_t       len)
+{
+  uint32_t pos = (r->start + r->len) & RING_MASK;
+  uint32_t first = ENGINE_RING_SIZE - pos;
+
+  if (first > len)
+    first = len;
+  memcpy (r->buf + pos, data, first);
+  memcpy (r->buf, data + first, len - first);
+  r->len += len;
+}
+
+static void
+ring_copy_out (const EngineRing *r,
+               uint32_t          off,
+               uint8_t          *dst,
+               uint32_t          len)
+{
+  uint32_t pos = (r->start + off) & RING_MASK;
+  uint32_t first = ENGINE_RING_SIZE - pos;
+
+  if (first > len)
+    first = len;
+  memcpy (dst, r->buf + pos, first);
+  memcpy (dst + first, r->buf, len - first);
+}
+
+static void
+ring_consume (EngineRing *r,
+              uint32_t    n)
+{
+  r->start = (r->start + n) & RING_MASK;
+  r->len -= n;
+}
+
+/* The iovecs of the used part (which = 0) or the free part (which = 1). */
+static int
+ring_iov (EngineRing   *r,
+          bool          free_part,
+          struct iovec  iov[2])
+{
+  uint32_t pos, len, first;
+
+  if (free_part)
+    {
+      pos = (r->start + r->len) & RING_MASK;
+      len = ENGINE_RING_SIZE - r->len;
+    }
+  else
+    {
+      pos = r->start;
+      len = r->len;
+    }
+  if (len == 0)
+    return 0;
+  first = ENGINE_RING_SIZE - pos;
+  if (first >= len)
+    {
+      iov[0].iov_base = r->buf + pos;
+      iov[0].iov_len = len;
+      return 1;
+    }
+  iov[0].iov_base = r->buf + pos;
+  iov[0].iov_len = first;
+  iov[1].iov_base = r->buf;
+  iov[1].iov_len = len - first;
+  return 2;
+}
+
+void
+engine_tcp_free (EngineTcp *t)
+{
+  EngineSeg *s, *n;
+
+  free (t->up.buf);
+  free (t->down.buf);
+  t->up.buf = t->down.buf = NULL;
+  t->up.len = t->down.len = 0;
+  for (s = t->ooo; s; s = n)
+    {
+      n = s->next;
+      free (s);
+    }
+  t->ooo = NULL;
+  t->ooo_bytes = 0;
+}
+
+/* Sending to the app ---------------------------------------------------- */
+
+static uint16_t
+tcp_window (const EngineTcp *t)
+{
+  return (uint16_t) (ENGINE_MAX_WINDOW - t->up.len);
+}
+
+/* One segment: @len bytes of the down ring from offset @off. */
+static void
+tcp_send (AdbscopeAgentEngine *e,
+          EngineFlow          *f,
+          uint8_t              flags,
+          uint32_t             seq,
+          uint32_t             off,
+          uint32_t             len,
+          bool                 dup_window)
+{
+  EngineTcp *t = f->tcp;
+  EnginePacket pkt;
+  size_t hlen;
+
+  memset (&pkt, 0, sizeof pkt);
+  if (flags & ENGINE_TCP_SYN)
+    pkt.mss = (uint16_t) (e->config.mtu - (f->key.ip_version == 4 ? 40 : 60));
+  hlen = (f->key.ip_version == 4 ? 20 : 40) + (pkt.mss ? 24 : 20);
+  if (len > 0)
+    ring_copy_out (&t->down, off, e->pkt_buf + hlen, len);
+  pkt.payload = NULL;
+  pkt.payload_len = len;
+  pkt.seq = seq;
+  pkt.ack = t->rcv_nxt;
+  pkt.flags = flags;
+  /* A duplicate ACK repeats the last window exactly, or the app's stack
+   * would take it for a window update and not count it. */
+  pkt.window = dup_window ? t->adv_wnd : tcp_window (t);
+  t->adv_wnd = pkt.window;
+  engine_reply (e, f, &pkt);
+}
+
+static void
+tcp_ack (AdbscopeAgentEngine *e,
+         EngineFlow          *f,
+         bool                 dup)
+{
+  tcp_send (e, f, ENGINE_TCP_ACK, f->tcp->snd_nxt, 0, 0, dup);
+}
+
+static void
+tcp_rst (AdbscopeAgentEngine *e,
+         EngineFlow          *f)
+{
+  EngineTcp *t = f->tcp;
+
+  if (t->state == ENGINE_TCP_CONNECTING)
+    {
+      EnginePacket pkt;
+
+      /* The SYN was never answered: seq 0, acknowledge the SYN. */
+      memset (&pkt, 0, sizeof pkt);
+      pkt.ack = t->irs + 1;
+      pkt.flags = ENGINE_TCP_RST | ENGINE_TCP_ACK;
+      engine_reply (e, f, &pkt);
+      return;
+    }
+  tcp_send (e, f, ENGINE_TCP_RST | ENGINE_TCP_ACK, t->snd_nxt, 0, 0, false);
+}
+
+static void
+rst_unknown (AdbscopeAgentEngine *e,
+             const EnginePacket  *in)
+{
+  EnginePacket r;
+  uint32_t seg_len = (uint32_t) in->payload_len;
+
+  memset (&r, 0, sizeof r);
+  r.ip_version = in->ip_version;
+  r.protocol = 6;
+  memcpy (r.src, in->dst, 16);
+  memcpy (r.dst, in->src, 16);
+  r.sport = in->dport;
+  r.dport = in->sport;
+  /* RFC 793 reset generation for a segment of no connection. */
+  if (in->flags & ENGINE_TCP_ACK)
+    {
+      r.seq = in->ack;
+      r.flags = ENGINE_TCP_RST;
+    }
+  else
+    {
+      if (in->flags & ENGINE_TCP_SYN)
+        seg_len++;
+      if (in->flags & ENGINE_TCP_FIN)
+        seg_len++;
+      r.ack = in->seq + seg_len;
+      r.flags = ENGINE_TCP_RST | ENGINE_TCP_ACK;
+    }
+  e->c.rst_unknown++;
+  engine_send (e, &r);
+}
+
+static void
+arm_rto (AdbscopeAgentEngine *e,
+         EngineTcp           *t)
+{
+  t->rto_at_us = engine_now_us (e) + (uint64_t) t->rto_ms * 1000u;
+}
+
+/* Resend the oldest unacknowledged segment (data, or the FIN alone). */
+static void
+retransmit_head (AdbscopeAgentEngine *e,
+                 EngineFlow          *f)
+{
+  EngineTcp *t = f->tcp;
+  uint32_t outstanding = t->snd_nxt - t->snd_una;
+  uint32_t data = outstanding - (t->fin_sent ? 1 : 0);
+  uint32_t len = data < t->mss ? data : t->mss;
+  uint8_t flags = ENGINE_TCP_ACK;
+
+  if (outstanding == 0)
+    return;
+  if (len == data && t->fin_sent)
+    flags |= ENGINE_TCP_FIN;
+  if (len > 0)
+    flags |= ENGINE_TCP_PSH;
+  tcp_send (e, f, flags, t->snd_una, 0, len, false);
+  f->retransmissions++;
+  e->c.retransmissions++;
+}
+
+static void
+send_down (AdbscopeAgentEngine *e,
+           EngineFlow          *f)
+{
+  EngineTcp *t = f->tcp;
+  uint32_t in_flight;
+
+  if (t->state != ENGINE_TCP_ESTABLISHED || t->fin_sent)
+    return;
+  in_flight = t->snd_nxt - t->snd_una;
+  while (in_flight < t->down.len)
+    {
+      uint32_t unsent = t->down.len - in_flight;
+      uint32_t room = t->snd_wnd > in_flight ? t->snd_wnd - in_flight : 0;
+      uint32_t len = unsent;
+
+      if (room == 0)
+        break;
+      if (len > t->mss)
+        len = t->mss;
+      if (len > room)
+        len = room;
+      tcp_send (e, f, ENGINE_TCP_ACK | (len == unsent ? ENGINE_TCP_PSH : 0), t->snd_nxt,
+                in_flight, len, false);
+      t->snd_nxt += len;
+      in_flight += len;
+      if (t->rto_at_us == 0)
+        arm_rto (e, t);
+    }
+  if (t->server_eof && in_flight == t->down.len)
+    {
+      tcp_send (e, f, ENGINE_TCP_FIN | ENGINE_TCP_ACK, t->snd_nxt, 0, 0, false);
+      t->snd_nxt++;
+      t->fin_sent = true;
+      if (f->state == ENGINE_CONN_OPEN)
+        f->state = ENGINE_CONN_CLOSING;
+      if (t->rto_at_us == 0)
+        arm_rto (e, t);
+    }
+  else if (t->snd_wnd == 0 && in_flight == 0 && t->down.len > 0 && t->rto_at_us == 0)
+    arm_rto (e, t);               /* persist timer: probe the closed window */
+}
+
+/* Ending ---------------------------------------------------------------- */
+
+static void
+abort_flow (AdbscopeAgentEngine *e,
+            EngineFlow          *f,
+            bool                 rst_app,
+            bool                 rst_server,
+            uint8_t              state,
+            uint8_t              failure,
+            int                  err)
+{
+  if (rst_app)
+    tcp_rst (e, f);
+  if (rst_server && f->fd >= 0)
+    {
+      /* SO_LINGER 0: close() sends a RST to the server. */
+      struct linger lg = { 1, 0 };
+
+      setsockopt (f->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+    }
+  engine_flow_finish (e, f, state, failure, err);
+}
+
+static void
+maybe_finish (AdbscopeAgentEngine *e,
+              EngineFlow          *f)
+{
+  EngineTcp *t = f->tcp;
+
+  if (t->app_fin && t->shut_wr && t->fin_acked)
+    engine_flow_finish (e, f, ENGINE_CONN_CLOSED, ENGINE_FAIL_NONE, 0);
+}
+
+static void
+update_events (AdbscopeAgentEngine *e,
+               EngineFlow          *f)
+{
+  EngineTcp *t = f->tcp;
+  uint32_t ev = 0;
+
+  if (f->closed || f->fd < 0)
+    return;
+  if (t->state == ENGINE_TCP_CONNECTING)
+    ev = EPOLLOUT;
+  else
+    {
+      if (!t->server_eof && t->down.len < ENGINE_RING_SIZE)
+        ev |= EPOLLIN;
+      if (t->up.len > 0)
+        ev |= EPOLLOUT;
+    }
+  engine_flow_set_events (e, f, ev);
+}
+
+/* app → server ---------------------------------------------------------- */
+
+static bool
+flush_up (AdbscopeAgentEngine *e,
+          EngineFlow          *f)
+{
+  EngineTcp *t = f->tcp;
+  uint16_t before = t->adv_wnd;
+
+  while (t->up.len > 0)
+    {
+      struct iovec iov[2];
+      int n_iov = ring_iov (&t->up, false, iov);
+      ssize_t n = writev (f->fd, iov, n_iov);
+
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          if (errno == EAGAIN || errno == EWOULDBLOCK)
+            break;
+          abort_flow (e, f, true, false, ENGINE_CONN_FAILED,
+                      engine_failure_from_errno (errno), errno);
+          return false;
+        }
+      ring_consume (&t->up, (uint32_t) n);
+    }
+  if (t->up.len == 0 && t->app_fin && !t->shut_wr)
+    {
+      shutdown (f->fd, SHUT_WR);
+      t->shut_wr = true;
+      maybe_finish (e, f);
+      if (f->closed)
+        return false;
+    }
+  /* Reopen the window once it is worth a segment or two. */
+  {
+    uint16_t w = tcp_window (t);
+    uint32_t step = 2u * t->mss < 32768u ? 2u * t->mss : 32768u;
+
+    if (t->state == ENGINE_TCP_ESTABLISHED && !t->app_fin
+        && (w >= before + step || (before < t->mss && w >= t->mss)))
+      tcp_ack (e, f, false);
+  }
+  return true;
+}
+
+/* Takes in-order bytes: straight to the socket when nothing waits, the rest
+ * into the up ring. */
+static void
+accept_data (AdbscopeAgentEngine *e,
+             EngineFlow          *f,
+             const uint8_t       *data,
+             uint32_t            len)
+{
+  EngineTcp *t = f->tcp;
+  uint32_t written = 0;
+
+  engine_flow_peek (e, f, data, len);
+  if (t->up.len == 0 && f->fd >= 0)
+    {
+      ssize_t n;
+
+      do
+        n = write (f->fd, data, len);
+      while (n < 0 && errno == EINTR);
+      if (n > 0)
+        written = (uint32_t) n;
+    }
+  if (written < len)
+    {
+      if (!ring_ensure (&t->up))
+        return;
+      ring_push (&t->up, data + written, len - written);
+    }
+  t->rcv_nxt += len;
+}
+
+static void
+ooo_store (EngineTcp     *t,
+           uint32_t       seq,
+           const uint8_t *data,
+           uint32_t       len,
+           bool           fin)
+{
+  EngineSeg **pp, *s;
+
+  for (pp = &t->ooo; *pp; pp = &(*pp)->next)
+    {
+      if ((*pp)->seq == seq && (*pp)->len >= len)
+        return;                         /* already have it */
+      if (SEQ_GT ((*pp)->seq, seq))
+        break;
+    }
+  if (t->ooo_bytes + len > 2u * ENGINE_MAX_WINDOW)
+    return;
+  s = malloc (sizeof *s + len);
+  if (s == NULL)
+    return;
+  s->seq = seq;
+  s->len = len;
+  s->fin = fin;
+  memcpy (s->data, data, len);
+  s->next = *pp;
+  *pp = s;
+  t->ooo_bytes += len;
+}
+
+/* Moves kept segments that the new rcv_nxt reaches into the stream. */
+static void
+ooo_pull (AdbscopeAgentEngine *e,
+          EngineFlow          *f)
+{
+  EngineTcp *t = f->tcp;
+  EngineSeg *s;
+
+  while ((s = t->ooo) != NULL && SEQ_LEQ (s->seq, t->rcv_nxt) && !t->app_fin)
+    {
+      uint32_t skip = t->rcv_nxt - s->seq;
+
+      t->ooo = s->next;
+      t->ooo_bytes -= s->len;
+      if (skip < s->len || (skip == s->len && s->fin))
+        {
+          uint32_t len = s->len - skip;
+          uint32_t room = tcp_window (t);
+
+          if (len > room)
+            len = room;
+          accept_data (e, f, s->data + skip, len);
+          if (len == s->len - skip && s->fin)
+            {
+              t->rcv_nxt++;
+              t->app_fin = true;
+            }
+        }
+      free (s);
+    }
+}
+
+static void
+tcp_data (AdbscopeAgentEngine *e,
+          EngineFlow          *f,
+          const EnginePacket  *pkt)
+{
+  EngineTcp *t = f->tcp;
+  const uint8_t *data = pkt->payload;
+  uint32_t len = (uint32_t) pkt->payload_len;
+  uint32_t seq = pkt->seq;
+  bool fin = (pkt->flags & ENGINE_TCP_FIN) != 0;
+  uint32_t room;
+
+  if (t->app_fin)
+    {
+      /* Anything after the app's FIN is a retransmission: acknowledge. */
+      tcp_ack (e, f, false);
+      return;
+    }
+
+  if (SEQ_LT (seq, t->rcv_nxt))
+    {
+      uint32_t skip = t->rcv_nxt - seq;
+
+      if (skip >= len)
+        {
+          /* Old data, a keepalive (seq = rcv_nxt - 1) or a zero-window
+           * probe: answer with the current state. */
+          if (!(fin && skip == len))
+            {
+              tcp_ack (e, f, false);
+              return;
+            }
+          len = 0;
+          data = NULL;
+          seq = t->rcv_nxt;
+        }
+      else
+        {
+          data += skip;
+          len -= skip;
+          seq = t->rcv_nxt;
+        }
+    }
+
+  room = tcp_window (t);
+  if (seq == t->rcv_nxt)
+    {
+      uint32_t take = len < room ? len : room;
+
+      if (take > 0)
+        accept_data (e, f, data, take);
+      if (take == len && fin)
+        {
+          t->rcv_nxt++;
+          t->app_fin = true;
+        }
+      ooo_pull (e, f);
+      tcp_ack (e, f, false);
+      if (t->app_fin && f->state == ENGINE_CONN_OPEN)
+        f->state = ENGINE_CONN_CLOSING;
+      return;
+    }
+
+  /* A gap: keep what fits in the window, repeat the last ACK unchanged. */
+  {
+    uint32_t off = seq - t->rcv_nxt;
+
+    if (off < room && len > 0)
+      {
+        uint32_t take = len < room - off ? len : room - off;
+
+        ooo_store (t, seq, data, take, fin && take == len);
+      }
+    else if (off < room && fin)
+      ooo_store (t, seq, data, 0, true);
+    tcp_ack (e, f, true);
+  }
+}
+
+/* ACKs from the app ------------------------------------------------------ */
+
+static void
+tcp_ack_input (AdbscopeAgentEngine *e,
+               EngineFlow          *f,
+               const EnginePacket  *pkt)
+{
+  EngineTcp *t = f->tcp;
+  uint32_t ack = pkt->ack;
+  bool pure = pkt->payload_len == 0 && !(pkt->flags & (ENGINE_TCP_FIN | ENGINE_TCP_SYN));
+
+  if (SEQ_GT (ack, t->snd_nxt))
+    {
+      tcp_ack (e, f, false);
+      return;
+    }
+  if (SEQ_GT (ack, t->snd_una))
+    {
+      uint32_t acked = ack - t->snd_una;
+
+      if (t->fin_sent && ack == t->snd_nxt)
+        {
+          t->fin_acked = true;
+          acked--;
+        }
+      ring_consume (&t->down, acked);
+      t->snd_una = ack;
+      t->snd_wnd = pkt->window;
+      t->dupacks = 0;
+      t->retries = 0;
+      t->rto_ms = ENGINE_RTO_MIN_MS;
+      t->rto_at_us = 0;
+      if (t->in_recovery)
+        {
+          if (SEQ_GEQ (ack, t->recover))
+            t->in_recovery = false;
+          else
+            retransmit_head (e, f);   /* a partial ACK: the next hole */
+        }
+      if (t->snd_una != t->snd_nxt)
+        arm_rto (e, t);
+    }
+  else if (ack == t->snd_una)
+    {
+      if (pure && t->snd_una != t->snd_nxt && pkt->window == t->dupack_wnd)
+        {
+          if (++t->dupacks == 3 && !t->in_recovery)
+            {
+              retransmit_head (e, f);
+              t->in_recovery = true;
+              t->recover = t->snd_nxt;
+              e->c.fast_retransmissions++;
+              arm_rto (e, t);
+            }
+        }
+      else if (pkt->window != t->snd_wnd)
+        t->dupacks = 0;
+      t->snd_wnd = pkt->window;
+    }
+  t->dupack_wnd = pkt->window;
+}
+
+/* Segments from the app ------------------------------------------------- */
+
+static void
+start_connect (AdbscopeAgentEngine *e,
+               const EnginePacket  *pkt,
+               const AdbscopeAgentFlowKey *key)
+{
+  EngineFlow *f = engine_flow_new (e, key);
+  EngineTcp *t;
+  struct sockaddr_storage ss;
+  socklen_t sl;
+  int fd, max_mss;
+
+  if (f == NULL)
+    {
+      e->c.errors++;
+      return;
+    }
+  engine_flow_account_up (e, f, pkt->ip_len, 0);
+  t = f->tcp = calloc (1, sizeof *t);
+  if (t == NULL)
+    {
+      engine_flow_finish (e, f, ENGINE_CONN_FAILED, ENGINE_FAIL_SOCKET, ENOMEM);
+      return;
+    }
+  t->state = ENGINE_TCP_CONNECTING;
+  t->irs = pkt->seq;
+  t->rcv_nxt = pkt->seq + 1;
+  max_mss = e->config.mtu - (key->ip_version == 4 ? 40 : 60);
+  t->mss = pkt->mss ? pkt->mss : 536;
+  if (t->mss > max_mss)
+    t->mss = (uint16_t) max_mss;
+  t->snd_wnd = pkt->window;
+  t->dupack_wnd = pkt->window;
+  t->iss = (uint32_t) random () ^ (uint32_t) (f->id * 2654435761u);
+  t->snd_una = t->snd_nxt = t->iss;
+  t->rto_ms = ENGINE_RTO_MIN_MS;
+  t->adv_wnd = ENGINE_MAX_WINDOW;
+
+  fd = engine_flow_socket (e, f, SOCK_STREAM);
+  if (fd < 0)
+    {
+      int err = errno;
+
+      engine_log (e, ADBSCOPE_AGENT_LOG_WARNING, "flow %llu: socket: %s",
+                  (unsigned long long) f->id, strerror (err));
+      abort_flow (e, f, true, false, ENGINE_CONN_FAILED,
+                  fd == -2 ? ENGINE_FAIL_PROTECT : ENGINE_FAIL_SOCKET, err);
+      return;
+    }
+
+  memset (&ss, 0, sizeof ss);
+  if (key->ip_version == 4)
+    {
+      struct sockaddr_in *sin = (struct sockaddr_in *) &ss;
+
+      sin->sin_family = AF_INET;
+      sin->sin_port = htons (key->dport);
+      memcpy (&sin->sin_addr, key->dst, 4);
+      sl = sizeof *sin;
+    }
+  else
+    {
+      struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *) &ss;
+
+      sin6->sin6_family = AF_INET6;
+      sin6->sin6_port = htons (key->dport);
+      memcpy (&sin6->sin6_addr, key->dst, 16);
+      sl = sizeof *sin6;
+    }
+  if (connect (fd, (struct sockaddr *) &ss, sl) < 0 && errno != EINPROGRESS)
+    {
+      int err = errno;
+
+      abort_flow (e, f, true, false, ENGINE_CONN_FAILED, engine_failure_from_errno (err), err);
+      return;
+    }
+  /* Even an immediate success is reported through EPOLLOUT. */
+  update_events (e, f);
+}
+
+static void
+connected (AdbscopeAgentEngine *e,
+           EngineFlow          *f)
+{
+  EngineTcp *t = f->tcp;
+  int err = 0;
+  socklen_t len = sizeof err;
+
+  if (getsockopt (f->fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+    err = errno;
+  if (err != 0)
+    {
+      engine_log (e, ADBSCOPE_AGENT_LOG_INFO, "flow %llu: connect: %s",
+                  (unsigned long long) f->id, strerror (err));
+      abort_flow (e, f, true, false, ENGINE_CONN_FAILED, engine_failure_from_errno (err), err);
+      return;
+    }
+  t->state = ENGINE_TCP_SYN_RCVD;
+  tcp_send (e, f, ENGINE_TCP_SYN | ENGINE_TCP_ACK, t->iss, 0, 0, false);
+  t->snd_nxt = t->iss + 1;
+  arm_rto (e, t);
+}
+
+void
+engine_tcp_input (AdbscopeAgentEngine *e,
+                  EnginePacket        *pkt)
+{
+  AdbscopeAgentFlowKey key;
+  EngineFlow *f;
+  EngineTcp *t;
+  uint8_t fl = pkt->flags;
+
+  memset (&key, 0, sizeof key);
+  key.ip_version = pkt->ip_version;
+  key.protocol = 6;
+  key.sport = pkt->sport;
+  key.dport = pkt->dport;
+  memcpy (key.src, pkt->src, pkt->ip_version == 4 ? 4 : 16);
+  memcpy (key.dst, pkt->dst, pkt->ip_version == 4 ? 4 : 16);
+
+  f = engine_flow_lookup (e, &key);
+  if (f && f->closed && (fl & ENGINE_TCP_SYN) && !(fl & ENGINE_TCP_ACK)
+      && pkt->seq != f->tcp->irs)
+    {
+      /* The port is reused for a new connection: forget the old one. */
+      engine_flow_unhash (e, f);
+      f = NULL;
+    }
+  if (f == NULL)
+    {
+      if ((fl & (ENGINE_TCP_SYN | ENGINE_TCP_ACK | ENGINE_TCP_RST)) == ENGINE_TCP_SYN)
+        start_connect (e, pkt, &key);
+      else if (!(fl & ENGINE_TCP_RST))
+        rst_unknown (e, pkt);
+      return;
+    }
+
+  engine_flow_account_up (e, f, pkt->ip_len, pkt->payload_len);
+  f->last_us = engine_now_us (e);
+  t = f->tcp;
+
+  if (t->state == ENGINE_TCP_DONE)
+    {
+      if (fl & ENGINE_TCP_RST)
+        return;
+      if (f->state == ENGINE_CONN_FAILED || f->failure == ENGINE_FAIL_RESET_BY_APP)
+        rst_unknown (e, pkt);
+      else if (pkt->payload_len > 0 || (fl & (ENGINE_TCP_FIN | ENGINE_TCP_SYN)))
+        tcp_ack (e, f, false);
+      return;
+    }
+
+  if (fl & ENGINE_TCP_RST)
+    {
+      /* Accept a reset that is in the window (RFC 5961 would be stricter;
+       * the TUN is not an open network). */
+      uint32_t off = pkt->seq - t->rcv_nxt;
+
+      if (t->state == ENGINE_TCP_CONNECTING || off <= ENGINE_MAX_WINDOW)
+        abort_flow (e, f, false, true, ENGINE_CONN_CLOSED, ENGINE_FAIL_RESET_BY_APP, 0);
+      return;
+    }
+
+  if (t->state == ENGINE_TCP_CONNECTING)
+    return;                     /* a repeated SYN: the answer waits for connect() */
+
+  if (fl & ENGINE_TCP_SYN)
+    {
+      if (t->state == ENGINE_TCP_SYN_RCVD && pkt->seq == t->irs)
+        {
+          tcp_send (e, f, ENGINE_TCP_SYN | ENGINE_TCP_ACK, t->iss, 0, 0, false);
+          f->retransmissions++;
+          e->c.retransmissions++;
+        }
+      else
+        tcp_ack (e, f, false);
+      return;
+    }
+  if (!(fl & ENGINE_TCP_ACK))
+    return;
+
+  if (t->state == ENGINE_TCP_SYN_RCVD)
+    {
+      if (pkt->ack != t->iss + 1)
+        {
+          rst_unknown (e, pkt);
+          return;
+        }
+      t->state = ENGINE_TCP_ESTABLISHED;
+      t->snd_una = t->iss + 1;
+      t->snd_wnd = pkt->window;
+      t->dupack_wnd = pkt->window;
+      t->rto_at_us = 0;
+      t->retries = 0;
+      t->rto_ms = ENGINE_RTO_MIN_MS;
+      f->state = ENGINE_CONN_OPEN;
+    }
+  else
+    tcp_ack_input (e, f, pkt);
+
+  if (pkt->payload_len > 0 || (fl & ENGINE_TCP_FIN) || SEQ_LT (pkt->seq, t->rcv_nxt))
+    tcp_data (e, f, pkt);
+
+  if (t->up.len > 0 || (t->app_fin && !t->shut_wr))
+    {
+      if (!flush_up (e, f))
+        return;
+    }
+  send_down (e, f);
+  maybe_finish (e, f);
+  update_events (e, f);
+}
+
+/* Socket events ---------------------------------------------------------- */
+
+static void
+read_server (AdbscopeAgentEngine *e,
+             EngineFlow          *f)
+{
+  EngineTcp *t = f->tcp;
+  struct iovec iov[2];
+  int n_iov;
+  ssize_t n;
+
+  if (t->server_eof || t->down.len >= ENGINE_RING_SIZE)
+    return;
+  if (!ring_ensure (&t->down))
+    return;
+  n_iov = ring_iov (&t->down, true, iov);
+  do
+    n = readv (f->fd, iov, n_iov);
+  while (n < 0 && errno == EINTR);
+  if (n > 0)
+    {
+      t->down.len += (uint32_t) n;
+      send_down (e, f);
+    }
+  else if (n == 0)
+    {
+      t->server_eof = true;
+      send_down (e, f);
+      maybe_finish (e, f);
+    }
+  else if (errno != EAGAIN && errno != EWOULDBLOCK)
+    {
+      int err = errno;
+
+      abort_flow (e, f, true, false, ENGINE_CONN_FAILED, engine_failure_from_errno (err), err);
+    }
+}
+
+void
+engine_tcp_event (AdbscopeAgentEngine *e,
+                  EngineFlow          *f,
+                  uint32_t             events)
+{
+  EngineTcp *t = f->tcp;
+
+  if (f->closed)
+    return;
+  if (t->state == ENGINE_TCP_CONNECTING)
+    {
+      connected (e, f);
+      update_events (e, f);
+      return;
+    }
+  if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+    read_server (e, f);
+  if (!f->closed && (events & (EPOLLOUT | EPOLLERR)) && t->up.len > 0)
+    flush_up (e, f);
+  if (!f->closed && (events & EPOLLERR))
+    {
+      int err = 0;
+      socklen_t len = sizeof err;
+
+      if (getsockopt (f->fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err != 0)
+        abort_flow (e, f, true, false, ENGINE_CONN_FAILED, engine_failure_from_errno (err), err);
+    }
+  if (!f->closed)
+    update_events (e, f);
+}
+
+void
+engine_tcp_tick (AdbscopeAgentEngine *e,
+                 EngineFlow          *f,
+                 uint64_t             now)
+{
+  EngineTcp *t = f->tcp;
+  bool probing;
+
+  if (t->rto_at_us == 0 || now < t->rto_at_us || t->state == ENGINE_TCP_DONE)
+    return;
+
+  probing = t->state == ENGINE_TCP_ESTABLISHED && t->snd_una == t->snd_nxt;
+  if (!probing && ++t->retries > ENGINE_TCP_MAX_RETRIES)
+    {
+      engine_log (e, ADBSCOPE_AGENT_LOG_INFO, "flow %llu: the app stopped answering",
+                  (unsigned long long) f->id);
+      abort_flow (e, f, true, true, ENGINE_CONN_FAILED, ENGINE_FAIL_TIMED_OUT, ETIMEDOUT);
+      return;
+    }
+
+  if (t->state == ENGINE_TCP_SYN_RCVD)
+    {
+      tcp_send (e, f, ENGINE_TCP_SYN | ENGINE_TCP_ACK, t->iss, 0, 0, false);
+      f->retransmissions++;
+      e->c.retransmissions++;
+    }
+  else if (!probing)
+    {
+      retransmit_head (e, f);
+      t->in_recovery = true;
+      t->recover = t->snd_nxt;
+      t->dupacks = 0;
+    }
+  else if (t->snd_wnd == 0 && t->down.len > 0)
+    {
+      /* The app's window is closed: a segment below its window makes it
+       * answer with the current one, in case its update got lost. */
+      tcp_send (e, f, ENGINE_TCP_ACK, t->snd_una - 1, 0, 0, false);
+    }
+  else
+    {
+      t->rto_at_us = 0;
+      return;
+    }
+  t->rto_ms = t->rto_ms * 2 > ENGINE_RTO_MAX_MS ? ENGINE_RTO_MAX_MS : t->rto_ms * 2;
+  t->rto_at_us = now + (uint64_t) t->rto_ms * 1000u;
+}

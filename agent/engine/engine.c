@@ -1,0 +1,1047 @@
+/* engine.c: the engine's life cycle, the TUN reader thread and its queue,
+ * the poll loop with its 100 ms timer and 1 s snapshot, and the flow table.
+ * Flow state belongs to the engine thread alone, so flow code has no locks;
+ * the only shared structures are the packet queue and the DNS answers. */
+#include "engine-private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <poll.h>
+#include <time.h>
+#include <unistd.h>
+
+#define READER_BATCH 64
+#define DRAIN_BATCH  256
+#define DRAIN_MAX    2048
+
+static char *
+dup_or_null (const char *s)
+{
+  return s ? strdup (s) : NULL;
+}
+
+void
+adbscope_agent_config_init (AdbscopeAgentConfig *config)
+{
+  static const unsigned int default_uids[] = { 0, 2000 };
+
+  memset (config, 0, sizeof *config);
+  config->tun_fd = -1;
+  config->mtu = 1500;
+  config->dns4[0] = 10;
+  config->dns4[1] = 215;
+  config->dns4[2] = 173;
+  config->dns4[3] = 2;
+  config->allowed_uids = default_uids;
+  config->n_allowed_uids = 2;
+  config->idle_exit_ms = 30000;
+  config->snapshot_interval_ms = 1000;
+  config->udp_idle_ms = 120000;
+  config->dns_timeout_ms = 5000;
+  config->agent_version = "0.1.0";
+  config->platform = "linux";
+}
+
+uint64_t
+engine_now_us (AdbscopeAgentEngine *e)
+{
+  struct timespec ts;
+
+  if (e->cb.now_us)
+    return e->cb.now_us (e->cb.user_data, ADBSCOPE_AGENT_CLOCK_MONOTONIC);
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
+}
+
+uint64_t
+engine_wall_us (AdbscopeAgentEngine *e)
+{
+  struct timespec ts;
+
+  if (e->cb.now_us)
+    return e->cb.now_us (e->cb.user_data, ADBSCOPE_AGENT_CLOCK_REALTIME);
+  clock_gettime (CLOCK_REALTIME, &ts);
+  return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
+}
+
+void
+engine_log (AdbscopeAgentEngine  *e,
+            AdbscopeAgentLogLevel level,
+            const char           *fmt,
+            ...)
+{
+  char buf[512];
+  va_list ap;
+
+  if (e->cb.log == NULL)
+    return;
+  va_start (ap, fmt);
+  vsnprintf (buf, sizeof buf, fmt, ap);
+  va_end (ap);
+  e->cb.log (e->cb.user_data, level, buf);
+}
+
+uint8_t
+engine_failure_from_errno (int err)
+{
+  switch (err)
+    {
+    case ECONNREFUSED:
+      return ENGINE_FAIL_REFUSED;
+    case ETIMEDOUT:
+      return ENGINE_FAIL_TIMED_OUT;
+    case EHOSTUNREACH:
+      return ENGINE_FAIL_HOST_UNREACH;
+    case ENETUNREACH:
+      return ENGINE_FAIL_NET_UNREACH;
+    case ECONNRESET:
+    case EPIPE:
+      return ENGINE_FAIL_RESET_BY_SERVER;
+    default:
+      return ENGINE_FAIL_SOCKET;
+    }
+}
+
+/* Flow table ---------------------------------------------------------- */
+
+static unsigned
+flow_hash (const AdbscopeAgentFlowKey *key)
+{
+  const uint8_t *p = (const uint8_t *) key;
+  uint32_t h = 2166136261u;
+  size_t i;
+
+  for (i = 0; i < sizeof *key; i++)
+    h = (h ^ p[i]) * 16777619u;
+  return h % ENGINE_HASH_BUCKETS;
+}
+
+EngineFlow *
+engine_flow_lookup (AdbscopeAgentEngine        *e,
+                    const AdbscopeAgentFlowKey *key)
+{
+  EngineFlow *f;
+
+  for (f = e->hash[flow_hash (key)]; f; f = f->hnext)
+    if (memcmp (&f->key, key, sizeof *key) == 0)
+      return f;
+  return NULL;
+}
+
+static int
+app_index (AdbscopeAgentEngine *e,
+           int                  uid)
+{
+  unsigned i;
+  EngineApp *apps;
+
+  for (i = 0; i < e->n_apps; i++)
+    if (e->apps[i].uid == uid)
+      return (int) i;
+  apps = realloc (e->apps, (e->n_apps + 1) * sizeof *apps);
+  if (apps == NULL)
+    return 0;
+  e->apps = apps;
+  memset (&apps[e->n_apps], 0, sizeof *apps);
+  apps[e->n_apps].uid = uid;
+  return (int) e->n_apps++;
+}
+
+EngineFlow *
+engine_flow_new (AdbscopeAgentEngine        *e,
+                 const AdbscopeAgentFlowKey *key)
+{
+  EngineFlow *f = calloc (1, sizeof *f);
+  unsigned b;
+  const char *host;
+
+  if (f == NULL)
+    return NULL;
+  f->ev.kind = ENGINE_EV_FLOW;
+  f->key = *key;
+  f->id = ++e->next_flow_id;
+  f->fd = -1;
+  f->uid = e->cb.get_uid ? e->cb.get_uid (e->cb.user_data, key) : -1;
+  /* app 0 is created in engine_new, so a failed realloc still has a home */
+  f->app = app_index (e, f->uid);
+  f->open_ms = engine_wall_us (e) / 1000;
+  f->last_us = engine_now_us (e);
+  f->state = key->protocol == 6 ? ENGINE_CONN_CONNECTING : ENGINE_CONN_OPEN;
+  host = engine_host_cache_get (e, key->ip_version, key->dst);
+  if (host)
+    {
+      snprintf (f->host, sizeof f->host, "%s", host);
+      f->host_source = ENGINE_HOST_SRC_DNS;
+    }
+
+  b = flow_hash (key);
+  f->hnext = e->hash[b];
+  e->hash[b] = f;
+  f->in_hash = true;
+  f->next = e->live;
+  if (e->live)
+    e->live->prev = f;
+  e->live = f;
+
+  e->apps[f->app].open++;
+  e->apps[f->app].total++;
+  if (key->protocol == 6)
+    {
+      e->c.tcp_total++;
+      e->tcp_open++;
+    }
+  else
+    {
+      e->c.udp_total++;
+      e->udp_open++;
+    }
+  return f;
+}
+
+void
+engine_flow_unhash (AdbscopeAgentEngine *e,
+                    EngineFlow          *flow)
+{
+  EngineFlow **pp;
+
+  if (!flow->in_hash)
+    return;
+  for (pp = &e->hash[flow_hash (&flow->key)]; *pp; pp = &(*pp)->hnext)
+    if (*pp == flow)
+      {
+        *pp = flow->hnext;
+        break;
+      }
+  flow->in_hash = false;
+}
+
+int
+engine_flow_set_events (AdbscopeAgentEngine *e,
+                        EngineFlow          *flow,
+                        uint32_t             events)
+{
+  struct epoll_event ev = { 0 };
+  int op;
+
+  if (flow->fd < 0 || events == flow->ep_events)
+    return 0;
+  /* No interest means not registered at all: EPOLLHUP/EPOLLERR cannot be
+   * masked, and a socket we do not want to read must not spin the loop. */
+  if (events == 0)
+    op = EPOLL_CTL_DEL;
+  else if (flow->ep_events == 0)
+    op = EPOLL_CTL_ADD;
+  else
+    op = EPOLL_CTL_MOD;
+  ev.events = events;
+  ev.data.ptr = &flow->ev;
+  if (epoll_ctl (e->epfd, op, flow->fd, &ev) < 0)
+    {
+      engine_log (e, ADBSCOPE_AGENT_LOG_ERROR, "epoll_ctl: %s", strerror (errno));
+      e->c.errors++;
+      return -1;
+    }
+  flow->ep_events = events;
+  return 0;
+}
+
+void
+engine_flow_close_fd (AdbscopeAgentEngine *e,
+                      EngineFlow          *flow)
+{
+  if (flow->fd < 0)
+    return;
+  engine_flow_set_events (e, flow, 0);
+  close (flow->fd);
+  flow->fd = -1;
+  flow->ep_events = 0;
+}
+
+int
+engine_flow_socket (AdbscopeAgentEngine *e,
+                    EngineFlow          *flow,
+                    int                  type)
+{
+  int family = flow->key.ip_version == 4 ? AF_INET : AF_INET6;
+  int fd = socket (family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+  if (fd < 0)
+    return -1;
+  if (e->cb.protect_socket && e->cb.protect_socket (e->cb.user_data, fd) < 0)
+    {
+      int err = errno;
+
+      close (fd);
+      errno = err ? err : EPERM;
+      return -2;
+    }
+  flow->fd = fd;
+  flow->ep_events = 0;
+  return fd;
+}
+
+void
+engine_flow_finish (AdbscopeAgentEngine *e,
+                    EngineFlow          *flow,
+                    uint8_t              state,
+                    uint8_t              failure,
+                    int                  err)
+{
+  if (flow->closed)
+    return;
+  flow->state = state;
+  flow->failure = failure;
+  flow->failure_errno = err;
+  flow->close_ms = engine_wall_us (e) / 1000;
+  engine_flow_close_fd (e, flow);
+  free (flow->peek);
+  flow->peek = NULL;
+  flow->peek_done = true;
+
+  if (flow->key.protocol == 6)
+    e->tcp_open--;
+  else
+    e->udp_open--;
+  if (e->apps[flow->app].open > 0)
+    e->apps[flow->app].open--;
+
+  /* live list → closed list */
+  if (flow->prev)
+    flow->prev->next = flow->next;
+  else
+    e->live = flow->next;
+  if (flow->next)
+    flow->next->prev = flow->prev;
+  flow->next = NULL;
+  flow->prev = e->closed_tail;
+  if (e->closed_tail)
+    e->closed_tail->next = flow;
+  else
+    e->closed_head = flow;
+  e->closed_tail = flow;
+  e->n_closed++;
+  flow->closed = true;
+
+  if (flow->tcp)
+    {
+      /* Keep the sequence numbers for a while so stray segments (a FIN
+       * retransmitted because our ACK was lost) get a sensible answer. */
+      engine_tcp_free (flow->tcp);
+      flow->tcp->state = ENGINE_TCP_DONE;
+      flow->tcp->rto_at_us = 0;
+      flow->tcp->linger_until_us = engine_now_us (e) + ENGINE_LINGER_MS * 1000u;
+    }
+  else
+    engine_flow_unhash (e, flow);
+}
+
+static void
+flow_free (EngineFlow *flow)
+{
+  if (flow->fd >= 0)
+    close (flow->fd);
+  if (flow->tcp)
+    {
+      engine_tcp_free (flow->tcp);
+      free (flow->tcp);
+    }
+  free (flow->peek);
+  free (flow);
+}
+
+void
+engine_flow_account_up (AdbscopeAgentEngine *e,
+                        EngineFlow          *flow,
+                        size_t               ip_len,
+                        size_t               payload_len)
+{
+  EngineApp *app = &e->apps[flow->app];
+
+  flow->bytes_up += ip_len;
+  flow->packets_up++;
+  flow->payload_up += payload_len;
+  app->bytes_up += ip_len;
+  app->packets_up++;
+}
+
+void
+engine_flow_peek (AdbscopeAgentEngine *e,
+                  EngineFlow          *flow,
+                  const uint8_t       *data,
+                  size_t               len)
+{
+  const uint8_t *buf;
+  size_t buf_len;
+  char host[256];
+  EngineHostResult sni, http;
+
+  if (flow->peek_done || len == 0)
+    return;
+
+  if (flow->peek_len == 0)
+    {
+      /* Usually the first segment holds the whole ClientHello or request
+       * head: parse it in place and copy nothing. */
+      buf = data;
+      buf_len = len < ENGINE_PEEK_MAX ? len : ENGINE_PEEK_MAX;
+    }
+  else
+    {
+      size_t take = ENGINE_PEEK_MAX - flow->peek_len;
+
+      if (take > len)
+        take = len;
+      memcpy (flow->peek + flow->peek_len, data, take);
+      flow->peek_len += (uint32_t) take;
+      buf = flow->peek;
+      buf_len = flow->peek_len;
+    }
+
+  sni = engine_tls_sni (buf, buf_len, host, sizeof host);
+  if (sni == ENGINE_HOST_FOUND)
+    {
+      snprintf (flow->host, sizeof flow->host, "%s", host);
+      flow->host_source = ENGINE_HOST_SRC_SNI;
+      goto done;
+    }
+  http = engine_http_host (buf, buf_len, host, sizeof host);
+  if (http == ENGINE_HOST_FOUND)
+    {
+      snprintf (flow->host, sizeof flow->host, "%s", host);
+      flow->host_source = ENGINE_HOST_SRC_HTTP;
+      goto done;
+    }
+  if ((sni == ENGINE_HOST_NONE && http == ENGINE_HOST_NONE) || buf_len >= ENGINE_PEEK_MAX)
+    goto done;
+
+  if (flow->peek == NULL)
+    {
+      flow->peek = malloc (ENGINE_PEEK_MAX);
+      if (flow->peek == NULL)
+        goto done;
+      memcpy (flow->peek, buf, buf_len);
+      flow->peek_len = (uint32_t) buf_len;
+    }
+  return;
+
+done:
+  flow->peek_done = true;
+  free (flow->peek);
+  flow->peek = NULL;
+}
+
+/* IP → name from DNS answers ------------------------------------------ */
+
+static unsigned
+host_slot (uint8_t        ip_version,
+           const uint8_t *addr)
+{
+  uint32_t h = 2166136261u;
+  size_t i, n = ip_version == 4 ? 4 : 16;
+
+  for (i = 0; i < n; i++)
+    h = (h ^ addr[i]) * 16777619u;
+  return h % ENGINE_HOST_CACHE_SIZE;
+}
+
+void
+engine_host_cache_put (AdbscopeAgentEngine *e,
+                       uint8_t              ip_version,
+                       const uint8_t       *addr,
+                       const char          *name)
+{
+  EngineHostEntry *h = &e->hosts[host_slot (ip_version, addr)];
+
+  /* A collision overwrites: the cache is a hint, not a record. */
+  memset (h, 0, sizeof *h);
+  h->ip_version = ip_version;
+  memcpy (h->addr, addr, ip_version == 4 ? 4 : 16);
+  snprintf (h->name, sizeof h->name, "%s", name);
+}
+
+const char *
+engine_host_cache_get (AdbscopeAgentEngine *e,
+                       uint8_t              ip_version,
+                       const uint8_t       *addr)
+{
+  EngineHostEntry *h = &e->hosts[host_slot (ip_version, addr)];
+
+  if (h->ip_version == ip_version && memcmp (h->addr, addr, ip_version == 4 ? 4 : 16) == 0)
+    return h->name;
+  return NULL;
+}
+
+/* Writing to the TUN device ------------------------------------------ */
+
+void
+engine_send (AdbscopeAgentEngine *e,
+             EnginePacket        *pkt)
+{
+  size_t len = engine_packet_build (e->pkt_buf, ENGINE_MAX_PACKET, pkt);
+  ssize_t n;
+
+  if (len == 0)
+    {
+      e->c.errors++;
+      return;
+    }
+  e->c.packets_written++;
+  e->c.bytes_written += len;
+  if (e->cb.packet_hook
+      && e->cb.packet_hook (e->cb.user_data, ADBSCOPE_AGENT_TO_APP, e->pkt_buf, len))
+    return;
+  if (e->n_pcap_clients > 0)
+    engine_pcap_packet (e, e->pkt_buf, len, engine_wall_us (e));
+  do
+    n = write (e->tun_fd, e->pkt_buf, len);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    e->c.errors++;
+}
+
+void
+engine_reply (AdbscopeAgentEngine *e,
+              EngineFlow          *flow,
+              EnginePacket        *pkt)
+{
+  EngineApp *app = &e->apps[flow->app];
+  size_t hlen;
+
+  pkt->ip_version = flow->key.ip_version;
+  pkt->protocol = flow->key.protocol;
+  memcpy (pkt->src, flow->key.dst, 16);
+  memcpy (pkt->dst, flow->key.src, 16);
+  pkt->sport = flow->key.dport;
+  pkt->dport = flow->key.sport;
+  hlen = (pkt->ip_version == 4 ? 20 : 40)
+         + (pkt->protocol == 6 ? (pkt->mss ? 24 : 20) : 8);
+  flow->bytes_down += hlen + pkt->payload_len;
+  flow->packets_down++;
+  flow->payload_down += pkt->payload_len;
+  app->bytes_down += hlen + pkt->payload_len;
+  app->packets_down++;
+  engine_send (e, pkt);
+}
+
+/* The reader thread ---------------------------------------------------- */
+
+static void
+wake (AdbscopeAgentEngine *e)
+{
+  uint64_t one = 1;
+  ssize_t n;
+
+  do
+    n = write (e->wake_fd, &one, sizeof one);
+  while (n < 0 && errno == EINTR);
+}
+
+static void *
+reader_main (void *data)
+{
+  AdbscopeAgentEngine *e = data;
+  struct pollfd pfd[2];
+  uint8_t *buf = malloc (ENGINE_MAX_PACKET);
+
+  if (buf == NULL)
+    return NULL;
+  pfd[0].fd = e->tun_fd;
+  pfd[0].events = POLLIN;
+  pfd[1].fd = e->reader_stop_fd;
+  pfd[1].events = POLLIN;
+
+  for (;;)
+    {
+      int i;
+
+      if (poll (pfd, 2, -1) < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          break;
+        }
+      if (pfd[1].revents)
+        break;
+      if (pfd[0].revents & (POLLERR | POLLNVAL))
+        break;
+
+      for (i = 0; i < READER_BATCH; i++)
+        {
+          ssize_t n = read (e->tun_fd, buf, ENGINE_MAX_PACKET);
+          EngineQPkt *p;
+          bool was_empty;
+          struct timespec ts;
+
+          if (n < 0 && errno == EINTR)
+            continue;
+          if (n <= 0)
+            break;
+          if (e->cb.packet_hook
+              && e->cb.packet_hook (e->cb.user_data, ADBSCOPE_AGENT_FROM_APP, buf, (size_t) n))
+            continue;
+          p = malloc (sizeof *p + (size_t) n);
+          if (p == NULL)
+            {
+              atomic_fetch_add (&e->dropped_queue_full, 1);
+              continue;
+            }
+          p->len = (size_t) n;
+          if (e->cb.now_us)
+            p->wall_us = e->cb.now_us (e->cb.user_data, ADBSCOPE_AGENT_CLOCK_REALTIME);
+          else
+            {
+              clock_gettime (CLOCK_REALTIME, &ts);
+              p->wall_us = (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
+            }
+          memcpy (p->data, buf, (size_t) n);
+
+          pthread_mutex_lock (&e->qlock);
+          if (e->q_len == ADBSCOPE_AGENT_QUEUE_PACKETS)
+            {
+              pthread_mutex_unlock (&e->qlock);
+              free (p);
+              atomic_fetch_add (&e->dropped_queue_full, 1);
+              continue;
+            }
+          e->q[(e->q_head + e->q_len) % ADBSCOPE_AGENT_QUEUE_PACKETS] = p;
+          e->q_len++;
+          was_empty = e->q_len == 1;
+          pthread_mutex_unlock (&e->qlock);
+          /* The engine drains the whole queue after a wake-up, so only the
+           * packet that makes it non-empty needs one. */
+          if (was_empty)
+            wake (e);
+        }
+    }
+  free (buf);
+  return NULL;
+}
+
+/* The engine thread ---------------------------------------------------- */
+
+static void
+handle_packet (AdbscopeAgentEngine *e,
+               EngineQPkt          *p)
+{
+  EnginePacket pkt;
+
+  e->c.packets_read++;
+  e->c.bytes_read += p->len;
+  if (e->n_pcap_clients > 0)
+    engine_pcap_packet (e, p->data, p->len, p->wall_us);
+
+  switch (engine_packet_parse (p->data, p->len, &pkt))
+    {
+    case ENGINE_PKT_OK:
+      if (pkt.protocol == 6)
+        engine_tcp_input (e, &pkt);
+      else
+        engine_udp_input (e, &pkt);
+      break;
+    case ENGINE_PKT_MALFORMED:
+      e->c.malformed++;
+      break;
+    case ENGINE_PKT_FRAGMENT:
+      e->c.unsupported_fragments++;
+      break;
+    case ENGINE_PKT_ICMP:
+      e->c.unsupported_icmp++;
+      break;
+    case ENGINE_PKT_UNSUPPORTED:
+    default:
+      e->c.unsupported_protocol++;
+      break;
+    }
+}
+
+/* Returns true when packets are left for the next round. */
+static bool
+drain_queue (AdbscopeAgentEngine *e)
+{
+  EngineQPkt *batch[DRAIN_BATCH];
+  unsigned done = 0;
+
+  while (done < DRAIN_MAX)
+    {
+      unsigned n = 0, i;
+
+      pthread_mutex_lock (&e->qlock);
+      while (n < DRAIN_BATCH && e->q_len > 0)
+        {
+          batch[n++] = e->q[e->q_head];
+          e->q_head = (e->q_head + 1) % ADBSCOPE_AGENT_QUEUE_PACKETS;
+          e->q_len--;
+        }
+      pthread_mutex_unlock (&e->qlock);
+      if (n == 0)
+        return false;
+      for (i = 0; i < n; i++)
+        {
+          handle_packet (e, batch[i]);
+          free (batch[i]);
+        }
+      done += n;
+    }
+  return true;
+}
+
+static void
+tick (AdbscopeAgentEngine *e,
+      uint64_t             now)
+{
+  EngineFlow *f, *next;
+  uint64_t now_ms = engine_wall_us (e) / 1000;
+
+  for (f = e->live; f; f = next)
+    {
+      next = f->next;           /* a tick may move f to the closed list */
+      if (f->tcp)
+        engine_tcp_tick (e, f, now);
+      else
+        engine_udp_tick (e, f, now);
+    }
+
+  /* Closed flows: leave the hash after the linger, leave memory after
+   * ENGINE_CLOSED_KEEP_MS (they are in snapshots until then). */
+  for (f = e->closed_head; f; f = f->next)
+    if (f->in_hash && f->tcp && now >= f->tcp->linger_until_us)
+      engine_flow_unhash (e, f);
+  while ((f = e->closed_head) != NULL
+         && (e->n_closed > ENGINE_CLOSED_KEEP_MAX
+             || f->close_ms + ENGINE_CLOSED_KEEP_MS <= now_ms))
+    {
+      e->closed_head = f->next;
+      if (e->closed_head)
+        e->closed_head->prev = NULL;
+      else
+        e->closed_tail = NULL;
+      e->n_closed--;
+      engine_flow_unhash (e, f);
+      flow_free (f);
+    }
+
+  engine_dns_tick (e, now);
+}
+
+AdbscopeAgentEngine *
+adbscope_agent_engine_new (const AdbscopeAgentConfig    *config,
+                           const AdbscopeAgentCallbacks *callbacks,
+                           char                         *error,
+                           size_t                        error_len)
+{
+  AdbscopeAgentEngine *e;
+  struct epoll_event ev = { 0 };
+  int flags;
+
+  if (error && error_len)
+    error[0] = '\0';
+  if (config == NULL || config->tun_fd < 0 || config->mtu < 576 || config->mtu > 65535
+      || config->snapshot_interval_ms <= 0)
+    {
+      if (error)
+        snprintf (error, error_len, "invalid configuration");
+      errno = EINVAL;
+      return NULL;
+    }
+
+  e = calloc (1, sizeof *e);
+  if (e == NULL)
+    return NULL;
+  e->config = *config;
+  if (callbacks)
+    e->cb = *callbacks;
+  e->tun_fd = config->tun_fd;
+  e->epfd = e->wake_fd = e->reader_stop_fd = -1;
+  e->snap_listener.fd = e->pcap_listener.fd = -1;
+  e->socket_name = dup_or_null (config->socket_name);
+  e->pcap_socket_name = dup_or_null (config->pcap_socket_name);
+  e->agent_version = strdup (config->agent_version ? config->agent_version : "");
+  e->platform = strdup (config->platform ? config->platform : "");
+  e->config.socket_name = e->socket_name;
+  e->config.pcap_socket_name = e->pcap_socket_name;
+  e->config.agent_version = e->agent_version;
+  e->config.platform = e->platform;
+  if (config->n_allowed_uids > 0)
+    {
+      e->allowed_uids = calloc (config->n_allowed_uids, sizeof *e->allowed_uids);
+      if (e->allowed_uids)
+        memcpy (e->allowed_uids, config->allowed_uids,
+                config->n_allowed_uids * sizeof *e->allowed_uids);
+    }
+  e->config.allowed_uids = e->allowed_uids;
+  pthread_mutex_init (&e->qlock, NULL);
+  pthread_mutex_init (&e->dns_lock, NULL);
+  e->answers_tail = &e->answers;
+  e->wake_ev.kind = ENGINE_EV_WAKE;
+
+  e->q = calloc (ADBSCOPE_AGENT_QUEUE_PACKETS, sizeof *e->q);
+  e->hash = calloc (ENGINE_HASH_BUCKETS, sizeof *e->hash);
+  e->dns_log = calloc (ENGINE_DNS_LOG_MAX, sizeof *e->dns_log);
+  e->hosts = calloc (ENGINE_HOST_CACHE_SIZE, sizeof *e->hosts);
+  e->pkt_buf = malloc (ENGINE_MAX_PACKET);
+  e->io_buf = malloc (ENGINE_MAX_PACKET);
+  e->apps = calloc (1, sizeof *e->apps);
+  if (!e->q || !e->hash || !e->dns_log || !e->hosts || !e->pkt_buf || !e->io_buf || !e->apps
+      || !e->agent_version || !e->platform)
+    {
+      if (error)
+        snprintf (error, error_len, "out of memory");
+      adbscope_agent_engine_free (e);
+      errno = ENOMEM;
+      return NULL;
+    }
+  e->apps[0].uid = -1;
+  e->n_apps = 1;
+
+  flags = fcntl (e->tun_fd, F_GETFL);
+  if (flags < 0 || fcntl (e->tun_fd, F_SETFL, flags | O_NONBLOCK) < 0)
+    goto fail_errno;
+  e->epfd = epoll_create1 (EPOLL_CLOEXEC);
+  e->wake_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  e->reader_stop_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (e->epfd < 0 || e->wake_fd < 0 || e->reader_stop_fd < 0)
+    goto fail_errno;
+  ev.events = EPOLLIN;
+  ev.data.ptr = &e->wake_ev;
+  if (epoll_ctl (e->epfd, EPOLL_CTL_ADD, e->wake_fd, &ev) < 0)
+    goto fail_errno;
+
+  if (engine_server_open (e, error, error_len) < 0)
+    {
+      int err = errno;
+
+      adbscope_agent_engine_free (e);
+      errno = err;
+      return NULL;
+    }
+
+  e->start_us = engine_now_us (e);
+  e->start_ms = engine_wall_us (e) / 1000;
+  /* Initial sequence numbers only need to differ between runs. */
+  srandom ((unsigned) (e->start_us ^ (uint64_t) getpid () ^ e->start_ms));
+  return e;
+
+fail_errno:
+  {
+    int err = errno;
+
+    if (error)
+      snprintf (error, error_len, "engine set-up: %s", strerror (err));
+    adbscope_agent_engine_free (e);
+    errno = err;
+    return NULL;
+  }
+}
+
+void
+adbscope_agent_engine_stop (AdbscopeAgentEngine *e)
+{
+  atomic_store (&e->stop, true);
+  wake (e);
+}
+
+AdbscopeAgentExit
+adbscope_agent_engine_run (AdbscopeAgentEngine *e)
+{
+  struct epoll_event evs[128];
+  AdbscopeAgentExit result = ADBSCOPE_AGENT_EXIT_STOPPED;
+  uint64_t now, one = 1;
+  bool more = false;
+
+  if (pthread_create (&e->reader, NULL, reader_main, e) != 0)
+    {
+      engine_log (e, ADBSCOPE_AGENT_LOG_ERROR, "cannot start the TUN reader thread");
+      return ADBSCOPE_AGENT_EXIT_ERROR;
+    }
+  e->reader_started = true;
+
+  now = engine_now_us (e);
+  e->next_tick_us = now + ENGINE_TICK_MS * 1000u;
+  e->next_snapshot_us = now + (uint64_t) e->config.snapshot_interval_ms * 1000u;
+  e->last_client_left_us = now;
+
+  while (!atomic_load (&e->stop))
+    {
+      uint64_t due = e->next_tick_us < e->next_snapshot_us ? e->next_tick_us
+                                                           : e->next_snapshot_us;
+      int timeout, n, i;
+
+      now = engine_now_us (e);
+      timeout = more ? 0 : (due <= now ? 0 : (int) ((due - now + 999) / 1000));
+      n = epoll_wait (e->epfd, evs, 128, timeout);
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          engine_log (e, ADBSCOPE_AGENT_LOG_ERROR, "epoll_wait: %s", strerror (errno));
+          result = ADBSCOPE_AGENT_EXIT_ERROR;
+          break;
+        }
+
+      for (i = 0; i < n; i++)
+        {
+          EngineEv *ev = evs[i].data.ptr;
+
+          switch (ev->kind)
+            {
+            case ENGINE_EV_WAKE:
+              {
+                uint64_t v;
+
+                if (read (e->wake_fd, &v, sizeof v) < 0)
+                  (void) v;
+              }
+              break;
+            case ENGINE_EV_LISTENER:
+              engine_server_accept (e, (EngineListener *) ev);
+              break;
+            case ENGINE_EV_CLIENT:
+              engine_client_event (e, (EngineClient *) ev, evs[i].events);
+              break;
+            case ENGINE_EV_FLOW:
+              {
+                EngineFlow *f = (EngineFlow *) ev;
+
+                if (f->tcp)
+                  engine_tcp_event (e, f, evs[i].events);
+                else
+                  engine_udp_event (e, f, evs[i].events);
+              }
+              break;
+            default:
+              break;
+            }
+        }
+
+      more = drain_queue (e);
+      engine_dns_process_answers (e);
+
+      now = engine_now_us (e);
+      if (now >= e->next_tick_us)
+        {
+          tick (e, now);
+          e->next_tick_us = now + ENGINE_TICK_MS * 1000u;
+        }
+      if (now >= e->next_snapshot_us)
+        {
+          engine_snapshot_publish (e);
+          e->next_snapshot_us += (uint64_t) e->config.snapshot_interval_ms * 1000u;
+          if (e->next_snapshot_us <= now)
+            e->next_snapshot_us = now + (uint64_t) e->config.snapshot_interval_ms * 1000u;
+        }
+      engine_server_flush (e);
+
+      if (e->config.idle_exit_ms >= 0 && e->n_clients == 0
+          && now >= e->last_client_left_us + (uint64_t) e->config.idle_exit_ms * 1000u)
+        {
+          engine_log (e, ADBSCOPE_AGENT_LOG_INFO, "no client for %d ms: stopping",
+                      e->config.idle_exit_ms);
+          result = ADBSCOPE_AGENT_EXIT_IDLE;
+          break;
+        }
+    }
+
+  if (write (e->reader_stop_fd, &one, sizeof one) < 0)
+    engine_log (e, ADBSCOPE_AGENT_LOG_ERROR, "cannot stop the reader: %s", strerror (errno));
+  pthread_join (e->reader, NULL);
+  e->reader_started = false;
+  /* What the queue still holds is in the pcap stream and the counters. */
+  while (drain_queue (e))
+    ;
+  engine_server_close (e);
+  return result;
+}
+
+void
+adbscope_agent_engine_dns_answer (AdbscopeAgentEngine *e,
+                                  uint64_t             query_id,
+                                  const uint8_t       *response,
+                                  size_t               len)
+{
+  EngineDnsAnswer *a;
+
+  if (response == NULL)
+    len = 0;
+  a = malloc (sizeof *a + len);
+  if (a == NULL)
+    return;                     /* the query times out into a SERVFAIL */
+  a->next = NULL;
+  a->id = query_id;
+  a->len = len;
+  if (len)
+    memcpy (a->data, response, len);
+  pthread_mutex_lock (&e->dns_lock);
+  *e->answers_tail = a;
+  e->answers_tail = &a->next;
+  pthread_mutex_unlock (&e->dns_lock);
+  wake (e);
+}
+
+void
+adbscope_agent_engine_free (AdbscopeAgentEngine *e)
+{
+  EngineFlow *f, *next;
+  EngineDnsAnswer *a, *an;
+
+  if (e == NULL)
+    return;
+  if (e->reader_started)
+    {
+      uint64_t one = 1;
+
+      if (write (e->reader_stop_fd, &one, sizeof one) < 0)
+        (void) one;
+      pthread_join (e->reader, NULL);
+    }
+  engine_server_close (e);
+  for (f = e->live; f; f = next)
+    {
+      next = f->next;
+      flow_free (f);
+    }
+  for (f = e->closed_head; f; f = next)
+    {
+      next = f->next;
+      flow_free (f);
+    }
+  engine_dns_free_all (e);
+  for (a = e->answers; a; a = an)
+    {
+      an = a->next;
+      free (a);
+    }
+  if (e->q)
+    while (e->q_len > 0)
+      {
+        free (e->q[e->q_head]);
+        e->q_head = (e->q_head + 1) % ADBSCOPE_AGENT_QUEUE_PACKETS;
+        e->q_len--;
+      }
+  if (e->epfd >= 0)
+    close (e->epfd);
+  if (e->wake_fd >= 0)
+    close (e->wake_fd);
+  if (e->reader_stop_fd >= 0)
+    close (e->reader_stop_fd);
+  pthread_mutex_destroy (&e->qlock);
+  pthread_mutex_destroy (&e->dns_lock);
+  free (e->q);
+  free (e->hash);
+  free (e->dns_log);
+  free (e->hosts);
+  free (e->pkt_buf);
+  free (e->io_buf);
+  free (e->apps);
+  free (e->allowed_uids);
+  free (e->socket_name);
+  free (e->pcap_socket_name);
+  free (e->agent_version);
+  free (e->platform);
+  free (e);
+}

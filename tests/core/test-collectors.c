@@ -1,0 +1,296 @@
+/* The collectors' glue on real captures (not only on the simulated device),
+ * the probe, assertions and the report skeleton. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "adbscope-core.h"
+
+static char *
+fixture (const char *rel)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("ADBSCOPE_FIXTURES"), rel, NULL);
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+/* The slow loop's sections, filled with real phones' output. */
+static void
+test_slow_on_captures (void)
+{
+  g_autoptr(AdbscopeSlowCollector) c = adbscope_slow_collector_new ("S", "com.whatsapp", TRUE, TRUE, TRUE, TRUE);
+  g_autofree char *battery = fixture ("battery/samsung-dumpsys-battery-vendor-extended.txt");
+  g_autofree char *thermal = fixture ("thermal/android14plus-xiaomi-sd8gen3-thermalservice-aidl3-full.txt");
+  g_autofree char *idle = fixture ("deviceidle/android14-xiaomi-pad6-deviceidle-full.txt");
+  g_autofree char *ps = fixture ("ps/android13-mtk-mt8168-tablet-ps-A.txt");
+  g_autofree char *output = g_strconcat ("___S:battery___\n", battery,
+                                         "___S:power___\n",
+                                         "/sys/class/power_supply/battery/current_now:-512000\n",
+                                         "___S:thermal___\n", thermal,
+                                         "___S:deviceidle___\n", idle,
+                                         "___S:bucket___\n10\n",
+                                         "___S:ps___\n", ps, NULL);
+  g_autoptr(AdbscopeSlowSample) s = _adbscope_slow_collector_parse (c, output, 1000);
+
+  g_assert_true (s->has_battery);
+  g_assert_cmpfloat (s->battery_level_pct, >, 0);
+  g_assert_cmpfloat (s->battery_level_pct, <=, 100);
+  g_assert_true (isfinite (s->voltage_mv));
+  g_assert_cmpfloat (s->current_ma, ==, -512.0);
+  /* |V × I| with V from dumpsys battery */
+  g_assert_cmpfloat (fabs (s->power_mw - fabs (s->voltage_mv * 512.0) / 1000.0), <, 1e-6);
+  g_assert_true (s->has_thermal);
+  g_assert_true (isfinite (s->thermal_status));
+  g_assert_cmpfloat (s->max_temp_c, >, 20);
+  g_assert_cmpfloat (s->max_temp_c, <, 120);
+  g_assert_true (s->has_doze);
+  g_assert_nonnull (s->doze_deep);
+  g_assert_cmpstr (s->standby_bucket, ==, "ACTIVE");
+  g_assert_true (s->has_processes);
+}
+
+/* A phone that hides current_now: no power, not zero power. */
+static void
+test_slow_no_current (void)
+{
+  g_autoptr(AdbscopeSlowCollector) c = adbscope_slow_collector_new ("S", "com.example", FALSE, FALSE, FALSE, FALSE);
+  g_autofree char *battery = fixture ("battery/android13-mtk-mt8168-tablet-bugreport-dumpsys-battery.txt");
+  g_autofree char *output = g_strconcat ("___S:battery___\n", battery, "___S:power___\n", NULL);
+  g_autoptr(AdbscopeSlowSample) s = _adbscope_slow_collector_parse (c, output, 1000);
+  g_autofree char *cmd_even = _adbscope_slow_collector_command (c, 0);
+  g_autofree char *cmd_odd = _adbscope_slow_collector_command (c, 1);
+
+  g_assert_true (s->has_battery);
+  g_assert_true (isnan (s->current_ma));
+  g_assert_true (isnan (s->power_mw));
+  g_assert_false (s->has_thermal);
+  /* Without thermalservice the odd seconds ask for nothing. */
+  g_assert_nonnull (strstr (cmd_even, "dumpsys battery"));
+  g_assert_null (cmd_odd);
+}
+
+static void
+test_meminfo_on_captures (void)
+{
+  static const struct { const char *file; const char *pkg; gboolean summary; } cases[] = {
+    { "meminfo/android11-pixel2-pkg-app-summary-rss.txt", NULL, TRUE },
+    { "meminfo/android6-pkg-app-summary-no-rss.txt", NULL, TRUE },
+    { "meminfo/android4.4-pkg-no-app-summary.txt", NULL, FALSE },
+    { "meminfo/android4.3-pkg-shared-dirty-layout.txt", NULL, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = fixture (cases[i].file);
+      g_autoptr(GError) error = NULL;
+      AdbscopeMeminfoSample s = { 0 };
+
+      g_assert_true (_adbscope_meminfo_collector_parse ("no.such.package", text, &s, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (s.total_pss_kb, >, 0);
+      g_assert_true (isfinite (s.java_heap_kb) || !cases[i].summary);
+      if (cases[i].summary)
+        g_assert_true (isfinite (s.graphics_kb));
+      else
+        g_assert_true (isnan (s.graphics_kb));
+    }
+}
+
+static void
+test_meminfo_not_running (void)
+{
+  g_autoptr(GError) error = NULL;
+  AdbscopeMeminfoSample s = { 0 };
+
+  g_assert_false (_adbscope_meminfo_collector_parse ("com.x", "No process found for: com.x\n", &s, &error));
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_APP_NOT_RUNNING);
+}
+
+static void
+test_probe_parse (void)
+{
+  const char *out =
+    "pkgpath:package:/data/app/~~x/com.example-1/base.apk\n"
+    "prop:ro.build.version.sdk=26\n"
+    "prop:ro.build.version.release=8.0.0\n"
+    "prop:ro.product.model=Moto G\n"
+    "prop:ro.product.manufacturer=motorola\n"
+    "prop:ro.product.cpu.abi=armeabi-v7a\n"
+    "prop:ro.product.device=\n"
+    "service:gfxinfo:Service gfxinfo: found\n"
+    "service:meminfo:Service meminfo: found\n"
+    "service:battery:Service battery: found\n"
+    "service:thermalservice:Service thermalservice: not found\n"
+    "service:deviceidle:Service deviceidle: found\n"
+    "service:jobscheduler:Service jobscheduler: found\n"
+    "service:alarm:Service alarm: found\n"
+    "pagesize:4096\n"
+    "refresh:16666666\n"
+    "/sys/devices/system/cpu/present:0-3\n"
+    "/sys/devices/system/cpu/cpu0/cpufreq/related_cpus:0 1\n"
+    "/sys/devices/system/cpu/cpu2/cpufreq/related_cpus:2 3\n"
+    "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq:1401600\n"
+    "/sys/devices/system/cpu/cpu2/cpufreq/cpuinfo_max_freq:2016000\n"
+    "/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq:1401600\n"
+    "/proc/stat:cpu  1 2 3 4 5 6 7 0 0 0\n"
+    "/proc/stat:cpu0 1 2 3 4 5 6 7 0 0 0\n"
+    "/proc/stat:cpu1 1 2 3 4 5 6 7 0 0 0\n"
+    "/proc/stat:cpu2 1 2 3 4 5 6 7 0 0 0\n"
+    "/proc/stat:cpu3 1 2 3 4 5 6 7 0 0 0\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeProbeResult) r = adbscope_probe_parse (out, &error);
+  g_autofree char *cmd = adbscope_probe_build_command ("com.example");
+
+  g_assert_no_error (error);
+  g_assert_cmpint (r->sdk_int, ==, 26);
+  g_assert_cmpstr (r->model, ==, "Moto G");
+  g_assert_null (r->device);
+  g_assert_cmpuint (r->n_cores, ==, 4);
+  g_assert_cmpuint (r->clusters->len, ==, 2);
+  g_assert_cmpfloat (((AdbscopeCluster *) r->clusters->pdata[1])->max_freq_khz, ==, 2016000);
+  g_assert_cmpfloat (fabs (r->refresh_hz - 60.0), <, 0.01);
+  g_assert_true (r->package_checked && r->package_installed);
+  g_assert_true (r->supported[ADBSCOPE_SOURCE_CPUFREQ]);
+  /* No /proc/pressure in the output, no thermalservice: reasons, not zeros. */
+  g_assert_false (r->supported[ADBSCOPE_SOURCE_PSI]);
+  g_assert_nonnull (strstr (r->reason[ADBSCOPE_SOURCE_PSI], "PSI"));
+  g_assert_false (r->supported[ADBSCOPE_SOURCE_THERMAL]);
+  g_assert_nonnull (strstr (r->reason[ADBSCOPE_SOURCE_THERMAL], "thermalservice"));
+  g_assert_true (r->supported[ADBSCOPE_SOURCE_FRAMES]);
+  g_assert_nonnull (strstr (cmd, "pm path com.example"));
+  g_assert_nonnull (strstr (cmd, "service check $s"));
+}
+
+static void
+test_probe_garbage (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeProbeResult) r = adbscope_probe_parse ("/system/bin/sh: getprop: not found\n\x01\x02", &error);
+
+  g_assert_null (r);
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE);
+}
+
+static void
+test_assertions (void)
+{
+  g_autoptr(JsonNode) skeleton = adbscope_report_build_skeleton ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  static const char * const bad[] = {
+    "", "frames.janky_pct", "frames.janky_pct <", "< 5", "frames.janky_pct ~ 5",
+    "frames..janky_pct < 5", ".frames < 5", "frames.janky_pct < five", "frames.janky_pct < 5 6",
+  };
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(AdbscopeAssertion) a = adbscope_assertion_parse (bad[i], &error);
+      g_assert_null (a);
+      g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE);
+      g_clear_error (&error);
+    }
+
+  /* Paths: numbers and booleans yes; objects, strings and unknowns no. */
+  {
+    static const char * const ok[] = {
+      "cpu.system_pct.avg<1", "cpu.app_pct.max <= 2", "frames.fps.avg>=3", "frames.janky_pct == 4",
+      "frames.total != 5", "memory.app_pss_kb.growth_per_min > 6", "run.samples > 0", "run.gaps < 1",
+      "run.interval_ms_measured < 1500", "app.restarts == 0", "sources.psi.supported == true",
+      "frames.fps.p99 < 130", "memory.app_pss_kb.p90 < 1e6",
+    };
+    static const char * const not_ok[] = {
+      "frames.fps < 1", "sources.psi.reason == 1", "nothing.here < 1", "cpu.app_pct.median < 1",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (ok); i++)
+      {
+        g_autoptr(AdbscopeAssertion) a = adbscope_assertion_parse (ok[i], &error);
+        g_assert_no_error (error);
+        g_assert_true (adbscope_assertion_check_path (a, skeleton, &error));
+        g_assert_no_error (error);
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (not_ok); i++)
+      {
+        g_autoptr(AdbscopeAssertion) a = adbscope_assertion_parse (not_ok[i], &error);
+        g_assert_no_error (error);
+        g_assert_false (adbscope_assertion_check_path (a, skeleton, &error));
+        g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE);
+        g_clear_error (&error);
+      }
+  }
+
+  /* Evaluation, including null → fail. */
+  g_assert_true (json_parser_load_from_data (parser,
+    "{\"a\":{\"x\":5,\"y\":null,\"b\":true}}", -1, NULL));
+  {
+    static const struct { const char *expr; gboolean pass; } cases[] = {
+      { "a.x < 6", TRUE }, { "a.x < 5", FALSE }, { "a.x <= 5", TRUE }, { "a.x > 4.5", TRUE },
+      { "a.x >= 5.01", FALSE }, { "a.x == 5", TRUE }, { "a.x != 5", FALSE },
+      { "a.y < 100", FALSE }, { "a.y >= 0", FALSE }, { "a.b == true", TRUE }, { "a.b == 0", FALSE },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autoptr(AdbscopeAssertion) a = adbscope_assertion_parse (cases[i].expr, &error);
+        g_assert_true (adbscope_assertion_evaluate (a, json_parser_get_root (parser), &error));
+        g_assert_no_error (error);
+        g_assert_cmpint (a->pass, ==, cases[i].pass);
+      }
+  }
+}
+
+/* The skeleton has every fixed path, each null or zero — never a made-up value. */
+static void
+test_skeleton_paths (void)
+{
+  g_autoptr(JsonNode) skeleton = adbscope_report_build_skeleton ();
+  static const char * const paths[] = {
+    "cpu.system_pct.avg", "cpu.app_pct.avg", "cpu.app_pct.max", "frames.fps.avg", "frames.fps.max",
+    "frames.janky_pct", "memory.app_pss_kb.avg", "memory.app_pss_kb.growth_per_min",
+    "run.interval_ms_measured", "cpu.app_pct.p50", "cpu.app_pct.p90", "cpu.app_pct.p99", "cpu.app_pct.min",
+  };
+  const char *sources[] = { "psi", "cpufreq", "thermal", "frames", "meminfo", "battery" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      JsonNode *n = adbscope_report_lookup (skeleton, paths[i]);
+      g_assert_nonnull (n);
+      g_assert_true (JSON_NODE_HOLDS_NULL (n));
+    }
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (skeleton, "frames.total")), ==, 0);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (skeleton, "run.samples")), ==, 0);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (skeleton, "run.gaps")), ==, 0);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (skeleton, "app.restarts")), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      g_autofree char *sup = g_strdup_printf ("sources.%s.supported", sources[i]);
+      g_autofree char *why = g_strdup_printf ("sources.%s.reason", sources[i]);
+      g_assert_nonnull (adbscope_report_lookup (skeleton, sup));
+      g_assert_nonnull (adbscope_report_lookup (skeleton, why));
+    }
+  /* Every series of the table has its statistics object. */
+  for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
+    {
+      g_autofree char *p = g_strdup_printf ("%s.p99", adbscope_series_id_get_path (i));
+      g_assert_nonnull (adbscope_report_lookup (skeleton, p));
+    }
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/collectors/slow/captures", test_slow_on_captures);
+  g_test_add_func ("/collectors/slow/no-current", test_slow_no_current);
+  g_test_add_func ("/collectors/meminfo/captures", test_meminfo_on_captures);
+  g_test_add_func ("/collectors/meminfo/not-running", test_meminfo_not_running);
+  g_test_add_func ("/probe/parse", test_probe_parse);
+  g_test_add_func ("/probe/garbage", test_probe_garbage);
+  g_test_add_func ("/report/assertions", test_assertions);
+  g_test_add_func ("/report/skeleton", test_skeleton_paths);
+  return g_test_run ();
+}
