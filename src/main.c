@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <gmodule.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "adbscope-cli.h"
@@ -61,6 +62,10 @@ main (int    argc,
       char **argv)
 {
   const char *localedir = g_getenv ("ADBSCOPE_LOCALEDIR");
+
+  /* A write to an adb whose device just vanished must be an error we
+   * handle (EPIPE), not the end of this process. */
+  signal (SIGPIPE, SIG_IGN);
 
   setlocale (LC_ALL, "");
   /* ADBSCOPE_LOCALEDIR lets an uninstalled build (tests, ./run.sh) use the

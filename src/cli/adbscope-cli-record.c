@@ -372,7 +372,7 @@ adbscope_cli_record (int    argc,
     adbscope_cli_print_json (report);
 
   if (demo_dev != NULL)
-    adbscope_demo_stop (demo_dev);
+    adbscope_demo_stop_and_wait (demo_dev);
   for (guint i = 0; i < assertions->len; i++)
     if (!((AdbscopeAssertion *) g_ptr_array_index (assertions, i))->pass)
       return ADBSCOPE_EXIT_ASSERTION;
@@ -384,7 +384,7 @@ fail:
   if (control != NULL)
     adbscope_control_server_stop (control);
   if (demo_dev != NULL)
-    adbscope_demo_stop (demo_dev);
+    adbscope_demo_stop_and_wait (demo_dev);
   rc = adbscope_cli_print_error (r.error);
   g_clear_error (&r.error);
   return rc;

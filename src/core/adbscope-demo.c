@@ -1,137 +1,225 @@
-/* adbscope-demo.c: runs `adbscope sim` (this same binary) for the demo
+/* adbscope-demo.c: `adbscope sim` run for "Try the demo device" and `record --demo`
  *
- * The simulated device connects itself to the current adb server and
- * prints one JSON line with its serial; stopping it (SIGTERM) makes it
- * disconnect and clean up.  The demo is always labelled as simulated by
- * the callers.
+ * The simulated device is this same binary run as `adbscope sim`: it
+ * connects itself to the current adb server and prints one JSON line with
+ * its serial.  It lives as long as this object (or until stop), and is
+ * always labelled as simulated in the UI.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
+#include <signal.h>
+#include <sys/prctl.h>
 
 #include "adbscope-demo.h"
 #include "adbscope-error.h"
 
 struct _AdbscopeDemo
 {
-  GObject      parent_instance;
-  char        *profile;
-  char        *serial;
-  GSubprocess *proc;
+  GObject           parent_instance;
+
+  char             *profile;
+  GSubprocess      *process;
+  GDataInputStream *stdout_stream;
+  char             *serial;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeDemo, adbscope_demo, G_TYPE_OBJECT)
 
+/* ADBSCOPE_BIN lets tests run the built binary from a test executable. */
+static char *
+find_self (void)
+{
+  const char *bin = g_getenv ("ADBSCOPE_BIN");
+
+  if (bin != NULL && *bin != '\0')
+    return g_strdup (bin);
+  return g_file_read_link ("/proc/self/exe", NULL);
+}
+
+/* The demo device must not outlive the app, even when the app crashes. */
 static void
-line_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
+child_setup (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
+
+static void
+read_line_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   AdbscopeDemo *self = g_task_get_source_object (task);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *line = NULL;
-  JsonNode *root;
+  JsonObject *obj;
 
   line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, NULL, &error);
   if (line == NULL)
     {
       adbscope_demo_stop (self);
-      g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
-                               _("The simulated device did not start: %s"),
-                               error ? error->message : _("it exited without saying why"));
+      if (error != NULL)
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
+                                 _("The demo device stopped before it was ready"));
       return;
     }
-  if (!json_parser_load_from_data (parser, line, -1, NULL) ||
-      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+
+  if (!json_parser_load_from_data (parser, line, -1, &error) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       adbscope_demo_stop (self);
       g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
-                               _("The simulated device said something unexpected: %s"), line);
+                               _("The demo device printed something unexpected: %s"), line);
       return;
     }
-  if (json_object_has_member (json_node_get_object (root), "error"))
+
+  obj = json_node_get_object (json_parser_get_root (parser));
+  if (json_object_has_member (obj, "error"))
     {
-      JsonObject *err = json_object_get_object_member (json_node_get_object (root), "error");
+      JsonObject *err = json_object_get_object_member (obj, "error");
+      const char *message = err != NULL ? json_object_get_string_member_with_default (err, "message", line) : line;
 
       adbscope_demo_stop (self);
       g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
-                               _("The simulated device did not start: %s"),
-                               json_object_get_string_member_with_default (err, "message", line));
+                               _("The demo device did not start: %s"), message);
       return;
     }
-  self->serial = g_strdup (json_object_get_string_member_with_default (json_node_get_object (root), "serial", NULL));
+
+  self->serial = g_strdup (json_object_get_string_member_with_default (obj, "serial", NULL));
   if (self->serial == NULL)
     {
       adbscope_demo_stop (self);
       g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
-                               _("The simulated device gave no serial"));
+                               _("The demo device printed something unexpected: %s"), line);
       return;
     }
   g_task_return_boolean (task, TRUE);
 }
 
+/**
+ * adbscope_demo_start_async:
+ *
+ * Starts `adbscope sim` and waits for its ready line.
+ */
 void
-adbscope_demo_start_async (AdbscopeDemo        *self,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
+adbscope_demo_start_async (AdbscopeDemo  *self,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
 {
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_autoptr(GError) error = NULL;
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", &error);
-  g_autoptr(GDataInputStream) in = NULL;
+  g_autofree char *bin = find_self ();
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  GTask *task;
 
-  if (exe == NULL)
+  g_return_if_fail (ADBSCOPE_IS_DEMO (self));
+  g_return_if_fail (self->process == NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, adbscope_demo_start_async);
+
+  g_ptr_array_add (argv, bin);
+  g_ptr_array_add (argv, (char *) "sim");
+  if (self->profile != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "--profile");
+      g_ptr_array_add (argv, self->profile);
+    }
+  g_ptr_array_add (argv, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
+  self->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  if (self->process == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
       return;
     }
-  /* stdin is a pipe we never close: the sim takes control lines there. */
-  self->proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                                 &error, exe, "sim", "--profile", self->profile, NULL);
-  if (self->proc == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (self->proc));
-  g_object_set_data_full (G_OBJECT (self), "stdout", g_object_ref (in), g_object_unref);
-  g_data_input_stream_read_line_async (in, G_PRIORITY_DEFAULT, cancellable, line_cb, g_steal_pointer (&task));
+  self->stdout_stream = g_data_input_stream_new (g_subprocess_get_stdout_pipe (self->process));
+  g_data_input_stream_read_line_async (self->stdout_stream, G_PRIORITY_DEFAULT, cancellable,
+                                       read_line_cb, task);
 }
 
 gboolean
 adbscope_demo_start_finish (AdbscopeDemo  *self,
-                            GAsyncResult  *result,
-                            GError       **error)
+                                   GAsyncResult        *result,
+                                   GError             **error)
 {
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 const char *
 adbscope_demo_get_serial (AdbscopeDemo *self)
 {
+  g_return_val_if_fail (ADBSCOPE_IS_DEMO (self), NULL);
   return self->serial;
 }
 
-/* Asks the sim to quit (SIGTERM: it disconnects adb and removes its
- * sandbox) and waits up to 5 s before killing it.
+/* The sim's pid (tests kill it to lose the device); 0 when not running. */
+GPid
+adbscope_demo_get_pid (AdbscopeDemo *self)
+{
+  const char *id;
+
+  g_return_val_if_fail (ADBSCOPE_IS_DEMO (self), 0);
+
+  id = self->process != NULL ? g_subprocess_get_identifier (self->process) : NULL;
+  return id != NULL ? (GPid) g_ascii_strtoll (id, NULL, 10) : 0;
+}
+
+/**
+ * adbscope_demo_stop:
+ *
+ * SIGTERM lets the sim disconnect from adb and remove its sandbox.
  */
 void
 adbscope_demo_stop (AdbscopeDemo *self)
 {
-  if (self->proc == NULL)
+  g_return_if_fail (ADBSCOPE_IS_DEMO (self));
+
+  if (self->process != NULL)
+    {
+      g_subprocess_send_signal (self->process, SIGTERM);
+      /* Reap it in the background; nobody waits for the result. */
+      g_subprocess_wait_async (self->process, NULL, NULL, NULL);
+    }
+  g_clear_object (&self->stdout_stream);
+  g_clear_object (&self->process);
+}
+
+/* For a command line that is about to exit: stop, and give the sim up to
+ * 5 s to disconnect from adb and remove its sandbox. */
+void
+adbscope_demo_stop_and_wait (AdbscopeDemo *self)
+{
+  g_autoptr(GSubprocess) process = NULL;
+
+  g_return_if_fail (ADBSCOPE_IS_DEMO (self));
+
+  if (self->process == NULL)
     return;
-  g_subprocess_send_signal (self->proc, SIGTERM);
-  /* GSubprocess reaps in GLib's worker thread, so the identifier turns
-   * NULL without a main loop here: the caller may be shutting down. */
-  for (guint i = 0; i < 100 && g_subprocess_get_identifier (self->proc) != NULL; i++)
+  process = g_object_ref (self->process);
+  adbscope_demo_stop (self);
+  /* GSubprocess reaps in GLib's worker thread: no main loop needed. */
+  for (guint i = 0; i < 100 && g_subprocess_get_identifier (process) != NULL; i++)
     g_usleep (50 * 1000);
-  if (g_subprocess_get_identifier (self->proc) != NULL)
-    g_subprocess_force_exit (self->proc);
-  g_clear_object (&self->proc);
+  if (g_subprocess_get_identifier (process) != NULL)
+    g_subprocess_force_exit (process);
+}
+
+static void
+adbscope_demo_dispose (GObject *object)
+{
+  adbscope_demo_stop (ADBSCOPE_DEMO (object));
+  G_OBJECT_CLASS (adbscope_demo_parent_class)->dispose (object);
 }
 
 static void
@@ -139,7 +227,6 @@ adbscope_demo_finalize (GObject *object)
 {
   AdbscopeDemo *self = ADBSCOPE_DEMO (object);
 
-  adbscope_demo_stop (self);
   g_free (self->profile);
   g_free (self->serial);
   G_OBJECT_CLASS (adbscope_demo_parent_class)->finalize (object);
@@ -148,7 +235,10 @@ adbscope_demo_finalize (GObject *object)
 static void
 adbscope_demo_class_init (AdbscopeDemoClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = adbscope_demo_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = adbscope_demo_dispose;
+  object_class->finalize = adbscope_demo_finalize;
 }
 
 static void
@@ -156,11 +246,15 @@ adbscope_demo_init (AdbscopeDemo *self)
 {
 }
 
+/**
+ * adbscope_demo_new:
+ * @profile: (nullable): a sim profile (pixel-14, legacy-8, tablet-13)
+ */
 AdbscopeDemo *
 adbscope_demo_new (const char *profile)
 {
   AdbscopeDemo *self = g_object_new (ADBSCOPE_TYPE_DEMO, NULL);
 
-  self->profile = g_strdup (profile ? profile : "pixel-14");
+  self->profile = g_strdup (profile);
   return self;
 }

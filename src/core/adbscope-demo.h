@@ -1,4 +1,4 @@
-/* adbscope-demo.h: a simulated device started for a run and stopped after it */
+/* adbscope-demo.h: `adbscope sim` run for "Try the demo device" and `record --demo` */
 #pragma once
 
 #include <gio/gio.h>
@@ -11,15 +11,17 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AdbscopeDemo, adbscope_demo, ADBSCOPE, DEMO, GObject)
 
-AdbscopeDemo *adbscope_demo_new          (const char    *profile);
-void          adbscope_demo_start_async  (AdbscopeDemo  *self,
-                                          GCancellable  *cancellable,
-                                          GAsyncReadyCallback callback,
-                                          gpointer       user_data);
-gboolean      adbscope_demo_start_finish (AdbscopeDemo  *self,
-                                          GAsyncResult  *result,
-                                          GError       **error);
-const char   *adbscope_demo_get_serial   (AdbscopeDemo  *self);
-void          adbscope_demo_stop         (AdbscopeDemo  *self);
+AdbscopeDemo *adbscope_demo_new            (const char          *profile);
+void          adbscope_demo_start_async    (AdbscopeDemo        *self,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+gboolean      adbscope_demo_start_finish   (AdbscopeDemo        *self,
+                                            GAsyncResult        *result,
+                                            GError             **error);
+const char   *adbscope_demo_get_serial     (AdbscopeDemo        *self);
+GPid          adbscope_demo_get_pid        (AdbscopeDemo        *self);
+void          adbscope_demo_stop           (AdbscopeDemo        *self);
+void          adbscope_demo_stop_and_wait  (AdbscopeDemo        *self);
 
 G_END_DECLS

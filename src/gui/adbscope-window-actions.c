@@ -274,11 +274,11 @@ demo_cb (GObject      *object,
          gpointer      user_data)
 {
   AdbscopeWindow *self = user_data;
-  AdbscopeDemoDevice *demo = ADBSCOPE_DEMO_DEVICE (object);
+  AdbscopeDemo *demo = ADBSCOPE_DEMO (object);
   g_autoptr(GError) error = NULL;
 
   adbscope_device_picker_set_busy (self->device_picker, FALSE);
-  if (!adbscope_demo_device_start_finish (demo, result, &error))
+  if (!adbscope_demo_start_finish (demo, result, &error))
     {
       if (self->demo == demo)
         {
@@ -291,8 +291,8 @@ demo_cb (GObject      *object,
     }
   if (self->demo == demo)
     {
-      adbscope_device_picker_set_demo_serial (self->device_picker, adbscope_demo_device_get_serial (demo));
-      _adbscope_window_choose_device (self, adbscope_demo_device_get_serial (demo));
+      adbscope_device_picker_set_demo_serial (self->device_picker, adbscope_demo_get_serial (demo));
+      _adbscope_window_choose_device (self, adbscope_demo_get_serial (demo));
       /* The demo app is the obvious choice: put it in the search. */
       adbscope_app_picker_set_search (self->app_picker, ADBSCOPE_DEMO_PACKAGE);
     }
@@ -308,10 +308,10 @@ try_demo_action (GtkWidget  *widget,
 
   if (self->demo != NULL)
     return;
-  self->demo = adbscope_demo_device_new (g_getenv ("ADBSCOPE_DEMO_PROFILE"));
+  self->demo = adbscope_demo_new (g_getenv ("ADBSCOPE_DEMO_PROFILE"));
   adbscope_device_picker_set_busy (self->device_picker, TRUE);
   _adbscope_window_update_actions (self);
-  adbscope_demo_device_start_async (self->demo, NULL, demo_cb, g_object_ref (self));
+  adbscope_demo_start_async (self->demo, NULL, demo_cb, g_object_ref (self));
 }
 
 static const char * const page_names[] = {

@@ -3,7 +3,7 @@
 
 #include "adbscope-app-picker.h"
 #include "adbscope-data-view.h"
-#include "adbscope-demo-device.h"
+#include "adbscope-demo.h"
 #include "adbscope-device-monitor.h"
 #include "adbscope-device-picker.h"
 #include "adbscope-page.h"
@@ -51,7 +51,7 @@ struct _AdbscopeWindow
   /* State */
   GSettings             *settings;
   AdbscopeDeviceMonitor *monitor;
-  AdbscopeDemoDevice    *demo;
+  AdbscopeDemo    *demo;
   AdbscopeSession       *session;
   AdbscopeDataView      *view;
   GCancellable          *start_cancellable;
@@ -95,7 +95,7 @@ AdbscopeDataView     *_adbscope_window_get_view          (AdbscopeWindow *self);
 AdbscopeDevicePicker *_adbscope_window_get_device_picker (AdbscopeWindow *self);
 AdbscopeAppPicker    *_adbscope_window_get_app_picker    (AdbscopeWindow *self);
 AdwViewStack         *_adbscope_window_get_view_stack    (AdbscopeWindow *self);
-AdbscopeDemoDevice   *_adbscope_window_get_demo          (AdbscopeWindow *self);
+AdbscopeDemo   *_adbscope_window_get_demo          (AdbscopeWindow *self);
 const char           *_adbscope_window_get_mode          (AdbscopeWindow *self);
 const char           *_adbscope_window_get_last_toast    (AdbscopeWindow *self);
 guint                 _adbscope_window_get_n_toasts      (AdbscopeWindow *self);

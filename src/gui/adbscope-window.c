@@ -74,7 +74,7 @@ _adbscope_window_update_title (AdbscopeWindow *self)
   g_autofree char *name = device != NULL ? adbscope_device_dup_display_name (device) : g_strdup (self->serial);
   g_autofree char *title = NULL;
   gboolean simulated = self->demo != NULL && self->serial != NULL &&
-                       g_strcmp0 (adbscope_demo_device_get_serial (self->demo), self->serial) == 0;
+                       g_strcmp0 (adbscope_demo_get_serial (self->demo), self->serial) == 0;
 
   if (self->package != NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "session") == 0)
     /* Translators: window title, app package on device name */
@@ -311,7 +311,7 @@ adbscope_window_close_request (GtkWindow *window)
 
   _adbscope_window_stop_session (self);
   if (self->demo != NULL)
-    adbscope_demo_device_stop (self->demo);
+    adbscope_demo_stop (self->demo);
 
   return GTK_WINDOW_CLASS (adbscope_window_parent_class)->close_request (window);
 }
@@ -488,7 +488,7 @@ _adbscope_window_get_view_stack (AdbscopeWindow *self)
   return self->view_stack;
 }
 
-AdbscopeDemoDevice *
+AdbscopeDemo *
 _adbscope_window_get_demo (AdbscopeWindow *self)
 {
   return self->demo;

@@ -20,7 +20,7 @@
 #include "adbscope-app.h"
 #include "adbscope-application.h"
 #include "adbscope-chart-card.h"
-#include "adbscope-demo-device.h"
+#include "adbscope-demo.h"
 #include "adbscope-line-layer.h"
 #include "adbscope-thread.h"
 #include "adbscope-window-private.h"
@@ -477,11 +477,11 @@ test_device_lost (void)
 static gboolean
 demo_apps_loaded (gpointer data)
 {
-  AdbscopeDemoDevice *demo = _adbscope_window_get_demo (window);
+  AdbscopeDemo *demo = _adbscope_window_get_demo (window);
   AdbscopeAppPicker *picker = _adbscope_window_get_app_picker (window);
 
-  return demo != NULL && adbscope_demo_device_get_serial (demo) != NULL &&
-         g_strcmp0 (adbscope_app_picker_get_serial (picker), adbscope_demo_device_get_serial (demo)) == 0 &&
+  return demo != NULL && adbscope_demo_get_serial (demo) != NULL &&
+         g_strcmp0 (adbscope_app_picker_get_serial (picker), adbscope_demo_get_serial (demo)) == 0 &&
          !adbscope_app_picker_get_loading (picker) &&
          g_list_model_get_n_items (adbscope_app_picker_get_model (picker)) == 1;
 }
@@ -499,7 +499,7 @@ pid_gone (gpointer data)
 static void
 test_try_demo (void)
 {
-  AdbscopeDemoDevice *demo;
+  AdbscopeDemo *demo;
   GPid pid;
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.back", NULL));
@@ -512,8 +512,8 @@ test_try_demo (void)
   g_assert_cmpstr (_adbscope_window_get_mode (window), ==, "apps");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->simulated_badge)));
   demo = _adbscope_window_get_demo (window);
-  g_assert_cmpstr (adbscope_demo_device_get_serial (demo), !=, adbscope_test_device_get_serial (device));
-  pid = adbscope_demo_device_get_pid (demo);
+  g_assert_cmpstr (adbscope_demo_get_serial (demo), !=, adbscope_test_device_get_serial (device));
+  pid = adbscope_demo_get_pid (demo);
   g_assert_cmpint (pid, >, 0);
 
   /* Closing the window stops the demo device. */
