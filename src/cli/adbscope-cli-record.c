@@ -161,9 +161,11 @@ demo_started_cb (GObject      *object,
   g_main_loop_quit (r->loop);
 }
 
-static char *
-find_serial (const char  *serial,
-             GError     **error)
+/* The serial a headless command should use: the one named (and connected),
+ * or the only ready device. */
+char *
+adbscope_cli_find_serial (const char  *serial,
+                          GError     **error)
 {
   const char *args[] = { "devices", "-l", NULL };
   g_autofree char *out = NULL;
@@ -304,7 +306,7 @@ adbscope_cli_record (int    argc,
     }
   else
     {
-      char *chosen = find_serial (serial, &r.error);
+      char *chosen = adbscope_cli_find_serial (serial, &r.error);
 
       if (chosen == NULL)
         goto fail;

@@ -15,6 +15,7 @@
 
 static const AdbscopeCliCommand commands[] = {
   { "devices", N_("List connected devices and their state"), adbscope_cli_devices },
+  { "apps", N_("List the apps of a device (running apps first)"), adbscope_cli_apps },
   { "record", N_("Record an app and write a JSON report (with --assert for CI)"), adbscope_cli_record },
   { "mark", N_("Add a marker to the running record"), adbscope_cli_mark },
   { "stop", N_("Stop the running record"), adbscope_cli_stop },

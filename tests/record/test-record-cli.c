@@ -273,6 +273,43 @@ test_bad_input (void)
 }
 
 static void
+test_apps (void)
+{
+  g_autoptr(JsonNode) third = NULL;
+  g_autoptr(JsonNode) all = NULL;
+  g_autoptr(JsonNode) bad = NULL;
+  const char *serial = adbscope_test_device_get_serial (device);
+  JsonArray *a;
+  JsonObject *first;
+  gboolean found_system = FALSE;
+  int status;
+
+  third = run_json (&status, "apps", "-s", serial, NULL);
+  g_assert_cmpint (status, ==, 0);
+  a = json_node_get_array (third);
+  g_assert_cmpuint (json_array_get_length (a), >=, 1);
+  /* Running apps first, with their real pid. */
+  first = json_array_get_object_element (a, 0);
+  g_assert_cmpstr (json_object_get_string_member (first, "package"), ==, ADBSCOPE_DEMO_PACKAGE);
+  g_assert_cmpint (json_object_get_int_member (first, "pid"), ==,
+                   adbscope_test_device_get_app_pid (device, ADBSCOPE_DEMO_PACKAGE));
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    g_assert_true (json_object_get_boolean_member (json_array_get_object_element (a, i), "third_party"));
+
+  all = run_json (&status, "apps", "-s", serial, "--all", NULL);
+  g_assert_cmpint (status, ==, 0);
+  a = json_node_get_array (all);
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    found_system |= g_str_equal (json_object_get_string_member (json_array_get_object_element (a, i), "package"),
+                                 "com.android.systemui");
+  g_assert_true (found_system);
+
+  bad = run_json (&status, "apps", "-s", "a b", NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_cmpstr (error_code (bad), ==, "invalid_serial");
+}
+
+static void
 test_no_recording (void)
 {
   g_autoptr(JsonNode) mark = NULL;
@@ -296,6 +333,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/record/cli/no-recording", test_no_recording);
   g_test_add_func ("/record/cli/bad-input", test_bad_input);
+  g_test_add_func ("/record/cli/apps", test_apps);
   g_test_add_func ("/record/cli/assertions", test_assertions);
   g_test_add_func ("/record/cli/mark-stop-samples", test_mark_stop_samples);
   g_test_add_func ("/record/cli/sigint-writes-report", test_sigint_still_writes_report);
