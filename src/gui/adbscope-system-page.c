@@ -147,6 +147,9 @@ adbscope_system_page_update (AdbscopePage     *page,
   const char *light = NULL;
   const char *bucket = NULL;
   g_autofree char *doze = NULL;
+  g_autofree char *jobs_text = NULL;
+  g_autofree char *alarms_text = NULL;
+  gint64 jobs, running, pending, wakeups;
 
   update_device (self, view);
   update_app (self, view);
@@ -157,8 +160,21 @@ adbscope_system_page_update (AdbscopePage     *page,
     doze = g_strdup_printf (_("deep %s, light %s"), deep ? deep : "?", light ? light : "?");
   set_source_row (self->doze_row, view, ADBSCOPE_SOURCE_DOZE, doze);
   set_source_row (self->bucket_row, view, ADBSCOPE_SOURCE_DOZE, bucket);
-  set_source_row (self->jobs_row, view, ADBSCOPE_SOURCE_JOBS, NULL);
-  set_source_row (self->alarms_row, view, ADBSCOPE_SOURCE_ALARMS, NULL);
+  adbscope_session_get_jobs_alarms (adbscope_data_view_get_session (view),
+                                    &jobs, &running, &pending, &wakeups);
+  if (jobs >= 0)
+    /* Translators: the app's scheduled jobs, e.g. "3 scheduled, 1 running" */
+    jobs_text = g_strdup_printf (_("%lld scheduled, %lld running"),
+                                 (long long) jobs, (long long) MAX (running, 0));
+  if (pending >= 0 && wakeups >= 0)
+    /* Translators: the app's alarms, e.g. "2 pending, 14 wakeups" */
+    alarms_text = g_strdup_printf (_("%lld pending, %lld wakeups"),
+                                   (long long) pending, (long long) wakeups);
+  else if (pending >= 0)
+    /* Translators: the app's pending alarms */
+    alarms_text = g_strdup_printf (_("%lld pending"), (long long) pending);
+  set_source_row (self->jobs_row, view, ADBSCOPE_SOURCE_JOBS, jobs_text);
+  set_source_row (self->alarms_row, view, ADBSCOPE_SOURCE_ALARMS, alarms_text);
 }
 
 static void
