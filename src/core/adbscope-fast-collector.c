@@ -383,7 +383,6 @@ adbscope_fast_collector_class_init (AdbscopeFastCollectorClass *klass)
   object_class->finalize = adbscope_fast_collector_finalize;
   collector_class->build_command = build_command;
   collector_class->handle_output = handle_output;
-
 }
 
 static void

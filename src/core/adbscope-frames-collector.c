@@ -259,7 +259,6 @@ adbscope_frames_collector_class_init (AdbscopeFramesCollectorClass *klass)
   object_class->finalize = adbscope_frames_collector_finalize;
   collector_class->build_command = build_command;
   collector_class->handle_output = handle_output;
-
 }
 
 static void

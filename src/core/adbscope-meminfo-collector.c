@@ -121,7 +121,6 @@ adbscope_meminfo_collector_class_init (AdbscopeMeminfoCollectorClass *klass)
 
   collector_class->build_command = build_command;
   collector_class->handle_output = handle_output;
-
 }
 
 static void

@@ -269,7 +269,6 @@ adbscope_slow_collector_class_init (AdbscopeSlowCollectorClass *klass)
 
   collector_class->build_command = build_command;
   collector_class->handle_output = handle_output;
-
 }
 
 static void

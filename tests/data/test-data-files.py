@@ -63,6 +63,19 @@ for s in shots:
     check(f"screenshot {os.path.basename(img)} is an https URL of data/screenshots/",
           img.startswith("https://") and "/data/screenshots/" in img and img.endswith(".png"), img)
     check(f"screenshot {os.path.basename(img)} has a caption", bool(s.findtext("caption")))
+    local = os.path.join(srcdir, "data", "screenshots", os.path.basename(img))
+    elem = s.find("image")
+    size = None
+    if os.path.isfile(local):
+        with open(local, "rb") as f:
+            head = f.read(24)
+        if head[:8] == b"\x89PNG\r\n\x1a\n":
+            size = (int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big"))
+    check(f"screenshot {os.path.basename(img)} is in the repository as a PNG", size is not None, local)
+    check(f"screenshot {os.path.basename(img)} has its real width and height",
+          size is not None and elem is not None and
+          (elem.get("width"), elem.get("height")) == (str(size[0]), str(size[1])),
+          f"{size} vs {elem.get('width') if elem is not None else None}x{elem.get('height') if elem is not None else None}")
 releases = root.findall("releases/release")
 check("newest release is the meson project version",
       bool(releases) and releases[0].get("version") == version,
