@@ -26,7 +26,7 @@ adbscope_cli_apps (int    argc,
   g_autofree char *serial = NULL;
   gboolean all = FALSE;
   const GOptionEntry entries[] = {
-    { "serial", 's', 0, G_OPTION_ARG_STRING, &serial, N_("Device serial (default: the only device)"), "SERIAL" },
+    { "serial", 's', 0, G_OPTION_ARG_STRING, &serial, N_("Device serial (default: the only device)"), N_("SERIAL") },
     { "all", 0, 0, G_OPTION_ARG_NONE, &all, N_("Every package, not only the installed (third-party) apps"), NULL },
     { NULL }
   };

@@ -203,18 +203,18 @@ adbscope_cli_record (int    argc,
   gboolean demo = FALSE;
   gboolean capture = FALSE;
   const GOptionEntry entries[] = {
-    { "package", 'p', 0, G_OPTION_ARG_STRING, &package, N_("Package of the app to watch"), "PKG" },
-    { "serial", 's', 0, G_OPTION_ARG_STRING, &serial, N_("Device serial (default: the only device)"), "SERIAL" },
+    { "package", 'p', 0, G_OPTION_ARG_STRING, &package, N_("Package of the app to watch"), N_("PKG") },
+    { "serial", 's', 0, G_OPTION_ARG_STRING, &serial, N_("Device serial (default: the only device)"), N_("SERIAL") },
     { "demo", 0, 0, G_OPTION_ARG_NONE, &demo, N_("Record the simulated demo device, started for this run"), NULL },
-    { "profile", 0, 0, G_OPTION_ARG_STRING, &profile, N_("Profile of the demo device (pixel-14, legacy-8, tablet-13)"), "NAME" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the report here instead of stdout"), "FILE" },
-    { "duration", 0, 0, G_OPTION_ARG_STRING, &duration, N_("Stop after this long (e.g. 60s, 5m); default: until stopped"), "D" },
-    { "interval", 0, 0, G_OPTION_ARG_STRING, &interval, N_("Sample interval (default 1s)"), "I" },
-    { "meminfo-interval", 0, 0, G_OPTION_ARG_STRING, &meminfo_interval, N_("App memory interval (default 2s)"), "I" },
-    { "samples", 0, 0, G_OPTION_ARG_FILENAME, &samples, N_("Stream one CSV row per sample to this file"), "FILE" },
-    { "assert", 0, 0, G_OPTION_ARG_STRING_ARRAY, &asserts, N_("Fail (exit 3) unless PATH OP NUMBER holds, e.g. 'frames.janky_pct < 5'"), "EXPR" },
+    { "profile", 0, 0, G_OPTION_ARG_STRING, &profile, N_("Profile of the demo device (pixel-14, legacy-8, tablet-13)"), N_("NAME") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the report here instead of stdout"), N_("FILE") },
+    { "duration", 0, 0, G_OPTION_ARG_STRING, &duration, N_("Stop after this long (e.g. 60s, 5m); default: until stopped"), N_("D") },
+    { "interval", 0, 0, G_OPTION_ARG_STRING, &interval, N_("Sample interval (default 1s)"), N_("I") },
+    { "meminfo-interval", 0, 0, G_OPTION_ARG_STRING, &meminfo_interval, N_("App memory interval (default 2s)"), N_("I") },
+    { "samples", 0, 0, G_OPTION_ARG_FILENAME, &samples, N_("Stream one CSV row per sample to this file"), N_("FILE") },
+    { "assert", 0, 0, G_OPTION_ARG_STRING_ARRAY, &asserts, N_("Fail (exit 3) unless PATH OP NUMBER holds, e.g. 'frames.janky_pct < 5'"), N_("EXPR") },
     { "capture", 0, 0, G_OPTION_ARG_NONE, &capture, N_("Capture network traffic through the agent"), NULL },
-    { "pcap", 0, 0, G_OPTION_ARG_FILENAME, &pcap, N_("Write captured packets to this pcap file"), "FILE" },
+    { "pcap", 0, 0, G_OPTION_ARG_FILENAME, &pcap, N_("Write captured packets to this pcap file"), N_("FILE") },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
