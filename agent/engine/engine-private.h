@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <sys/uio.h>
 
 #define ENGINE_RING_SIZE        65536u   /* power of two; windows stay below it */
 #define ENGINE_MAX_WINDOW       65535u   /* no window scaling */
@@ -26,6 +27,7 @@
 #define ENGINE_HOST_CACHE_SIZE  2048u
 #define ENGINE_CLIENT_OUT_MAX   (8u * 1024u * 1024u)
 #define ENGINE_MAX_PACKET       65600u
+#define ENGINE_MAX_PAYLOAD_IOV  2        /* a ring segment wraps at most once */
 
 typedef enum {
   ENGINE_EV_WAKE,
@@ -323,6 +325,18 @@ void        engine_send               (AdbscopeAgentEngine *e,
 void        engine_reply              (AdbscopeAgentEngine *e,
                                        EngineFlow          *flow,
                                        EnginePacket        *pkt);
+/* The same with the payload in up to ENGINE_MAX_PAYLOAD_IOV pieces, sent
+ * with writev() (copied only for the test hook or a pcap client);
+ * pkt->payload_len must be their total. */
+void        engine_send_iov           (AdbscopeAgentEngine *e,
+                                       EnginePacket        *pkt,
+                                       const struct iovec  *payload,
+                                       int                  n_payload);
+void        engine_reply_iov          (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow,
+                                       EnginePacket        *pkt,
+                                       const struct iovec  *payload,
+                                       int                  n_payload);
 EngineFlow *engine_flow_lookup        (AdbscopeAgentEngine        *e,
                                        const AdbscopeAgentFlowKey *key);
 EngineFlow *engine_flow_new           (AdbscopeAgentEngine        *e,

@@ -47,19 +47,28 @@ ring_push (EngineRing    *r,
   r->len += len;
 }
 
-static void
-ring_copy_out (const EngineRing *r,
-               uint32_t          off,
-               uint8_t          *dst,
-               uint32_t          len)
+/* The iovecs of @len bytes from offset @off of the used part. */
+static int
+ring_iov_range (const EngineRing *r,
+                uint32_t          off,
+                uint32_t          len,
+                struct iovec      iov[2])
 {
   uint32_t pos = (r->start + off) & RING_MASK;
   uint32_t first = ENGINE_RING_SIZE - pos;
 
-  if (first > len)
-    first = len;
-  memcpy (dst, r->buf + pos, first);
-  memcpy (dst + first, r->buf, len - first);
+  if (len == 0)
+    return 0;
+  iov[0].iov_base = r->buf + pos;
+  if (first >= len)
+    {
+      iov[0].iov_len = len;
+      return 1;
+    }
+  iov[0].iov_len = first;
+  iov[1].iov_base = r->buf;
+  iov[1].iov_len = len - first;
+  return 2;
 }
 
 static void
@@ -142,15 +151,13 @@ tcp_send (AdbscopeAgentEngine *e,
 {
   EngineTcp *t = f->tcp;
   EnginePacket pkt;
-  size_t hlen;
+  struct iovec iov[2];
+  int n_iov;
 
   memset (&pkt, 0, sizeof pkt);
   if (flags & ENGINE_TCP_SYN)
     pkt.mss = (uint16_t) (e->config.mtu - (f->key.ip_version == 4 ? 40 : 60));
-  hlen = (f->key.ip_version == 4 ? 20 : 40) + (pkt.mss ? 24 : 20);
-  if (len > 0)
-    ring_copy_out (&t->down, off, e->pkt_buf + hlen, len);
-  pkt.payload = NULL;
+  n_iov = ring_iov_range (&t->down, off, len, iov);
   pkt.payload_len = len;
   pkt.seq = seq;
   pkt.ack = t->rcv_nxt;
@@ -159,7 +166,7 @@ tcp_send (AdbscopeAgentEngine *e,
    * would take it for a window update and not count it. */
   pkt.window = dup_window ? t->adv_wnd : tcp_window (t);
   t->adv_wnd = pkt.window;
-  engine_reply (e, f, &pkt);
+  engine_reply_iov (e, f, &pkt, iov, n_iov);
 }
 
 static void

@@ -12,6 +12,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <poll.h>
 #include <time.h>
 #include <unistd.h>
@@ -479,18 +480,13 @@ engine_host_cache_get (AdbscopeAgentEngine *e,
 
 /* Writing to the TUN device ------------------------------------------ */
 
-void
-engine_send (AdbscopeAgentEngine *e,
-             EnginePacket        *pkt)
+/* The hook and the pcap stream want the packet in one piece. */
+static void
+send_linear (AdbscopeAgentEngine *e,
+             size_t               len)
 {
-  size_t len = engine_packet_build (e->pkt_buf, ENGINE_MAX_PACKET, pkt);
   ssize_t n;
 
-  if (len == 0)
-    {
-      e->c.errors++;
-      return;
-    }
   e->c.packets_written++;
   e->c.bytes_written += len;
   if (e->cb.packet_hook
@@ -506,9 +502,82 @@ engine_send (AdbscopeAgentEngine *e,
 }
 
 void
-engine_reply (AdbscopeAgentEngine *e,
-              EngineFlow          *flow,
-              EnginePacket        *pkt)
+engine_send (AdbscopeAgentEngine *e,
+             EnginePacket        *pkt)
+{
+  size_t len = engine_packet_build (e->pkt_buf, ENGINE_MAX_PACKET, pkt);
+
+  if (len == 0)
+    {
+      e->c.errors++;
+      return;
+    }
+  send_linear (e, len);
+}
+
+void
+engine_send_iov (AdbscopeAgentEngine *e,
+                 EnginePacket        *pkt,
+                 const struct iovec  *payload,
+                 int                  n_payload)
+{
+  struct iovec iov[1 + ENGINE_MAX_PAYLOAD_IOV];
+  uint32_t sum = 0;
+  size_t hlen, off = 0;
+  ssize_t n;
+  int i;
+
+  pkt->payload = NULL;
+  if (e->cb.packet_hook || e->n_pcap_clients > 0)
+    {
+      /* Slow path: copy the payload behind where the headers go. */
+      hlen = (pkt->ip_version == 4 ? 20 : 40)
+             + (pkt->protocol == 6 ? (pkt->mss ? 24 : 20) : 8);
+      if (hlen + pkt->payload_len > ENGINE_MAX_PACKET)
+        {
+          e->c.errors++;
+          return;
+        }
+      for (i = 0; i < n_payload; i++)
+        {
+          memcpy (e->pkt_buf + hlen + off, payload[i].iov_base, payload[i].iov_len);
+          off += payload[i].iov_len;
+        }
+      engine_send (e, pkt);
+      return;
+    }
+
+  /* Fast path: sum the payload where it lies (hot in the cache after the
+   * socket read) and hand it to the kernel without another copy. */
+  for (i = 0; i < n_payload; i++)
+    {
+      sum = engine_checksum_block_add (sum, engine_checksum_partial (payload[i].iov_base,
+                                                                     payload[i].iov_len, 0),
+                                       off);
+      off += payload[i].iov_len;
+      iov[1 + i] = payload[i];
+    }
+  hlen = engine_packet_build_header (e->pkt_buf, ENGINE_MAX_PACKET, pkt, sum);
+  if (hlen == 0 || off != pkt->payload_len)
+    {
+      e->c.errors++;
+      return;
+    }
+  iov[0].iov_base = e->pkt_buf;
+  iov[0].iov_len = hlen;
+  e->c.packets_written++;
+  e->c.bytes_written += hlen + off;
+  do
+    n = writev (e->tun_fd, iov, 1 + n_payload);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    e->c.errors++;
+}
+
+static void
+reply_prepare (AdbscopeAgentEngine *e,
+               EngineFlow          *flow,
+               EnginePacket        *pkt)
 {
   EngineApp *app = &e->apps[flow->app];
   size_t hlen;
@@ -526,7 +595,26 @@ engine_reply (AdbscopeAgentEngine *e,
   flow->payload_down += pkt->payload_len;
   app->bytes_down += hlen + pkt->payload_len;
   app->packets_down++;
+}
+
+void
+engine_reply (AdbscopeAgentEngine *e,
+              EngineFlow          *flow,
+              EnginePacket        *pkt)
+{
+  reply_prepare (e, flow, pkt);
   engine_send (e, pkt);
+}
+
+void
+engine_reply_iov (AdbscopeAgentEngine *e,
+                  EngineFlow          *flow,
+                  EnginePacket        *pkt,
+                  const struct iovec  *payload,
+                  int                  n_payload)
+{
+  reply_prepare (e, flow, pkt);
+  engine_send_iov (e, pkt, payload, n_payload);
 }
 
 /* The reader thread ---------------------------------------------------- */
