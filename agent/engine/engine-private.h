@@ -126,6 +126,16 @@ typedef struct {
   bool       in_recovery;
   uint32_t   recover;
   uint64_t   linger_until_us;
+
+  /* The server socket is registered edge-triggered: what the last event
+   * said and no read/write since has contradicted. */
+  bool       server_readable;
+  bool       server_writable;
+  bool       server_rdhup;        /* its FIN (or an error) is pending */
+
+  /* In-order data from the app is acknowledged once per batch of packets,
+   * after it was written to the server (engine_tcp_pending). */
+  bool       ack_pending;
 } EngineTcp;
 
 typedef struct _EngineFlow EngineFlow;
@@ -158,6 +168,9 @@ struct _EngineFlow {
   uint64_t             close_ms;
   uint64_t             last_us;
   EngineTcp           *tcp;
+  /* On the engine's list of flows to finish after the current batch. */
+  EngineFlow          *pending_next;
+  bool                 pending;
 };
 
 typedef struct {
@@ -275,6 +288,7 @@ struct _AdbscopeAgentEngine {
   EngineDnsAnswer      **answers_tail;
 
   EngineFlow           **hash;
+  EngineFlow            *pending;       /* see engine_flow_defer */
   EngineFlow            *live;
   EngineFlow            *closed_head;   /* oldest first */
   EngineFlow            *closed_tail;
@@ -348,6 +362,11 @@ void        engine_flow_finish        (AdbscopeAgentEngine *e,
                                        uint8_t              state,
                                        uint8_t              failure,
                                        int                  err);
+/* Queue @flow's socket writes, reads and ACK for the end of the current
+ * batch of packets from the app, so a burst costs one write(), one read()
+ * and one ACK instead of one per segment. */
+void        engine_flow_defer         (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow);
 void        engine_flow_account_up    (AdbscopeAgentEngine *e,
                                        EngineFlow          *flow,
                                        size_t               ip_len,
@@ -382,6 +401,8 @@ void        engine_tcp_event          (AdbscopeAgentEngine *e,
 void        engine_tcp_tick           (AdbscopeAgentEngine *e,
                                        EngineFlow          *flow,
                                        uint64_t             now_us);
+void        engine_tcp_pending        (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow);
 void        engine_tcp_free           (EngineTcp *tcp);
 
 /* engine-udp.c */

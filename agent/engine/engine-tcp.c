@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -166,6 +167,7 @@ tcp_send (AdbscopeAgentEngine *e,
    * would take it for a window update and not count it. */
   pkt.window = dup_window ? t->adv_wnd : tcp_window (t);
   t->adv_wnd = pkt.window;
+  t->ack_pending = false;         /* every segment carries rcv_nxt */
   engine_reply_iov (e, f, &pkt, iov, n_iov);
 }
 
@@ -340,20 +342,15 @@ update_events (AdbscopeAgentEngine *e,
                EngineFlow          *f)
 {
   EngineTcp *t = f->tcp;
-  uint32_t ev = 0;
 
   if (f->closed || f->fd < 0)
     return;
-  if (t->state == ENGINE_TCP_CONNECTING)
-    ev = EPOLLOUT;
-  else
-    {
-      if (!t->server_eof && t->down.len < ENGINE_RING_SIZE)
-        ev |= EPOLLIN;
-      if (t->up.len > 0)
-        ev |= EPOLLOUT;
-    }
-  engine_flow_set_events (e, f, ev);
+  /* Connected: registered once, edge-triggered, and never changed: no
+   * epoll_ctl() each time the down ring fills and drains.  The flags in
+   * EngineTcp remember what the edges said. */
+  engine_flow_set_events (e, f, t->state == ENGINE_TCP_CONNECTING
+                                ? EPOLLOUT
+                                : EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET);
 }
 
 /* app → server ---------------------------------------------------------- */
@@ -365,7 +362,7 @@ flush_up (AdbscopeAgentEngine *e,
   EngineTcp *t = f->tcp;
   uint16_t before = t->adv_wnd;
 
-  while (t->up.len > 0)
+  while (t->up.len > 0 && t->server_writable)
     {
       struct iovec iov[2];
       int n_iov = ring_iov (&t->up, false, iov);
@@ -376,7 +373,10 @@ flush_up (AdbscopeAgentEngine *e,
           if (errno == EINTR)
             continue;
           if (errno == EAGAIN || errno == EWOULDBLOCK)
-            break;
+            {
+              t->server_writable = false;   /* until EPOLLOUT */
+              break;
+            }
           abort_flow (e, f, true, false, ENGINE_CONN_FAILED,
                       engine_failure_from_errno (errno), errno);
           return false;
@@ -403,8 +403,8 @@ flush_up (AdbscopeAgentEngine *e,
   return true;
 }
 
-/* Takes in-order bytes: straight to the socket when nothing waits, the rest
- * into the up ring. */
+/* Takes in-order bytes into the up ring; the end of the batch writes them
+ * (engine_tcp_pending). */
 static void
 accept_data (AdbscopeAgentEngine *e,
              EngineFlow          *f,
@@ -412,25 +412,11 @@ accept_data (AdbscopeAgentEngine *e,
              uint32_t            len)
 {
   EngineTcp *t = f->tcp;
-  uint32_t written = 0;
 
   engine_flow_peek (e, f, data, len);
-  if (t->up.len == 0 && f->fd >= 0)
-    {
-      ssize_t n;
-
-      do
-        n = write (f->fd, data, len);
-      while (n < 0 && errno == EINTR);
-      if (n > 0)
-        written = (uint32_t) n;
-    }
-  if (written < len)
-    {
-      if (!ring_ensure (&t->up))
-        return;
-      ring_push (&t->up, data + written, len - written);
-    }
+  if (!ring_ensure (&t->up))
+    return;
+  ring_push (&t->up, data, len);
   t->rcv_nxt += len;
 }
 
@@ -553,7 +539,7 @@ tcp_data (AdbscopeAgentEngine *e,
           t->app_fin = true;
         }
       ooo_pull (e, f);
-      tcp_ack (e, f, false);
+      t->ack_pending = true;
       if (t->app_fin && f->state == ENGINE_CONN_OPEN)
         f->state = ENGINE_CONN_CLOSING;
       return;
@@ -571,6 +557,10 @@ tcp_data (AdbscopeAgentEngine *e,
       }
     else if (off < room && fin)
       ooo_store (t, seq, data, 0, true);
+    /* An ACK still owed for earlier in-order data goes first, so the
+     * duplicate repeats exactly what the app last saw. */
+    if (t->ack_pending)
+      tcp_ack (e, f, false);
     tcp_ack (e, f, true);
   }
 }
@@ -639,6 +629,9 @@ tcp_ack_input (AdbscopeAgentEngine *e,
 
 /* Segments from the app ------------------------------------------------- */
 
+static void read_server (AdbscopeAgentEngine *e,
+                         EngineFlow          *f);
+
 static void
 start_connect (AdbscopeAgentEngine *e,
                const EnginePacket  *pkt,
@@ -688,6 +681,14 @@ start_connect (AdbscopeAgentEngine *e,
       return;
     }
 
+  /* The app's own stack already decided how to cut its stream; Nagle here
+   * would only hold its last small segment back for the server's ACK. */
+  {
+    int one = 1;
+
+    setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  }
+
   memset (&ss, 0, sizeof ss);
   if (key->ip_version == 4)
     {
@@ -736,6 +737,8 @@ connected (AdbscopeAgentEngine *e,
       return;
     }
   t->state = ENGINE_TCP_SYN_RCVD;
+  t->server_readable = true;
+  t->server_writable = true;
   tcp_send (e, f, ENGINE_TCP_SYN | ENGINE_TCP_ACK, t->iss, 0, 0, false);
   t->snd_nxt = t->iss + 1;
   arm_rto (e, t);
@@ -841,18 +844,41 @@ engine_tcp_input (AdbscopeAgentEngine *e,
   if (pkt->payload_len > 0 || (fl & ENGINE_TCP_FIN) || SEQ_LT (pkt->seq, t->rcv_nxt))
     tcp_data (e, f, pkt);
 
+  engine_flow_defer (e, f);
+}
+
+/* After a batch of packets from the app: write what it sent to the server,
+ * send what its ACKs made room for (refilling the down ring now rather than
+ * after another trip through epoll_wait()), and acknowledge once. */
+void
+engine_tcp_pending (AdbscopeAgentEngine *e,
+                    EngineFlow          *f)
+{
+  EngineTcp *t = f->tcp;
+
+  if (f->closed || t->state == ENGINE_TCP_DONE || t->state == ENGINE_TCP_CONNECTING)
+    return;
   if (t->up.len > 0 || (t->app_fin && !t->shut_wr))
     {
       if (!flush_up (e, f))
         return;
     }
   send_down (e, f);
+  if (t->state == ENGINE_TCP_ESTABLISHED)
+    read_server (e, f);
+  if (f->closed)
+    return;
+  if (t->ack_pending)
+    tcp_ack (e, f, false);
   maybe_finish (e, f);
   update_events (e, f);
 }
 
 /* Socket events ---------------------------------------------------------- */
 
+/* Reads what the down ring has room for.  Called on the socket's edge and
+ * whenever the app's ACK frees room (without waiting for epoll to say the
+ * socket is still readable). */
 static void
 read_server (AdbscopeAgentEngine *e,
              EngineFlow          *f)
@@ -860,18 +886,24 @@ read_server (AdbscopeAgentEngine *e,
   EngineTcp *t = f->tcp;
   struct iovec iov[2];
   int n_iov;
+  uint32_t want;
   ssize_t n;
 
-  if (t->server_eof || t->down.len >= ENGINE_RING_SIZE)
+  if (f->fd < 0 || t->server_eof || !t->server_readable || t->down.len >= ENGINE_RING_SIZE)
     return;
   if (!ring_ensure (&t->down))
     return;
+  want = ENGINE_RING_SIZE - t->down.len;
   n_iov = ring_iov (&t->down, true, iov);
   do
     n = readv (f->fd, iov, n_iov);
   while (n < 0 && errno == EINTR);
   if (n > 0)
     {
+      /* A short read emptied the socket: the next data is a new edge.
+       * Not when its FIN is pending, which no new edge would announce. */
+      if ((uint32_t) n < want && !t->server_rdhup)
+        t->server_readable = false;
       t->down.len += (uint32_t) n;
       send_down (e, f);
     }
@@ -881,7 +913,9 @@ read_server (AdbscopeAgentEngine *e,
       send_down (e, f);
       maybe_finish (e, f);
     }
-  else if (errno != EAGAIN && errno != EWOULDBLOCK)
+  else if (errno == EAGAIN || errno == EWOULDBLOCK)
+    t->server_readable = false;
+  else
     {
       int err = errno;
 
@@ -904,10 +938,19 @@ engine_tcp_event (AdbscopeAgentEngine *e,
       update_events (e, f);
       return;
     }
-  if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
-    read_server (e, f);
-  if (!f->closed && (events & (EPOLLOUT | EPOLLERR)) && t->up.len > 0)
-    flush_up (e, f);
+  if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+    {
+      t->server_readable = true;
+      if (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+        t->server_rdhup = true;
+      read_server (e, f);
+    }
+  if (!f->closed && (events & (EPOLLOUT | EPOLLERR)))
+    {
+      t->server_writable = true;
+      if (t->up.len > 0)
+        flush_up (e, f);
+    }
   if (!f->closed && (events & EPOLLERR))
     {
       int err = 0;

@@ -357,6 +357,34 @@ flow_free (EngineFlow *flow)
 }
 
 void
+engine_flow_defer (AdbscopeAgentEngine *e,
+                   EngineFlow          *flow)
+{
+  if (flow->pending)
+    return;
+  flow->pending = true;
+  flow->pending_next = e->pending;
+  e->pending = flow;
+}
+
+/* Closed flows stay in memory until a tick, which never runs in the middle
+ * of a batch: every flow on the list is still valid. */
+static void
+run_pending (AdbscopeAgentEngine *e)
+{
+  EngineFlow *f;
+
+  while ((f = e->pending) != NULL)
+    {
+      e->pending = f->pending_next;
+      f->pending_next = NULL;
+      f->pending = false;
+      if (f->tcp)
+        engine_tcp_pending (e, f);
+    }
+}
+
+void
 engine_flow_account_up (AdbscopeAgentEngine *e,
                         EngineFlow          *flow,
                         size_t               ip_len,
@@ -774,6 +802,7 @@ drain_queue (AdbscopeAgentEngine *e)
           handle_packet (e, batch[i]);
           free (batch[i]);
         }
+      run_pending (e);
       done += n;
     }
   return true;
