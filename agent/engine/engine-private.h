@@ -12,6 +12,10 @@
 #include <sys/uio.h>
 
 #define ENGINE_RING_SIZE        65536u   /* power of two; windows stay below it */
+/* The down ring holds more than the app's window: the next window's data is
+ * read from the server while the app still digests the last one, so the
+ * read is off the path from the app's ACK to our next segment. */
+#define ENGINE_DOWN_RING_SIZE   (4u * ENGINE_RING_SIZE)
 #define ENGINE_MAX_WINDOW       65535u   /* no window scaling */
 #define ENGINE_PEEK_MAX         16384u   /* host attribution looks this far */
 #define ENGINE_RTO_MIN_MS       500u
@@ -88,7 +92,8 @@ struct _EngineSeg {
 };
 
 typedef struct {
-  uint8_t  *buf;                  /* ENGINE_RING_SIZE bytes, allocated on use */
+  uint8_t  *buf;                  /* allocated on use */
+  uint32_t  size;                 /* a power of two */
   uint32_t  start;
   uint32_t  len;
 } EngineRing;
@@ -280,6 +285,11 @@ struct _AdbscopeAgentEngine {
   EngineQPkt           **q;
   unsigned               q_head;
   unsigned               q_len;
+  /* q_len as of the last change, read without the lock (spinning). */
+  atomic_uint            q_hint;
+  /* The engine is in (or about to enter) epoll_wait(): only then does a
+   * packet need the eventfd.  See run(). */
+  atomic_bool            engine_idle;
   atomic_uint_fast64_t   dropped_queue_full;
 
   /* Shared with any thread, under dns_lock. */

@@ -21,16 +21,27 @@
 #define SEQ_GT(a, b)  ((int32_t) ((a) - (b)) > 0)
 #define SEQ_GEQ(a, b) ((int32_t) ((a) - (b)) >= 0)
 
-#define RING_MASK (ENGINE_RING_SIZE - 1)
-
 /* Rings ----------------------------------------------------------------- */
 
 static bool
-ring_ensure (EngineRing *r)
+ring_ensure (EngineRing *r,
+             uint32_t    size)
 {
   if (r->buf == NULL)
-    r->buf = malloc (ENGINE_RING_SIZE);
+    {
+      r->buf = malloc (size);
+      r->size = r->buf ? size : 0;
+      r->start = 0;
+    }
   return r->buf != NULL;
+}
+
+/* Room left; a ring not yet allocated has its full size to come. */
+static uint32_t
+ring_room (const EngineRing *r,
+           uint32_t          size)
+{
+  return (r->buf ? r->size : size) - r->len;
 }
 
 static void
@@ -38,8 +49,8 @@ ring_push (EngineRing    *r,
            const uint8_t *data,
            uint32_t       len)
 {
-  uint32_t pos = (r->start + r->len) & RING_MASK;
-  uint32_t first = ENGINE_RING_SIZE - pos;
+  uint32_t pos = (r->start + r->len) & (r->size - 1);
+  uint32_t first = r->size - pos;
 
   if (first > len)
     first = len;
@@ -55,8 +66,8 @@ ring_iov_range (const EngineRing *r,
                 uint32_t          len,
                 struct iovec      iov[2])
 {
-  uint32_t pos = (r->start + off) & RING_MASK;
-  uint32_t first = ENGINE_RING_SIZE - pos;
+  uint32_t pos = (r->start + off) & (r->size - 1);
+  uint32_t first = r->size - pos;
 
   if (len == 0)
     return 0;
@@ -76,7 +87,7 @@ static void
 ring_consume (EngineRing *r,
               uint32_t    n)
 {
-  r->start = (r->start + n) & RING_MASK;
+  r->start = (r->start + n) & (r->size - 1);
   r->len -= n;
 }
 
@@ -90,8 +101,8 @@ ring_iov (EngineRing   *r,
 
   if (free_part)
     {
-      pos = (r->start + r->len) & RING_MASK;
-      len = ENGINE_RING_SIZE - r->len;
+      pos = (r->start + r->len) & (r->size - 1);
+      len = r->size - r->len;
     }
   else
     {
@@ -100,7 +111,7 @@ ring_iov (EngineRing   *r,
     }
   if (len == 0)
     return 0;
-  first = ENGINE_RING_SIZE - pos;
+  first = r->size - pos;
   if (first >= len)
     {
       iov[0].iov_base = r->buf + pos;
@@ -414,7 +425,7 @@ accept_data (AdbscopeAgentEngine *e,
   EngineTcp *t = f->tcp;
 
   engine_flow_peek (e, f, data, len);
-  if (!ring_ensure (&t->up))
+  if (!ring_ensure (&t->up, ENGINE_RING_SIZE))
     return;
   ring_push (&t->up, data, len);
   t->rcv_nxt += len;
@@ -889,11 +900,12 @@ read_server (AdbscopeAgentEngine *e,
   uint32_t want;
   ssize_t n;
 
-  if (f->fd < 0 || t->server_eof || !t->server_readable || t->down.len >= ENGINE_RING_SIZE)
+  if (f->fd < 0 || t->server_eof || !t->server_readable
+      || ring_room (&t->down, ENGINE_DOWN_RING_SIZE) == 0)
     return;
-  if (!ring_ensure (&t->down))
+  if (!ring_ensure (&t->down, ENGINE_DOWN_RING_SIZE))
     return;
-  want = ENGINE_RING_SIZE - t->down.len;
+  want = t->down.size - t->down.len;
   n_iov = ring_iov (&t->down, true, iov);
   do
     n = readv (f->fd, iov, n_iov);

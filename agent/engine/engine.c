@@ -658,15 +658,17 @@ wake (AdbscopeAgentEngine *e)
   while (n < 0 && errno == EINTR);
 }
 
+/* Packets up to this size are copied into a buffer of their size; larger
+ * ones keep the buffer they were read into, shrunk. */
+#define READER_SMALL 2048
+
 static void *
 reader_main (void *data)
 {
   AdbscopeAgentEngine *e = data;
   struct pollfd pfd[2];
-  uint8_t *buf = malloc (ENGINE_MAX_PACKET);
+  EngineQPkt *spare = NULL;
 
-  if (buf == NULL)
-    return NULL;
   pfd[0].fd = e->tun_fd;
   pfd[0].events = POLLIN;
   pfd[1].fd = e->reader_stop_fd;
@@ -689,23 +691,47 @@ reader_main (void *data)
 
       for (i = 0; i < READER_BATCH; i++)
         {
-          ssize_t n = read (e->tun_fd, buf, ENGINE_MAX_PACKET);
+          ssize_t n;
           EngineQPkt *p;
           bool was_empty;
           struct timespec ts;
 
+          if (spare == NULL)
+            spare = malloc (sizeof *spare + ENGINE_MAX_PACKET);
+          if (spare == NULL)
+            {
+              /* No memory to read into: leave the packets to the TUN's
+               * own queue and try again soon. */
+              usleep (1000);
+              break;
+            }
+          n = read (e->tun_fd, spare->data, ENGINE_MAX_PACKET);
           if (n < 0 && errno == EINTR)
             continue;
           if (n <= 0)
             break;
           if (e->cb.packet_hook
-              && e->cb.packet_hook (e->cb.user_data, ADBSCOPE_AGENT_FROM_APP, buf, (size_t) n))
+              && e->cb.packet_hook (e->cb.user_data, ADBSCOPE_AGENT_FROM_APP, spare->data,
+                                    (size_t) n))
             continue;
-          p = malloc (sizeof *p + (size_t) n);
-          if (p == NULL)
+          /* Read straight into the queue's buffer: a big packet is not
+           * copied again. */
+          if ((size_t) n <= READER_SMALL)
             {
-              atomic_fetch_add (&e->dropped_queue_full, 1);
-              continue;
+              p = malloc (sizeof *p + (size_t) n);
+              if (p == NULL)
+                {
+                  atomic_fetch_add (&e->dropped_queue_full, 1);
+                  continue;
+                }
+              memcpy (p->data, spare->data, (size_t) n);
+            }
+          else
+            {
+              p = realloc (spare, sizeof *p + (size_t) n);
+              if (p == NULL)
+                p = spare;
+              spare = NULL;
             }
           p->len = (size_t) n;
           if (e->cb.now_us)
@@ -715,7 +741,6 @@ reader_main (void *data)
               clock_gettime (CLOCK_REALTIME, &ts);
               p->wall_us = (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
             }
-          memcpy (p->data, buf, (size_t) n);
 
           pthread_mutex_lock (&e->qlock);
           if (e->q_len == ADBSCOPE_AGENT_QUEUE_PACKETS)
@@ -727,15 +752,19 @@ reader_main (void *data)
             }
           e->q[(e->q_head + e->q_len) % ADBSCOPE_AGENT_QUEUE_PACKETS] = p;
           e->q_len++;
+          atomic_store_explicit (&e->q_hint, e->q_len, memory_order_relaxed);
           was_empty = e->q_len == 1;
           pthread_mutex_unlock (&e->qlock);
-          /* The engine drains the whole queue after a wake-up, so only the
-           * packet that makes it non-empty needs one. */
-          if (was_empty)
+          /* The engine drains the whole queue before it sleeps, and looks at
+           * it again after it said it would sleep: only a packet that makes
+           * the queue non-empty while it sleeps needs the eventfd (a
+           * wake-up of another thread, the dearest thing on this path). */
+          if (was_empty && atomic_load (&e->engine_idle)
+              && atomic_exchange (&e->engine_idle, false))
             wake (e);
         }
     }
-  free (buf);
+  free (spare);
   return NULL;
 }
 
@@ -794,6 +823,7 @@ drain_queue (AdbscopeAgentEngine *e)
           e->q_head = (e->q_head + 1) % ADBSCOPE_AGENT_QUEUE_PACKETS;
           e->q_len--;
         }
+      atomic_store_explicit (&e->q_hint, e->q_len, memory_order_relaxed);
       pthread_mutex_unlock (&e->qlock);
       if (n == 0)
         return false;
@@ -991,7 +1021,19 @@ adbscope_agent_engine_run (AdbscopeAgentEngine *e)
 
       now = engine_now_us (e);
       timeout = more ? 0 : (due <= now ? 0 : (int) ((due - now + 999) / 1000));
+      if (timeout != 0)
+        {
+          /* Say we sleep, then look at the queue once more: a packet the
+           * reader queued before it saw the flag is found here, one queued
+           * after gets the eventfd (seq_cst on both sides). */
+          atomic_store (&e->engine_idle, true);
+          pthread_mutex_lock (&e->qlock);
+          if (e->q_len > 0)
+            timeout = 0;
+          pthread_mutex_unlock (&e->qlock);
+        }
       n = epoll_wait (e->epfd, evs, 128, timeout);
+      atomic_store (&e->engine_idle, false);
       if (n < 0)
         {
           if (errno == EINTR)
