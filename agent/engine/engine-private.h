@@ -35,6 +35,7 @@
 
 typedef enum {
   ENGINE_EV_WAKE,
+  ENGINE_EV_TUN,
   ENGINE_EV_LISTENER,
   ENGINE_EV_CLIENT,
   ENGINE_EV_FLOW,
@@ -256,7 +257,7 @@ typedef struct {
   uint64_t pcap_packets, pcap_dropped, clients_rejected;
 } EngineCounters;
 
-typedef struct {
+typedef struct _EngineQPkt {
   size_t   len;
   uint64_t wall_us;               /* for the pcap timestamp */
   uint8_t  data[];
@@ -276,6 +277,10 @@ struct _AdbscopeAgentEngine {
   int                    wake_fd;       /* eventfd: packets, DNS answers, stop */
   int                    reader_stop_fd;
   EngineEv               wake_ev;
+  /* The engine reads the TUN itself while it waits for it (see run()). */
+  EngineEv               tun_ev;
+  bool                   tun_direct;
+  struct _EngineQPkt    *engine_spare;
   atomic_bool            stop;
   pthread_t              reader;
   bool                   reader_started;
