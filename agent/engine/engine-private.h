@@ -16,6 +16,7 @@
  * read from the server while the app still digests the last one, so the
  * read is off the path from the app's ACK to our next segment. */
 #define ENGINE_DOWN_RING_SIZE   (4u * ENGINE_RING_SIZE)
+#define ENGINE_RING_IDLE_FREE_MS 1000u   /* empty rings of idle flows go */
 #define ENGINE_MAX_WINDOW       65535u   /* no window scaling */
 #define ENGINE_PEEK_MAX         16384u   /* host attribution looks this far */
 #define ENGINE_RTO_MIN_MS       500u

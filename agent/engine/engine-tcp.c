@@ -983,6 +983,23 @@ engine_tcp_tick (AdbscopeAgentEngine *e,
   EngineTcp *t = f->tcp;
   bool probing;
 
+  /* An idle flow gives its empty rings back (up to 320 KiB): a phone keeps
+   * many quiet connections open. */
+  if (now - f->last_us >= ENGINE_RING_IDLE_FREE_MS * 1000u)
+    {
+      EngineRing *rings[2] = { &t->up, &t->down };
+      int i;
+
+      for (i = 0; i < 2; i++)
+        if (rings[i]->buf && rings[i]->len == 0)
+          {
+            free (rings[i]->buf);
+            rings[i]->buf = NULL;
+            rings[i]->size = 0;
+            rings[i]->start = 0;
+          }
+    }
+
   if (t->rto_at_us == 0 || now < t->rto_at_us || t->state == ENGINE_TCP_DONE)
     return;
 
