@@ -4,7 +4,7 @@
  * not a pass/fail test.  The engine runs without the tests' packet hook, as
  * in production.
  *
- *   bench-agent [MiB] [MTU…]      (default: 256 MiB at MTU 1500 and 10000) */
+ *   bench-agent [MiB] [MTU…]   (default: 256 MiB at MTU 1500, 10000 and 65535) */
 #include "agent-test-util.h"
 
 #include <arpa/inet.h>
@@ -229,7 +229,7 @@ main (int    argc,
 {
   guint64 mib = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 256;
   guint64 n = mib << 20;
-  int mtus[8] = { 1500, 10000 }, n_mtus = 2, i;
+  int mtus[8] = { 1500, 10000, 65535 }, n_mtus = 3, i;
   struct sockaddr_in sin = { .sin_family = AF_INET };
   socklen_t sl = sizeof sin;
   double gb = (double) n / 1e9;
