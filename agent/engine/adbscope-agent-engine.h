@@ -86,8 +86,12 @@ typedef struct {
                                const char                 *message);
 
   /* Tests only: sees every packet between the TUN device and the engine
-   * (from the reader thread for FROM_APP, the engine thread for TO_APP);
-   * returning nonzero drops the packet as if the link lost it. */
+   * (FROM_APP from whichever of the reader and the engine thread read it,
+   * never both at once and always in the order read; TO_APP from the engine
+   * thread); returning nonzero drops the packet as if the link lost it.
+   * With a hook (or a pcap client) the engine copies each packet it sends
+   * into one buffer; without, it sends TCP payload straight from its
+   * buffers. */
   int       (*packet_hook)    (void                       *user_data,
                                AdbscopeAgentDirection      direction,
                                const uint8_t              *packet,

@@ -34,21 +34,35 @@ wr32 (uint8_t *p, uint32_t v)
 }
 
 /* One's complement sum in native byte order (RFC 1071: the order does not
- * matter as long as the result is stored back the same way). */
+ * matter as long as the result is stored back the same way).  32-bit halves
+ * of 64-bit words go into two 64-bit accumulators, which cannot overflow
+ * below 2^31 words; two chains keep the adds independent. */
 static uint32_t
 csum_partial (const void *data,
               size_t      len,
               uint32_t    initial)
 {
   const uint8_t *p = data;
-  uint64_t sum = initial;
+  uint64_t s0 = initial, s1 = 0;
 
+  while (len >= 32)
+    {
+      uint64_t v[4];
+
+      memcpy (v, p, 32);
+      s0 += (v[0] >> 32) + (v[0] & 0xffffffffu);
+      s1 += (v[1] >> 32) + (v[1] & 0xffffffffu);
+      s0 += (v[2] >> 32) + (v[2] & 0xffffffffu);
+      s1 += (v[3] >> 32) + (v[3] & 0xffffffffu);
+      p += 32;
+      len -= 32;
+    }
   while (len >= 8)
     {
       uint64_t v;
 
       memcpy (&v, p, 8);
-      sum += (v >> 32) + (v & 0xffffffffu);
+      s0 += (v >> 32) + (v & 0xffffffffu);
       p += 8;
       len -= 8;
     }
@@ -59,11 +73,35 @@ csum_partial (const void *data,
 
       memcpy (tail, p, len);
       memcpy (&v, tail, 8);
-      sum += (v >> 32) + (v & 0xffffffffu);
+      s1 += (v >> 32) + (v & 0xffffffffu);
     }
-  while (sum >> 32)
-    sum = (sum & 0xffffffffu) + (sum >> 32);
-  return (uint32_t) sum;
+  s0 = (s0 & 0xffffffffu) + (s0 >> 32) + (s1 & 0xffffffffu) + (s1 >> 32);
+  while (s0 >> 32)
+    s0 = (s0 & 0xffffffffu) + (s0 >> 32);
+  return (uint32_t) s0;
+}
+
+uint32_t
+engine_checksum_partial (const void *data,
+                         size_t      len,
+                         uint32_t    initial)
+{
+  return csum_partial (data, len, initial);
+}
+
+uint32_t
+engine_checksum_block_add (uint32_t sum,
+                           uint32_t part,
+                           size_t   offset)
+{
+  uint64_t s;
+
+  /* A block at an odd offset has its bytes in the other lane of each
+   * 16-bit word: rotating the 32-bit sum by 8 moves them back. */
+  if (offset & 1)
+    part = (part >> 8) | (part << 24);
+  s = (uint64_t) sum + part;
+  return (uint32_t) ((s & 0xffffffffu) + (s >> 32));
 }
 
 static uint16_t
@@ -280,9 +318,10 @@ engine_packet_parse (const uint8_t *buf,
 }
 
 size_t
-engine_packet_build (uint8_t            *out,
-                     size_t              cap,
-                     const EnginePacket *pkt)
+engine_packet_build_header (uint8_t            *out,
+                            size_t              cap,
+                            const EnginePacket *pkt,
+                            uint32_t            payload_sum)
 {
   size_t ip_hlen = pkt->ip_version == 4 ? 20 : 40;
   size_t l4_hlen;
@@ -295,7 +334,7 @@ engine_packet_build (uint8_t            *out,
   else
     l4_hlen = 8;
   total = ip_hlen + l4_hlen + pkt->payload_len;
-  if (total > cap || total > 65535 + (pkt->ip_version == 6 ? 40 : 0))
+  if (ip_hlen + l4_hlen > cap || total > 65535 + (pkt->ip_version == 6 ? 40 : 0))
     return 0;
 
   if (pkt->ip_version == 4)
@@ -324,12 +363,10 @@ engine_packet_build (uint8_t            *out,
     }
 
   l4 = out + ip_hlen;
-  /* A NULL payload with a length means the caller already put it in place. */
-  if (pkt->payload != NULL && pkt->payload_len > 0)
-    memmove (l4 + l4_hlen, pkt->payload, pkt->payload_len);
-
   wr16 (l4, pkt->sport);
   wr16 (l4 + 2, pkt->dport);
+  /* The L4 headers are 8, 20 or 24 bytes: the payload starts at an even
+   * offset, so its sum adds without a swap. */
   if (pkt->protocol == 6)
     {
       wr32 (l4 + 4, pkt->seq);
@@ -345,21 +382,45 @@ engine_packet_build (uint8_t            *out,
           l4[21] = 4;
           wr16 (l4 + 22, pkt->mss);
         }
-      sum = engine_checksum (l4, l4_hlen + pkt->payload_len,
-                             pseudo_header_sum (pkt->ip_version, pkt->src, pkt->dst, 6,
-                                                l4_hlen + pkt->payload_len));
+      sum = engine_checksum (l4, l4_hlen,
+                             engine_checksum_block_add (
+                               pseudo_header_sum (pkt->ip_version, pkt->src, pkt->dst, 6,
+                                                  l4_hlen + pkt->payload_len),
+                               payload_sum, 0));
       memcpy (l4 + 16, &sum, 2);
     }
   else
     {
       wr16 (l4 + 4, (uint16_t) (8 + pkt->payload_len));
       wr16 (l4 + 6, 0);
-      sum = engine_checksum (l4, 8 + pkt->payload_len,
-                             pseudo_header_sum (pkt->ip_version, pkt->src, pkt->dst, 17,
-                                                8 + pkt->payload_len));
+      sum = engine_checksum (l4, 8,
+                             engine_checksum_block_add (
+                               pseudo_header_sum (pkt->ip_version, pkt->src, pkt->dst, 17,
+                                                  8 + pkt->payload_len),
+                               payload_sum, 0));
       if (sum == 0)
         sum = 0xffff;                       /* 0 would mean "no checksum" */
       memcpy (l4 + 6, &sum, 2);
     }
+  return ip_hlen + l4_hlen;
+}
+
+size_t
+engine_packet_build (uint8_t            *out,
+                     size_t              cap,
+                     const EnginePacket *pkt)
+{
+  size_t hlen = (pkt->ip_version == 4 ? 20 : 40)
+                + (pkt->protocol == 6 ? (pkt->mss ? 24 : 20) : 8);
+  size_t total = hlen + pkt->payload_len;
+
+  if (total > cap || total > 65535 + (pkt->ip_version == 6 ? 40 : 0))
+    return 0;
+  /* A NULL payload with a length means the caller already put it in place. */
+  if (pkt->payload != NULL && pkt->payload_len > 0)
+    memmove (out + hlen, pkt->payload, pkt->payload_len);
+  if (engine_packet_build_header (out, cap, pkt,
+                                  csum_partial (out + hlen, pkt->payload_len, 0)) != hlen)
+    return 0;
   return total;
 }

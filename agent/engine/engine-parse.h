@@ -52,9 +52,30 @@ size_t          engine_packet_build   (uint8_t            *out,
                                        size_t              cap,
                                        const EnginePacket *pkt);
 
+/* The same, with the payload elsewhere (not copied, not read): writes the
+ * IP and TCP/UDP headers for pkt->payload_len bytes of payload whose
+ * engine_checksum_partial() is @payload_sum, and returns their length (0 if
+ * they do not fit or the packet would be too long).  pkt->payload is not
+ * used.  The engine sends the payload straight from its ring with writev(). */
+size_t          engine_packet_build_header (uint8_t            *out,
+                                            size_t              cap,
+                                            const EnginePacket *pkt,
+                                            uint32_t            payload_sum);
+
 uint16_t        engine_checksum       (const void *data,
                                        size_t      len,
                                        uint32_t    initial);
+
+/* The unfolded one's complement sum of @len bytes, added to @initial. */
+uint32_t        engine_checksum_partial (const void *data,
+                                         size_t      len,
+                                         uint32_t    initial);
+
+/* Adds the partial sum @part of a block that starts @offset bytes into the
+ * summed data (an odd offset swaps its bytes). */
+uint32_t        engine_checksum_block_add (uint32_t sum,
+                                           uint32_t part,
+                                           size_t   offset);
 
 /* DNS ---------------------------------------------------------------- */
 

@@ -9,8 +9,14 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <sys/uio.h>
 
 #define ENGINE_RING_SIZE        65536u   /* power of two; windows stay below it */
+/* The down ring holds more than the app's window: the next window's data is
+ * read from the server while the app still digests the last one, so the
+ * read is off the path from the app's ACK to our next segment. */
+#define ENGINE_DOWN_RING_SIZE   (4u * ENGINE_RING_SIZE)
+#define ENGINE_RING_IDLE_FREE_MS 1000u   /* empty rings of idle flows go */
 #define ENGINE_MAX_WINDOW       65535u   /* no window scaling */
 #define ENGINE_PEEK_MAX         16384u   /* host attribution looks this far */
 #define ENGINE_RTO_MIN_MS       500u
@@ -26,9 +32,11 @@
 #define ENGINE_HOST_CACHE_SIZE  2048u
 #define ENGINE_CLIENT_OUT_MAX   (8u * 1024u * 1024u)
 #define ENGINE_MAX_PACKET       65600u
+#define ENGINE_MAX_PAYLOAD_IOV  2        /* a ring segment wraps at most once */
 
 typedef enum {
   ENGINE_EV_WAKE,
+  ENGINE_EV_TUN,
   ENGINE_EV_LISTENER,
   ENGINE_EV_CLIENT,
   ENGINE_EV_FLOW,
@@ -86,7 +94,8 @@ struct _EngineSeg {
 };
 
 typedef struct {
-  uint8_t  *buf;                  /* ENGINE_RING_SIZE bytes, allocated on use */
+  uint8_t  *buf;                  /* allocated on use */
+  uint32_t  size;                 /* a power of two */
   uint32_t  start;
   uint32_t  len;
 } EngineRing;
@@ -124,6 +133,16 @@ typedef struct {
   bool       in_recovery;
   uint32_t   recover;
   uint64_t   linger_until_us;
+
+  /* The server socket is registered edge-triggered: what the last event
+   * said and no read/write since has contradicted. */
+  bool       server_readable;
+  bool       server_writable;
+  bool       server_rdhup;        /* its FIN (or an error) is pending */
+
+  /* In-order data from the app is acknowledged once per batch of packets,
+   * after it was written to the server (engine_tcp_pending). */
+  bool       ack_pending;
 } EngineTcp;
 
 typedef struct _EngineFlow EngineFlow;
@@ -156,6 +175,9 @@ struct _EngineFlow {
   uint64_t             close_ms;
   uint64_t             last_us;
   EngineTcp           *tcp;
+  /* On the engine's list of flows to finish after the current batch. */
+  EngineFlow          *pending_next;
+  bool                 pending;
 };
 
 typedef struct {
@@ -236,7 +258,7 @@ typedef struct {
   uint64_t pcap_packets, pcap_dropped, clients_rejected;
 } EngineCounters;
 
-typedef struct {
+typedef struct _EngineQPkt {
   size_t   len;
   uint64_t wall_us;               /* for the pcap timestamp */
   uint8_t  data[];
@@ -256,6 +278,10 @@ struct _AdbscopeAgentEngine {
   int                    wake_fd;       /* eventfd: packets, DNS answers, stop */
   int                    reader_stop_fd;
   EngineEv               wake_ev;
+  /* The engine reads the TUN itself while it waits for it (see run()). */
+  EngineEv               tun_ev;
+  bool                   tun_direct;
+  struct _EngineQPkt    *engine_spare;
   atomic_bool            stop;
   pthread_t              reader;
   bool                   reader_started;
@@ -265,6 +291,11 @@ struct _AdbscopeAgentEngine {
   EngineQPkt           **q;
   unsigned               q_head;
   unsigned               q_len;
+  /* q_len as of the last change, read without the lock (spinning). */
+  atomic_uint            q_hint;
+  /* The engine is in (or about to enter) epoll_wait(): only then does a
+   * packet need the eventfd.  See run(). */
+  atomic_bool            engine_idle;
   atomic_uint_fast64_t   dropped_queue_full;
 
   /* Shared with any thread, under dns_lock. */
@@ -273,6 +304,7 @@ struct _AdbscopeAgentEngine {
   EngineDnsAnswer      **answers_tail;
 
   EngineFlow           **hash;
+  EngineFlow            *pending;       /* see engine_flow_defer */
   EngineFlow            *live;
   EngineFlow            *closed_head;   /* oldest first */
   EngineFlow            *closed_tail;
@@ -323,6 +355,18 @@ void        engine_send               (AdbscopeAgentEngine *e,
 void        engine_reply              (AdbscopeAgentEngine *e,
                                        EngineFlow          *flow,
                                        EnginePacket        *pkt);
+/* The same with the payload in up to ENGINE_MAX_PAYLOAD_IOV pieces, sent
+ * with writev() (copied only for the test hook or a pcap client);
+ * pkt->payload_len must be their total. */
+void        engine_send_iov           (AdbscopeAgentEngine *e,
+                                       EnginePacket        *pkt,
+                                       const struct iovec  *payload,
+                                       int                  n_payload);
+void        engine_reply_iov          (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow,
+                                       EnginePacket        *pkt,
+                                       const struct iovec  *payload,
+                                       int                  n_payload);
 EngineFlow *engine_flow_lookup        (AdbscopeAgentEngine        *e,
                                        const AdbscopeAgentFlowKey *key);
 EngineFlow *engine_flow_new           (AdbscopeAgentEngine        *e,
@@ -334,6 +378,11 @@ void        engine_flow_finish        (AdbscopeAgentEngine *e,
                                        uint8_t              state,
                                        uint8_t              failure,
                                        int                  err);
+/* Queue @flow's socket writes, reads and ACK for the end of the current
+ * batch of packets from the app, so a burst costs one write(), one read()
+ * and one ACK instead of one per segment. */
+void        engine_flow_defer         (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow);
 void        engine_flow_account_up    (AdbscopeAgentEngine *e,
                                        EngineFlow          *flow,
                                        size_t               ip_len,
@@ -368,6 +417,8 @@ void        engine_tcp_event          (AdbscopeAgentEngine *e,
 void        engine_tcp_tick           (AdbscopeAgentEngine *e,
                                        EngineFlow          *flow,
                                        uint64_t             now_us);
+void        engine_tcp_pending        (AdbscopeAgentEngine *e,
+                                       EngineFlow          *flow);
 void        engine_tcp_free           (EngineTcp *tcp);
 
 /* engine-udp.c */

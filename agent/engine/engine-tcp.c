@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -20,16 +21,27 @@
 #define SEQ_GT(a, b)  ((int32_t) ((a) - (b)) > 0)
 #define SEQ_GEQ(a, b) ((int32_t) ((a) - (b)) >= 0)
 
-#define RING_MASK (ENGINE_RING_SIZE - 1)
-
 /* Rings ----------------------------------------------------------------- */
 
 static bool
-ring_ensure (EngineRing *r)
+ring_ensure (EngineRing *r,
+             uint32_t    size)
 {
   if (r->buf == NULL)
-    r->buf = malloc (ENGINE_RING_SIZE);
+    {
+      r->buf = malloc (size);
+      r->size = r->buf ? size : 0;
+      r->start = 0;
+    }
   return r->buf != NULL;
+}
+
+/* Room left; a ring not yet allocated has its full size to come. */
+static uint32_t
+ring_room (const EngineRing *r,
+           uint32_t          size)
+{
+  return (r->buf ? r->size : size) - r->len;
 }
 
 static void
@@ -37,8 +49,8 @@ ring_push (EngineRing    *r,
            const uint8_t *data,
            uint32_t       len)
 {
-  uint32_t pos = (r->start + r->len) & RING_MASK;
-  uint32_t first = ENGINE_RING_SIZE - pos;
+  uint32_t pos = (r->start + r->len) & (r->size - 1);
+  uint32_t first = r->size - pos;
 
   if (first > len)
     first = len;
@@ -47,26 +59,35 @@ ring_push (EngineRing    *r,
   r->len += len;
 }
 
-static void
-ring_copy_out (const EngineRing *r,
-               uint32_t          off,
-               uint8_t          *dst,
-               uint32_t          len)
+/* The iovecs of @len bytes from offset @off of the used part. */
+static int
+ring_iov_range (const EngineRing *r,
+                uint32_t          off,
+                uint32_t          len,
+                struct iovec      iov[2])
 {
-  uint32_t pos = (r->start + off) & RING_MASK;
-  uint32_t first = ENGINE_RING_SIZE - pos;
+  uint32_t pos = (r->start + off) & (r->size - 1);
+  uint32_t first = r->size - pos;
 
-  if (first > len)
-    first = len;
-  memcpy (dst, r->buf + pos, first);
-  memcpy (dst + first, r->buf, len - first);
+  if (len == 0)
+    return 0;
+  iov[0].iov_base = r->buf + pos;
+  if (first >= len)
+    {
+      iov[0].iov_len = len;
+      return 1;
+    }
+  iov[0].iov_len = first;
+  iov[1].iov_base = r->buf;
+  iov[1].iov_len = len - first;
+  return 2;
 }
 
 static void
 ring_consume (EngineRing *r,
               uint32_t    n)
 {
-  r->start = (r->start + n) & RING_MASK;
+  r->start = (r->start + n) & (r->size - 1);
   r->len -= n;
 }
 
@@ -80,8 +101,8 @@ ring_iov (EngineRing   *r,
 
   if (free_part)
     {
-      pos = (r->start + r->len) & RING_MASK;
-      len = ENGINE_RING_SIZE - r->len;
+      pos = (r->start + r->len) & (r->size - 1);
+      len = r->size - r->len;
     }
   else
     {
@@ -90,7 +111,7 @@ ring_iov (EngineRing   *r,
     }
   if (len == 0)
     return 0;
-  first = ENGINE_RING_SIZE - pos;
+  first = r->size - pos;
   if (first >= len)
     {
       iov[0].iov_base = r->buf + pos;
@@ -142,15 +163,13 @@ tcp_send (AdbscopeAgentEngine *e,
 {
   EngineTcp *t = f->tcp;
   EnginePacket pkt;
-  size_t hlen;
+  struct iovec iov[2];
+  int n_iov;
 
   memset (&pkt, 0, sizeof pkt);
   if (flags & ENGINE_TCP_SYN)
     pkt.mss = (uint16_t) (e->config.mtu - (f->key.ip_version == 4 ? 40 : 60));
-  hlen = (f->key.ip_version == 4 ? 20 : 40) + (pkt.mss ? 24 : 20);
-  if (len > 0)
-    ring_copy_out (&t->down, off, e->pkt_buf + hlen, len);
-  pkt.payload = NULL;
+  n_iov = ring_iov_range (&t->down, off, len, iov);
   pkt.payload_len = len;
   pkt.seq = seq;
   pkt.ack = t->rcv_nxt;
@@ -159,7 +178,8 @@ tcp_send (AdbscopeAgentEngine *e,
    * would take it for a window update and not count it. */
   pkt.window = dup_window ? t->adv_wnd : tcp_window (t);
   t->adv_wnd = pkt.window;
-  engine_reply (e, f, &pkt);
+  t->ack_pending = false;         /* every segment carries rcv_nxt */
+  engine_reply_iov (e, f, &pkt, iov, n_iov);
 }
 
 static void
@@ -333,20 +353,15 @@ update_events (AdbscopeAgentEngine *e,
                EngineFlow          *f)
 {
   EngineTcp *t = f->tcp;
-  uint32_t ev = 0;
 
   if (f->closed || f->fd < 0)
     return;
-  if (t->state == ENGINE_TCP_CONNECTING)
-    ev = EPOLLOUT;
-  else
-    {
-      if (!t->server_eof && t->down.len < ENGINE_RING_SIZE)
-        ev |= EPOLLIN;
-      if (t->up.len > 0)
-        ev |= EPOLLOUT;
-    }
-  engine_flow_set_events (e, f, ev);
+  /* Connected: registered once, edge-triggered, and never changed: no
+   * epoll_ctl() each time the down ring fills and drains.  The flags in
+   * EngineTcp remember what the edges said. */
+  engine_flow_set_events (e, f, t->state == ENGINE_TCP_CONNECTING
+                                ? EPOLLOUT
+                                : EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET);
 }
 
 /* app → server ---------------------------------------------------------- */
@@ -358,7 +373,7 @@ flush_up (AdbscopeAgentEngine *e,
   EngineTcp *t = f->tcp;
   uint16_t before = t->adv_wnd;
 
-  while (t->up.len > 0)
+  while (t->up.len > 0 && t->server_writable)
     {
       struct iovec iov[2];
       int n_iov = ring_iov (&t->up, false, iov);
@@ -369,7 +384,10 @@ flush_up (AdbscopeAgentEngine *e,
           if (errno == EINTR)
             continue;
           if (errno == EAGAIN || errno == EWOULDBLOCK)
-            break;
+            {
+              t->server_writable = false;   /* until EPOLLOUT */
+              break;
+            }
           abort_flow (e, f, true, false, ENGINE_CONN_FAILED,
                       engine_failure_from_errno (errno), errno);
           return false;
@@ -396,8 +414,8 @@ flush_up (AdbscopeAgentEngine *e,
   return true;
 }
 
-/* Takes in-order bytes: straight to the socket when nothing waits, the rest
- * into the up ring. */
+/* Takes in-order bytes into the up ring; the end of the batch writes them
+ * (engine_tcp_pending). */
 static void
 accept_data (AdbscopeAgentEngine *e,
              EngineFlow          *f,
@@ -405,25 +423,11 @@ accept_data (AdbscopeAgentEngine *e,
              uint32_t            len)
 {
   EngineTcp *t = f->tcp;
-  uint32_t written = 0;
 
   engine_flow_peek (e, f, data, len);
-  if (t->up.len == 0 && f->fd >= 0)
-    {
-      ssize_t n;
-
-      do
-        n = write (f->fd, data, len);
-      while (n < 0 && errno == EINTR);
-      if (n > 0)
-        written = (uint32_t) n;
-    }
-  if (written < len)
-    {
-      if (!ring_ensure (&t->up))
-        return;
-      ring_push (&t->up, data + written, len - written);
-    }
+  if (!ring_ensure (&t->up, ENGINE_RING_SIZE))
+    return;
+  ring_push (&t->up, data, len);
   t->rcv_nxt += len;
 }
 
@@ -546,7 +550,7 @@ tcp_data (AdbscopeAgentEngine *e,
           t->app_fin = true;
         }
       ooo_pull (e, f);
-      tcp_ack (e, f, false);
+      t->ack_pending = true;
       if (t->app_fin && f->state == ENGINE_CONN_OPEN)
         f->state = ENGINE_CONN_CLOSING;
       return;
@@ -564,6 +568,10 @@ tcp_data (AdbscopeAgentEngine *e,
       }
     else if (off < room && fin)
       ooo_store (t, seq, data, 0, true);
+    /* An ACK still owed for earlier in-order data goes first, so the
+     * duplicate repeats exactly what the app last saw. */
+    if (t->ack_pending)
+      tcp_ack (e, f, false);
     tcp_ack (e, f, true);
   }
 }
@@ -632,6 +640,9 @@ tcp_ack_input (AdbscopeAgentEngine *e,
 
 /* Segments from the app ------------------------------------------------- */
 
+static void read_server (AdbscopeAgentEngine *e,
+                         EngineFlow          *f);
+
 static void
 start_connect (AdbscopeAgentEngine *e,
                const EnginePacket  *pkt,
@@ -681,6 +692,14 @@ start_connect (AdbscopeAgentEngine *e,
       return;
     }
 
+  /* The app's own stack already decided how to cut its stream; Nagle here
+   * would only hold its last small segment back for the server's ACK. */
+  {
+    int one = 1;
+
+    setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  }
+
   memset (&ss, 0, sizeof ss);
   if (key->ip_version == 4)
     {
@@ -729,6 +748,8 @@ connected (AdbscopeAgentEngine *e,
       return;
     }
   t->state = ENGINE_TCP_SYN_RCVD;
+  t->server_readable = true;
+  t->server_writable = true;
   tcp_send (e, f, ENGINE_TCP_SYN | ENGINE_TCP_ACK, t->iss, 0, 0, false);
   t->snd_nxt = t->iss + 1;
   arm_rto (e, t);
@@ -834,18 +855,41 @@ engine_tcp_input (AdbscopeAgentEngine *e,
   if (pkt->payload_len > 0 || (fl & ENGINE_TCP_FIN) || SEQ_LT (pkt->seq, t->rcv_nxt))
     tcp_data (e, f, pkt);
 
+  engine_flow_defer (e, f);
+}
+
+/* After a batch of packets from the app: write what it sent to the server,
+ * send what its ACKs made room for (refilling the down ring now rather than
+ * after another trip through epoll_wait()), and acknowledge once. */
+void
+engine_tcp_pending (AdbscopeAgentEngine *e,
+                    EngineFlow          *f)
+{
+  EngineTcp *t = f->tcp;
+
+  if (f->closed || t->state == ENGINE_TCP_DONE || t->state == ENGINE_TCP_CONNECTING)
+    return;
   if (t->up.len > 0 || (t->app_fin && !t->shut_wr))
     {
       if (!flush_up (e, f))
         return;
     }
   send_down (e, f);
+  if (t->state == ENGINE_TCP_ESTABLISHED)
+    read_server (e, f);
+  if (f->closed)
+    return;
+  if (t->ack_pending)
+    tcp_ack (e, f, false);
   maybe_finish (e, f);
   update_events (e, f);
 }
 
 /* Socket events ---------------------------------------------------------- */
 
+/* Reads what the down ring has room for.  Called on the socket's edge and
+ * whenever the app's ACK frees room (without waiting for epoll to say the
+ * socket is still readable). */
 static void
 read_server (AdbscopeAgentEngine *e,
              EngineFlow          *f)
@@ -853,18 +897,25 @@ read_server (AdbscopeAgentEngine *e,
   EngineTcp *t = f->tcp;
   struct iovec iov[2];
   int n_iov;
+  uint32_t want;
   ssize_t n;
 
-  if (t->server_eof || t->down.len >= ENGINE_RING_SIZE)
+  if (f->fd < 0 || t->server_eof || !t->server_readable
+      || ring_room (&t->down, ENGINE_DOWN_RING_SIZE) == 0)
     return;
-  if (!ring_ensure (&t->down))
+  if (!ring_ensure (&t->down, ENGINE_DOWN_RING_SIZE))
     return;
+  want = t->down.size - t->down.len;
   n_iov = ring_iov (&t->down, true, iov);
   do
     n = readv (f->fd, iov, n_iov);
   while (n < 0 && errno == EINTR);
   if (n > 0)
     {
+      /* A short read emptied the socket: the next data is a new edge.
+       * Not when its FIN is pending, which no new edge would announce. */
+      if ((uint32_t) n < want && !t->server_rdhup)
+        t->server_readable = false;
       t->down.len += (uint32_t) n;
       send_down (e, f);
     }
@@ -874,7 +925,9 @@ read_server (AdbscopeAgentEngine *e,
       send_down (e, f);
       maybe_finish (e, f);
     }
-  else if (errno != EAGAIN && errno != EWOULDBLOCK)
+  else if (errno == EAGAIN || errno == EWOULDBLOCK)
+    t->server_readable = false;
+  else
     {
       int err = errno;
 
@@ -897,10 +950,19 @@ engine_tcp_event (AdbscopeAgentEngine *e,
       update_events (e, f);
       return;
     }
-  if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
-    read_server (e, f);
-  if (!f->closed && (events & (EPOLLOUT | EPOLLERR)) && t->up.len > 0)
-    flush_up (e, f);
+  if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+    {
+      t->server_readable = true;
+      if (events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+        t->server_rdhup = true;
+      read_server (e, f);
+    }
+  if (!f->closed && (events & (EPOLLOUT | EPOLLERR)))
+    {
+      t->server_writable = true;
+      if (t->up.len > 0)
+        flush_up (e, f);
+    }
   if (!f->closed && (events & EPOLLERR))
     {
       int err = 0;
@@ -920,6 +982,23 @@ engine_tcp_tick (AdbscopeAgentEngine *e,
 {
   EngineTcp *t = f->tcp;
   bool probing;
+
+  /* An idle flow gives its empty rings back (up to 320 KiB): a phone keeps
+   * many quiet connections open. */
+  if (now - f->last_us >= ENGINE_RING_IDLE_FREE_MS * 1000u)
+    {
+      EngineRing *rings[2] = { &t->up, &t->down };
+      int i;
+
+      for (i = 0; i < 2; i++)
+        if (rings[i]->buf && rings[i]->len == 0)
+          {
+            free (rings[i]->buf);
+            rings[i]->buf = NULL;
+            rings[i]->size = 0;
+            rings[i]->start = 0;
+          }
+    }
 
   if (t->rto_at_us == 0 || now < t->rto_at_us || t->state == ENGINE_TCP_DONE)
     return;

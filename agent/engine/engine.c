@@ -12,6 +12,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <poll.h>
 #include <time.h>
 #include <unistd.h>
@@ -356,6 +357,34 @@ flow_free (EngineFlow *flow)
 }
 
 void
+engine_flow_defer (AdbscopeAgentEngine *e,
+                   EngineFlow          *flow)
+{
+  if (flow->pending)
+    return;
+  flow->pending = true;
+  flow->pending_next = e->pending;
+  e->pending = flow;
+}
+
+/* Closed flows stay in memory until a tick, which never runs in the middle
+ * of a batch: every flow on the list is still valid. */
+static void
+run_pending (AdbscopeAgentEngine *e)
+{
+  EngineFlow *f;
+
+  while ((f = e->pending) != NULL)
+    {
+      e->pending = f->pending_next;
+      f->pending_next = NULL;
+      f->pending = false;
+      if (f->tcp)
+        engine_tcp_pending (e, f);
+    }
+}
+
+void
 engine_flow_account_up (AdbscopeAgentEngine *e,
                         EngineFlow          *flow,
                         size_t               ip_len,
@@ -479,18 +508,13 @@ engine_host_cache_get (AdbscopeAgentEngine *e,
 
 /* Writing to the TUN device ------------------------------------------ */
 
-void
-engine_send (AdbscopeAgentEngine *e,
-             EnginePacket        *pkt)
+/* The hook and the pcap stream want the packet in one piece. */
+static void
+send_linear (AdbscopeAgentEngine *e,
+             size_t               len)
 {
-  size_t len = engine_packet_build (e->pkt_buf, ENGINE_MAX_PACKET, pkt);
   ssize_t n;
 
-  if (len == 0)
-    {
-      e->c.errors++;
-      return;
-    }
   e->c.packets_written++;
   e->c.bytes_written += len;
   if (e->cb.packet_hook
@@ -506,9 +530,82 @@ engine_send (AdbscopeAgentEngine *e,
 }
 
 void
-engine_reply (AdbscopeAgentEngine *e,
-              EngineFlow          *flow,
-              EnginePacket        *pkt)
+engine_send (AdbscopeAgentEngine *e,
+             EnginePacket        *pkt)
+{
+  size_t len = engine_packet_build (e->pkt_buf, ENGINE_MAX_PACKET, pkt);
+
+  if (len == 0)
+    {
+      e->c.errors++;
+      return;
+    }
+  send_linear (e, len);
+}
+
+void
+engine_send_iov (AdbscopeAgentEngine *e,
+                 EnginePacket        *pkt,
+                 const struct iovec  *payload,
+                 int                  n_payload)
+{
+  struct iovec iov[1 + ENGINE_MAX_PAYLOAD_IOV];
+  uint32_t sum = 0;
+  size_t hlen, off = 0;
+  ssize_t n;
+  int i;
+
+  pkt->payload = NULL;
+  if (e->cb.packet_hook || e->n_pcap_clients > 0)
+    {
+      /* Slow path: copy the payload behind where the headers go. */
+      hlen = (pkt->ip_version == 4 ? 20 : 40)
+             + (pkt->protocol == 6 ? (pkt->mss ? 24 : 20) : 8);
+      if (hlen + pkt->payload_len > ENGINE_MAX_PACKET)
+        {
+          e->c.errors++;
+          return;
+        }
+      for (i = 0; i < n_payload; i++)
+        {
+          memcpy (e->pkt_buf + hlen + off, payload[i].iov_base, payload[i].iov_len);
+          off += payload[i].iov_len;
+        }
+      engine_send (e, pkt);
+      return;
+    }
+
+  /* Fast path: sum the payload where it lies (hot in the cache after the
+   * socket read) and hand it to the kernel without another copy. */
+  for (i = 0; i < n_payload; i++)
+    {
+      sum = engine_checksum_block_add (sum, engine_checksum_partial (payload[i].iov_base,
+                                                                     payload[i].iov_len, 0),
+                                       off);
+      off += payload[i].iov_len;
+      iov[1 + i] = payload[i];
+    }
+  hlen = engine_packet_build_header (e->pkt_buf, ENGINE_MAX_PACKET, pkt, sum);
+  if (hlen == 0 || off != pkt->payload_len)
+    {
+      e->c.errors++;
+      return;
+    }
+  iov[0].iov_base = e->pkt_buf;
+  iov[0].iov_len = hlen;
+  e->c.packets_written++;
+  e->c.bytes_written += hlen + off;
+  do
+    n = writev (e->tun_fd, iov, 1 + n_payload);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    e->c.errors++;
+}
+
+static void
+reply_prepare (AdbscopeAgentEngine *e,
+               EngineFlow          *flow,
+               EnginePacket        *pkt)
 {
   EngineApp *app = &e->apps[flow->app];
   size_t hlen;
@@ -526,7 +623,26 @@ engine_reply (AdbscopeAgentEngine *e,
   flow->payload_down += pkt->payload_len;
   app->bytes_down += hlen + pkt->payload_len;
   app->packets_down++;
+}
+
+void
+engine_reply (AdbscopeAgentEngine *e,
+              EngineFlow          *flow,
+              EnginePacket        *pkt)
+{
+  reply_prepare (e, flow, pkt);
   engine_send (e, pkt);
+}
+
+void
+engine_reply_iov (AdbscopeAgentEngine *e,
+                  EngineFlow          *flow,
+                  EnginePacket        *pkt,
+                  const struct iovec  *payload,
+                  int                  n_payload)
+{
+  reply_prepare (e, flow, pkt);
+  engine_send_iov (e, pkt, payload, n_payload);
 }
 
 /* The reader thread ---------------------------------------------------- */
@@ -542,66 +658,140 @@ wake (AdbscopeAgentEngine *e)
   while (n < 0 && errno == EINTR);
 }
 
+/* Packets up to this size are copied into a buffer of their size; larger
+ * ones keep the buffer they were read into, shrunk. */
+#define READER_SMALL 2048
+
+typedef enum {
+  READ_PACKET,
+  READ_SKIPPED,                 /* dropped by the hook or for want of memory */
+  READ_NONE,                    /* nothing (left) to read */
+} ReadResult;
+
+/* Reads one packet from the TUN into a new queue packet.  The caller holds
+ * qlock: whichever thread reads, packets stay in the order they came. */
+static ReadResult
+read_packet (AdbscopeAgentEngine *e,
+             EngineQPkt         **spare,
+             EngineQPkt         **out)
+{
+  EngineQPkt *p;
+  struct timespec ts;
+  ssize_t n;
+
+  if (*spare == NULL)
+    *spare = malloc (sizeof **spare + ENGINE_MAX_PACKET);
+  if (*spare == NULL)
+    return READ_NONE;
+  do
+    n = read (e->tun_fd, (*spare)->data, ENGINE_MAX_PACKET);
+  while (n < 0 && errno == EINTR);
+  if (n <= 0)
+    return READ_NONE;
+  if (e->cb.packet_hook
+      && e->cb.packet_hook (e->cb.user_data, ADBSCOPE_AGENT_FROM_APP, (*spare)->data, (size_t) n))
+    return READ_SKIPPED;
+  /* Read straight into the queue's buffer: a big packet is not copied
+   * again. */
+  if ((size_t) n <= READER_SMALL)
+    {
+      p = malloc (sizeof *p + (size_t) n);
+      if (p == NULL)
+        {
+          atomic_fetch_add (&e->dropped_queue_full, 1);
+          return READ_SKIPPED;
+        }
+      memcpy (p->data, (*spare)->data, (size_t) n);
+    }
+  else
+    {
+      p = realloc (*spare, sizeof *p + (size_t) n);
+      if (p == NULL)
+        p = *spare;
+      *spare = NULL;
+    }
+  p->len = (size_t) n;
+  if (e->cb.now_us)
+    p->wall_us = e->cb.now_us (e->cb.user_data, ADBSCOPE_AGENT_CLOCK_REALTIME);
+  else
+    {
+      clock_gettime (CLOCK_REALTIME, &ts);
+      p->wall_us = (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
+    }
+  *out = p;
+  return READ_PACKET;
+}
+
+/* The reader is woken only when the engine is not waiting in epoll_wait()
+ * itself (both wait with EPOLLEXCLUSIVE, the engine first): while the
+ * engine works, or stalls in a callback, the reader moves the packets into
+ * the bounded queue. */
 static void *
 reader_main (void *data)
 {
   AdbscopeAgentEngine *e = data;
-  struct pollfd pfd[2];
-  uint8_t *buf = malloc (ENGINE_MAX_PACKET);
+  struct epoll_event ev = { 0 }, evs[2];
+  EngineQPkt *spare = NULL;
+  int epfd = epoll_create1 (EPOLL_CLOEXEC);
 
-  if (buf == NULL)
-    return NULL;
-  pfd[0].fd = e->tun_fd;
-  pfd[0].events = POLLIN;
-  pfd[1].fd = e->reader_stop_fd;
-  pfd[1].events = POLLIN;
+  if (epfd < 0)
+    {
+      engine_log (e, ADBSCOPE_AGENT_LOG_ERROR, "reader: epoll_create1: %s", strerror (errno));
+      return NULL;
+    }
+  ev.events = EPOLLIN | (e->tun_direct ? EPOLLEXCLUSIVE : 0);
+  ev.data.u32 = 0;
+  if (epoll_ctl (epfd, EPOLL_CTL_ADD, e->tun_fd, &ev) < 0)
+    goto out;
+  ev.events = EPOLLIN;
+  ev.data.u32 = 1;
+  if (epoll_ctl (epfd, EPOLL_CTL_ADD, e->reader_stop_fd, &ev) < 0)
+    goto out;
 
   for (;;)
     {
-      int i;
+      int i, n = epoll_wait (epfd, evs, 2, -1);
+      bool stop = false, readable = false;
 
-      if (poll (pfd, 2, -1) < 0)
+      if (n < 0)
         {
           if (errno == EINTR)
             continue;
           break;
         }
-      if (pfd[1].revents)
+      for (i = 0; i < n; i++)
+        {
+          if (evs[i].data.u32 == 1)
+            stop = true;
+          else if (evs[i].events & EPOLLERR)
+            stop = true;
+          else
+            readable = true;
+        }
+      if (stop)
         break;
-      if (pfd[0].revents & (POLLERR | POLLNVAL))
-        break;
+      if (!readable)
+        continue;
 
       for (i = 0; i < READER_BATCH; i++)
         {
-          ssize_t n = read (e->tun_fd, buf, ENGINE_MAX_PACKET);
-          EngineQPkt *p;
+          EngineQPkt *p = NULL;
+          ReadResult r;
           bool was_empty;
-          struct timespec ts;
-
-          if (n < 0 && errno == EINTR)
-            continue;
-          if (n <= 0)
-            break;
-          if (e->cb.packet_hook
-              && e->cb.packet_hook (e->cb.user_data, ADBSCOPE_AGENT_FROM_APP, buf, (size_t) n))
-            continue;
-          p = malloc (sizeof *p + (size_t) n);
-          if (p == NULL)
-            {
-              atomic_fetch_add (&e->dropped_queue_full, 1);
-              continue;
-            }
-          p->len = (size_t) n;
-          if (e->cb.now_us)
-            p->wall_us = e->cb.now_us (e->cb.user_data, ADBSCOPE_AGENT_CLOCK_REALTIME);
-          else
-            {
-              clock_gettime (CLOCK_REALTIME, &ts);
-              p->wall_us = (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
-            }
-          memcpy (p->data, buf, (size_t) n);
 
           pthread_mutex_lock (&e->qlock);
+          r = read_packet (e, &spare, &p);
+          if (r != READ_PACKET)
+            {
+              pthread_mutex_unlock (&e->qlock);
+              if (r == READ_NONE)
+                {
+                  if (spare == NULL)
+                    usleep (1000);    /* no memory to read into: retry soon */
+                  break;
+                }
+              continue;
+            }
           if (e->q_len == ADBSCOPE_AGENT_QUEUE_PACKETS)
             {
               pthread_mutex_unlock (&e->qlock);
@@ -613,13 +803,17 @@ reader_main (void *data)
           e->q_len++;
           was_empty = e->q_len == 1;
           pthread_mutex_unlock (&e->qlock);
-          /* The engine drains the whole queue after a wake-up, so only the
-           * packet that makes it non-empty needs one. */
-          if (was_empty)
+          /* The engine drains the whole queue before it sleeps, and looks at
+           * it again after it said it would sleep: only a packet that makes
+           * the queue non-empty while it sleeps needs the eventfd. */
+          if (was_empty && atomic_load (&e->engine_idle)
+              && atomic_exchange (&e->engine_idle, false))
             wake (e);
         }
     }
-  free (buf);
+out:
+  close (epfd);
+  free (spare);
   return NULL;
 }
 
@@ -660,9 +854,14 @@ handle_packet (AdbscopeAgentEngine *e,
     }
 }
 
-/* Returns true when packets are left for the next round. */
+#define DIRECT_BATCH 64
+
+/* Handles what the reader queued, then (@tun_ready) what the TUN holds,
+ * read here without a detour through the reader.  Returns true when
+ * packets are left for the next round. */
 static bool
-drain_queue (AdbscopeAgentEngine *e)
+drain_queue (AdbscopeAgentEngine *e,
+             bool                 tun_ready)
 {
   EngineQPkt *batch[DRAIN_BATCH];
   unsigned done = 0;
@@ -678,6 +877,17 @@ drain_queue (AdbscopeAgentEngine *e)
           e->q_head = (e->q_head + 1) % ADBSCOPE_AGENT_QUEUE_PACKETS;
           e->q_len--;
         }
+      /* Only with the queue empty: what the TUN holds came after it. */
+      while (tun_ready && n < DIRECT_BATCH)
+        {
+          EngineQPkt *p = NULL;
+          ReadResult r = read_packet (e, &e->engine_spare, &p);
+
+          if (r == READ_NONE)
+            tun_ready = false;
+          else if (r == READ_PACKET)
+            batch[n++] = p;
+        }
       pthread_mutex_unlock (&e->qlock);
       if (n == 0)
         return false;
@@ -686,6 +896,7 @@ drain_queue (AdbscopeAgentEngine *e)
           handle_packet (e, batch[i]);
           free (batch[i]);
         }
+      run_pending (e);
       done += n;
     }
   return true;
@@ -811,6 +1022,14 @@ adbscope_agent_engine_new (const AdbscopeAgentConfig    *config,
   ev.data.ptr = &e->wake_ev;
   if (epoll_ctl (e->epfd, EPOLL_CTL_ADD, e->wake_fd, &ev) < 0)
     goto fail_errno;
+  /* The engine waits for the TUN itself, exclusively and before the reader
+   * (which registers when it starts): a packet that comes while the engine
+   * waits wakes the engine alone, one thread instead of two.  Without
+   * EPOLLEXCLUSIVE (Linux < 4.5) only the reader reads. */
+  e->tun_ev.kind = ENGINE_EV_TUN;
+  ev.events = EPOLLIN | EPOLLEXCLUSIVE;
+  ev.data.ptr = &e->tun_ev;
+  e->tun_direct = epoll_ctl (e->epfd, EPOLL_CTL_ADD, e->tun_fd, &ev) == 0;
 
   if (engine_server_open (e, error, error_len) < 0)
     {
@@ -852,7 +1071,7 @@ adbscope_agent_engine_run (AdbscopeAgentEngine *e)
   struct epoll_event evs[128];
   AdbscopeAgentExit result = ADBSCOPE_AGENT_EXIT_STOPPED;
   uint64_t now, one = 1;
-  bool more = false;
+  bool more = false, tun_ready = false;
 
   if (pthread_create (&e->reader, NULL, reader_main, e) != 0)
     {
@@ -874,7 +1093,19 @@ adbscope_agent_engine_run (AdbscopeAgentEngine *e)
 
       now = engine_now_us (e);
       timeout = more ? 0 : (due <= now ? 0 : (int) ((due - now + 999) / 1000));
+      if (timeout != 0)
+        {
+          /* Say we sleep, then look at the queue once more: a packet the
+           * reader queued before it saw the flag is found here, one queued
+           * after gets the eventfd (seq_cst on both sides). */
+          atomic_store (&e->engine_idle, true);
+          pthread_mutex_lock (&e->qlock);
+          if (e->q_len > 0)
+            timeout = 0;
+          pthread_mutex_unlock (&e->qlock);
+        }
       n = epoll_wait (e->epfd, evs, 128, timeout);
+      atomic_store (&e->engine_idle, false);
       if (n < 0)
         {
           if (errno == EINTR)
@@ -890,6 +1121,9 @@ adbscope_agent_engine_run (AdbscopeAgentEngine *e)
 
           switch (ev->kind)
             {
+            case ENGINE_EV_TUN:
+              tun_ready = true;
+              break;
             case ENGINE_EV_WAKE:
               {
                 uint64_t v;
@@ -919,7 +1153,8 @@ adbscope_agent_engine_run (AdbscopeAgentEngine *e)
             }
         }
 
-      more = drain_queue (e);
+      more = drain_queue (e, tun_ready);
+      tun_ready = more && tun_ready;
       engine_dns_process_answers (e);
 
       now = engine_now_us (e);
@@ -952,7 +1187,7 @@ adbscope_agent_engine_run (AdbscopeAgentEngine *e)
   pthread_join (e->reader, NULL);
   e->reader_started = false;
   /* What the queue still holds is in the pcap stream and the counters. */
-  while (drain_queue (e))
+  while (drain_queue (e, false))
     ;
   engine_server_close (e);
   return result;
@@ -1037,6 +1272,7 @@ adbscope_agent_engine_free (AdbscopeAgentEngine *e)
   free (e->hosts);
   free (e->pkt_buf);
   free (e->io_buf);
+  free (e->engine_spare);
   free (e->apps);
   free (e->allowed_uids);
   free (e->socket_name);

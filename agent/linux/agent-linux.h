@@ -15,6 +15,8 @@
 #define AGENT_LINUX_ADDR6      "fd00:adb5::1"
 #define AGENT_LINUX_PREFIX6    64
 #define AGENT_LINUX_DNS6       "fd00:adb5::2"
+/* adbscope-agent-linux's TUN MTU unless --mtu says otherwise. */
+#define AGENT_LINUX_DEFAULT_MTU 65535
 
 typedef struct {
   /* SO_MARK for protected sockets; 0: protect is a no-op (the caller routes). */

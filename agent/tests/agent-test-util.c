@@ -386,7 +386,7 @@ at_engine_start (AtNet                 *net,
   cb.get_uid = cb_uid;
   cb.resolve_dns = cb_resolve;
   cb.log = cb_log;
-  cb.packet_hook = hook;
+  cb.packet_hook = opt->no_hook ? NULL : hook;
 
   adbscope_agent_config_init (&config);
   config.tun_fd = at_net_tun_fd (net);

@@ -71,6 +71,8 @@ typedef struct {
                          const uint8_t          *raw,
                          size_t                  len);
   void        *observe_data;
+  /* No packet hook at all (the benchmark: production engines have none). */
+  gboolean     no_hook;
 } AtEngineOptions;
 
 void        at_engine_options_init (AtEngineOptions *opt);

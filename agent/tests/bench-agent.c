@@ -1,8 +1,10 @@
-/* bench-agent: throughput and latency through the engine against direct
- * loopback in the same run, and the engine's CPU time per GB.  Prints
- * numbers; it is a measurement, not a pass/fail test.
+/* bench-agent: throughput (download and upload) and latency through the
+ * engine against direct loopback measured right before, the engine's CPU
+ * time and context switches per GB.  Prints numbers; it is a measurement,
+ * not a pass/fail test.  The engine runs without the tests' packet hook, as
+ * in production.
  *
- *   bench-agent [MiB] [MTU…]      (default: 256 MiB at MTU 1500 and 10000) */
+ *   bench-agent [MiB] [MTU…]   (default: 256 MiB at MTU 1500, 10000 and 65535) */
 #include "agent-test-util.h"
 
 #include <arpa/inet.h>
@@ -12,12 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static int listen_fd;
 static guint16 listen_port;
 
-/* One connection at a time: 8 bytes say how much to send (0: echo mode). */
+#define UPLOAD_FLAG (G_GUINT64_CONSTANT (1) << 63)
+
+/* One connection at a time: 8 bytes say how much to send (0: echo mode;
+ * with UPLOAD_FLAG: how much to receive before answering one byte). */
 static gpointer
 server_main (gpointer data)
 {
@@ -35,7 +41,24 @@ server_main (gpointer data)
           close (fd);
           continue;
         }
-      if (n == 0)
+      if (n & UPLOAD_FLAG)
+        {
+          guint64 got = 0, want = n & ~UPLOAD_FLAG;
+
+          while (got < want)
+            {
+              ssize_t r = read (fd, zero, MIN (sizeof zero, want - got));
+
+              if (r <= 0)
+                break;
+              got += (guint64) r;
+            }
+          if (write (fd, "k", 1) != 1)
+            g_warning ("upload answer: %s", g_strerror (errno));
+          n = 0;
+          sent = 0;
+        }
+      else if (n == 0)
         {
           guint8 c;
           int one = 1;
@@ -90,6 +113,31 @@ download (AtNet  *net,
   return (double) (g_get_monotonic_time () - t0) / 1e6;
 }
 
+static double
+upload (AtNet  *net,
+        guint64 n)
+{
+  static guint8 buf[256 * 1024];
+  int fd = connect_to (net);
+  guint64 sent = 0, hdr = n | UPLOAD_FLAG;
+  gint64 t0 = g_get_monotonic_time ();
+  char c;
+
+  g_assert_cmpint (write (fd, &hdr, sizeof hdr), ==, sizeof hdr);
+  while (sent < n)
+    {
+      ssize_t w = write (fd, buf, MIN (sizeof buf, n - sent));
+
+      if (w <= 0)
+        g_error ("upload stopped at %" G_GUINT64_FORMAT, sent);
+      sent += (guint64) w;
+    }
+  if (read (fd, &c, 1) != 1)
+    g_error ("upload: no answer");
+  close (fd);
+  return (double) (g_get_monotonic_time () - t0) / 1e6;
+}
+
 static int
 cmp_double (const void *a,
             const void *b)
@@ -126,18 +174,26 @@ latency (AtNet *net,
   return median;
 }
 
-/* CPU seconds of the engine's threads (both are named "engine"). */
-static double
-engine_cpu (void)
+typedef struct {
+  double  cpu;                    /* seconds */
+  guint64 switches;               /* voluntary + involuntary */
+} Usage;
+
+/* CPU time and context switches of the engine's threads (all are named
+ * "engine"). */
+static Usage
+engine_usage (void)
 {
   DIR *d = opendir ("/proc/self/task");
   struct dirent *de;
-  double total = 0;
+  Usage u = { 0, 0 };
 
   while ((de = readdir (d)) != NULL)
     {
       g_autofree char *path = g_strdup_printf ("/proc/self/task/%s/stat", de->d_name);
+      g_autofree char *spath = g_strdup_printf ("/proc/self/task/%s/status", de->d_name);
       g_autofree char *stat = NULL;
+      g_autofree char *status = NULL;
       char *p;
       unsigned long ut, st;
 
@@ -147,10 +203,24 @@ engine_cpu (void)
         continue;
       p = strrchr (stat, ')');
       if (sscanf (p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2)
-        total += (double) (ut + st) / (double) sysconf (_SC_CLK_TCK);
+        u.cpu += (double) (ut + st) / (double) sysconf (_SC_CLK_TCK);
+      if (g_file_get_contents (spath, &status, NULL, NULL))
+        for (p = status; (p = strstr (p, "ctxt_switches:")) != NULL; p++)
+          u.switches += g_ascii_strtoull (p + strlen ("ctxt_switches:"), NULL, 10);
     }
   closedir (d);
-  return total;
+  return u;
+}
+
+/* CPU seconds of the whole process: server, client and engine threads. */
+static double
+process_cpu (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return (double) ru.ru_utime.tv_sec + (double) ru.ru_utime.tv_usec / 1e6
+         + (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec / 1e6;
 }
 
 int
@@ -159,10 +229,10 @@ main (int    argc,
 {
   guint64 mib = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 256;
   guint64 n = mib << 20;
-  int mtus[8] = { 1500, 10000 }, n_mtus = 2, i;
+  int mtus[8] = { 1500, 10000, 65535 }, n_mtus = 3, i;
   struct sockaddr_in sin = { .sin_family = AF_INET };
   socklen_t sl = sizeof sin;
-  double direct_t, direct_lat;
+  double gb = (double) n / 1e9;
 
   if (argc > 2)
     for (n_mtus = 0; n_mtus + 2 < argc && n_mtus < 8; n_mtus++)
@@ -178,30 +248,48 @@ main (int    argc,
   g_thread_unref (g_thread_new ("server", server_main, NULL));
 
   download (NULL, 16 << 20);                        /* warm-up */
-  direct_t = download (NULL, n);
-  direct_lat = latency (NULL, 5000);
-  printf ("direct loopback: %.0f MiB in %.3f s = %.2f Gbit/s; median RTT %.1f us\n",
-          (double) mib, direct_t, (double) n * 8 / direct_t / 1e9, direct_lat);
-
   for (i = 0; i < n_mtus; i++)
     {
       AtNet *net = at_net_new (mtus[i]);
       AtEngineOptions opt;
       AtEngine *engine;
-      double t, cpu0, cpu, lat;
+      double d_down, d_up, d_lat, t_down, t_up, lat, p0, d_cpu, t_cpu;
+      Usage u0, u1, u2;
+
+      /* Direct loopback right before, so the ratio compares like with like
+       * on a shared machine. */
+      p0 = process_cpu ();
+      d_down = download (NULL, n);
+      d_cpu = process_cpu () - p0;
+      d_up = upload (NULL, n);
+      d_lat = latency (NULL, 5000);
 
       at_engine_options_init (&opt);
       opt.mtu = mtus[i];
+      opt.no_hook = TRUE;
       engine = at_engine_start (net, &opt);
       download (net, 16 << 20);
-      cpu0 = engine_cpu ();
-      t = download (net, n);
-      cpu = engine_cpu () - cpu0;
+      u0 = engine_usage ();
+      p0 = process_cpu ();
+      t_down = download (net, n);
+      t_cpu = process_cpu () - p0;
+      u1 = engine_usage ();
+      t_up = upload (net, n);
+      u2 = engine_usage ();
       lat = latency (net, 5000);
-      printf ("engine, MTU %5d: %.0f MiB in %.3f s = %.2f Gbit/s (%.0f %% of direct); "
-              "median RTT %.1f us (+%.1f us); engine CPU %.2f s per GB\n",
-              mtus[i], (double) mib, t, (double) n * 8 / t / 1e9, 100.0 * direct_t / t,
-              lat, lat - direct_lat, cpu / ((double) n / 1e9));
+      printf ("MTU %5d: down %.2f Gbit/s = %.0f %% of direct (%.2f); "
+              "up %.2f Gbit/s = %.0f %% of direct (%.2f); "
+              "RTT %.1f us = +%.1f us over direct (%.1f); "
+              "engine CPU %.2f s/GB down, %.2f s/GB up; "
+              "context switches %.0f/GB down, %.0f/GB up; "
+              "all threads' CPU for the download %.2f s/GB (direct %.2f)\n",
+              mtus[i],
+              (double) n * 8 / t_down / 1e9, 100.0 * d_down / t_down, (double) n * 8 / d_down / 1e9,
+              (double) n * 8 / t_up / 1e9, 100.0 * d_up / t_up, (double) n * 8 / d_up / 1e9,
+              lat, lat - d_lat, d_lat,
+              (u1.cpu - u0.cpu) / gb, (u2.cpu - u1.cpu) / gb,
+              (double) (u1.switches - u0.switches) / gb, (double) (u2.switches - u1.switches) / gb,
+              t_cpu / gb, d_cpu / gb);
       fflush (stdout);
       at_engine_stop (engine);
       at_net_free (net);

@@ -30,6 +30,10 @@ public final class AgentVpnService extends VpnService {
     static final String EXTRA_PACKAGE = "package";
     static final String EXTRA_STOP = "stop";
     private static final String TAG = "adbscope-agent";
+    // Large, so a 64 KiB window (the engine uses no window scaling) is few
+    // packets: the engine's cost is per packet (bench-agent in docs/agent.md).
+    // Not above 10000: LinkProperties.MAX_MTU, beyond which
+    // ConnectivityService calls the MTU invalid.
     private static final int MTU = 10000;
     private static final int NOTIFICATION_ID = 1;
 
