@@ -252,6 +252,30 @@ adbscope_collector_get_last_round_trip_ms (AdbscopeCollector *self)
   return priv->last_rtt_ms;
 }
 
+/* Stamped with the middle of the round trip. */
+static void
+default_handle_output (AdbscopeCollector *self,
+                       guint              tick,
+                       const char        *output,
+                       int                exit_status,
+                       gint64             sent_us,
+                       gint64             received_us)
+{
+  AdbscopeCollectorClass *klass = ADBSCOPE_COLLECTOR_GET_CLASS (self);
+  g_autoptr(GError) error = NULL;
+  gpointer sample;
+
+  g_assert (klass->parse != NULL && klass->free_sample != NULL);
+  sample = klass->parse (self, output, (sent_us + received_us) / 2, &error);
+  if (sample == NULL)
+    {
+      g_debug ("%s sample dropped: %s", adbscope_collector_get_name (self), error->message);
+      return;
+    }
+  adbscope_collector_emit_sample (self, sample);
+  klass->free_sample (sample);
+}
+
 static void
 adbscope_collector_constructed (GObject *object)
 {
@@ -337,6 +361,7 @@ adbscope_collector_class_init (AdbscopeCollectorClass *klass)
   object_class->finalize = adbscope_collector_finalize;
   object_class->get_property = adbscope_collector_get_property;
   object_class->set_property = adbscope_collector_set_property;
+  klass->handle_output = default_handle_output;
 
   properties[PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL, NULL,

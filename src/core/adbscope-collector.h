@@ -34,8 +34,15 @@ struct _AdbscopeCollectorClass
   void  (*handle_error)  (AdbscopeCollector *self,
                           guint              tick,
                           const GError      *error);
+  /* The default handle_output: parse into a sample (emitted, then freed
+   * with free_sample), or fail and the tick is dropped. */
+  gpointer (*parse)      (AdbscopeCollector *self,
+                          const char        *output,
+                          gint64             time_us,
+                          GError           **error);
+  GDestroyNotify free_sample;
 
-  gpointer padding[8];
+  gpointer padding[6];
 };
 
 const char    *adbscope_collector_get_name      (AdbscopeCollector *self);

@@ -314,25 +314,13 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   return g_steal_pointer (&s);
 }
 
-static void
-handle_output (AdbscopeCollector *collector,
-               guint              tick,
-               const char        *output,
-               int                exit_status,
-               gint64             sent_us,
-               gint64             received_us)
+static gpointer
+parse (AdbscopeCollector  *collector,
+       const char         *output,
+       gint64              time_us,
+       GError            **error)
 {
-  AdbscopeFastCollector *self = ADBSCOPE_FAST_COLLECTOR (collector);
-  g_autoptr(AdbscopeFastSample) sample = NULL;
-  g_autoptr(GError) error = NULL;
-
-  sample = _adbscope_fast_collector_parse (self, output, (sent_us + received_us) / 2, &error);
-  if (sample == NULL)
-    {
-      g_debug ("fast sample dropped: %s", error->message);
-      return;
-    }
-  adbscope_collector_emit_sample (ADBSCOPE_COLLECTOR (self), sample);
+  return _adbscope_fast_collector_parse (ADBSCOPE_FAST_COLLECTOR (collector), output, time_us, error);
 }
 
 void
@@ -382,7 +370,8 @@ adbscope_fast_collector_class_init (AdbscopeFastCollectorClass *klass)
 
   object_class->finalize = adbscope_fast_collector_finalize;
   collector_class->build_command = build_command;
-  collector_class->handle_output = handle_output;
+  collector_class->parse = parse;
+  collector_class->free_sample = (GDestroyNotify) adbscope_fast_sample_free;
 }
 
 static void

@@ -42,6 +42,13 @@ const char *_adbscope_after_prefix    (const char    *s,
                                        const char    *prefix);
 char     *_adbscope_dup_valid         (const char    *s,
                                        gssize         len);
+gboolean  _adbscope_parse_uptime_line  (const char    *line,
+                                       gint64        *uptime_ms,
+                                       gint64        *realtime_ms);
+char     *_adbscope_parse_pid_banner   (const char    *line,
+                                       const char    *prefix,
+                                       gint64        *pid,
+                                       gboolean      *matched);
 gboolean  _adbscope_check_common_errors (const char *line,
                                          GError    **error);
 

@@ -254,3 +254,47 @@ _adbscope_check_common_errors (const char  *line,
 
   return TRUE;
 }
+
+/* "Uptime: 89896149 Realtime: 89896149" (ms), printed by gfxinfo and
+ * meminfo.  @realtime_ms is left alone when the line has none. */
+gboolean
+_adbscope_parse_uptime_line (const char *line,
+                             gint64     *uptime_ms,
+                             gint64     *realtime_ms)
+{
+  const char *rest = _adbscope_after_prefix (line, "Uptime: ");
+  gint64 up, real;
+
+  if (rest == NULL || !_adbscope_parse_int64 (rest, &rest, &up))
+    return FALSE;
+  *uptime_ms = up;
+  if ((rest = _adbscope_after_prefix (rest, "Realtime: ")) != NULL &&
+      _adbscope_parse_int64 (rest, NULL, &real))
+    *realtime_ms = real;
+  return TRUE;
+}
+
+/* "** Graphics info for pid 3015 [com.android.settings] **" and
+ * "** MEMINFO in pid 3015 [com.android.settings] **": PREFIX is everything
+ * up to the pid.  Returns the package (valid UTF-8, or NULL when the banner
+ * names none) and sets *matched. */
+char *
+_adbscope_parse_pid_banner (const char *line,
+                            const char *prefix,
+                            gint64     *pid,
+                            gboolean   *matched)
+{
+  const char *rest = _adbscope_after_prefix (line, prefix);
+  const char *open;
+  const char *close;
+
+  *matched = FALSE;
+  if (rest == NULL || !_adbscope_parse_int64 (rest, &rest, pid) || *pid < 0)
+    return NULL;
+  *matched = TRUE;
+  open = strchr (rest, '[');
+  close = open != NULL ? strrchr (open, ']') : NULL;
+  if (open == NULL || close == NULL)
+    return NULL;
+  return _adbscope_dup_valid (open + 1, close - open - 1);
+}

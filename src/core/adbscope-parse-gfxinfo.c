@@ -117,14 +117,13 @@ adbscope_gfxinfo_free (AdbscopeGfxinfo *info)
 }
 
 static AdbscopeGfxinfoProcess *
-process_new (gint64      pid,
-             const char *package,
-             gssize      package_len)
+process_new (gint64  pid,
+             char   *package)
 {
   AdbscopeGfxinfoProcess *process = g_new0 (AdbscopeGfxinfoProcess, 1);
 
   process->pid = pid;
-  process->package = package != NULL ? _adbscope_dup_valid (package, package_len) : NULL;
+  process->package = package;
   stats_init (&process->stats);
   process->windows = g_ptr_array_new_with_free_func (window_free);
   return process;
@@ -159,7 +158,7 @@ parser_process (Parser *p)
    * ones in Google's docs.  Keep them under an anonymous process. */
   if (p->process == NULL)
     {
-      p->process = process_new (-1, NULL, 0);
+      p->process = process_new (-1, NULL);
       g_ptr_array_add (p->info->processes, p->process);
     }
   return p->process;
@@ -179,19 +178,14 @@ static gboolean
 parse_process_line (Parser     *p,
                     const char *t)
 {
-  const char *rest = _adbscope_after_prefix (t, "** Graphics info for pid ");
-  const char *open;
-  const char *close;
+  gboolean matched;
   gint64 pid;
+  char *package = _adbscope_parse_pid_banner (t, "** Graphics info for pid ", &pid, &matched);
 
-  if (rest == NULL || !_adbscope_parse_int64 (rest, &rest, &pid) || pid < 0)
+  if (!matched)
     return FALSE;
 
-  open = strchr (rest, '[');
-  close = open != NULL ? strrchr (open, ']') : NULL;
-
-  p->process = process_new (pid, open != NULL && close != NULL ? open + 1 : NULL,
-                            open != NULL && close != NULL ? close - open - 1 : 0);
+  p->process = process_new (pid, package);
   g_ptr_array_add (p->info->processes, p->process);
   p->window = NULL;
   p->in_profile = FALSE;
@@ -554,22 +548,6 @@ parse_row (Parser     *p,
   g_array_append_val (p->window->frames, frame);
 }
 
-static gboolean
-parse_uptime (AdbscopeGfxinfo *info,
-              const char      *t)
-{
-  const char *rest = _adbscope_after_prefix (t, "Uptime: ");
-  gint64 up, real;
-
-  if (rest == NULL || !_adbscope_parse_int64 (rest, &rest, &up))
-    return FALSE;
-  info->uptime_ms = up;
-  if ((rest = _adbscope_after_prefix (rest, "Realtime: ")) != NULL &&
-      _adbscope_parse_int64 (rest, NULL, &real))
-    info->realtime_ms = real;
-  return TRUE;
-}
-
 AdbscopeGfxinfo *
 adbscope_gfxinfo_parse (const char  *text,
                         gssize       len,
@@ -639,7 +617,7 @@ adbscope_gfxinfo_parse (const char  *text,
           seen_banner = TRUE;
           continue;
         }
-      if (info->uptime_ms < 0 && parse_uptime (info, t))
+      if (info->uptime_ms < 0 && _adbscope_parse_uptime_line (t, &info->uptime_ms, &info->realtime_ms))
         continue;
       if (g_str_has_prefix (t, "** Graphics info for pid "))
         {

@@ -92,13 +92,12 @@ adbscope_meminfo_free (AdbscopeMeminfo *info)
 
 static AdbscopeMeminfoProcess *
 process_new (gint64      pid,
-             const char *package,
-             gssize      package_len)
+             char       *package)
 {
   AdbscopeMeminfoProcess *p = g_new0 (AdbscopeMeminfoProcess, 1);
 
   p->pid = pid;
-  p->package = package != NULL ? _adbscope_dup_valid (package, package_len) : NULL;
+  p->package = package;
   p->rows = g_ptr_array_new_with_free_func (row_free);
   p->total_pss_kb = p->total_rss_kb = p->total_swap_kb = ADBSCOPE_MEMINFO_UNKNOWN;
   for (guint i = 0; i < ADBSCOPE_MEMINFO_N_CATEGORIES; i++)
@@ -426,19 +425,15 @@ static gboolean
 parse_process_line (Parser     *ps,
                     const char *t)
 {
-  const char *rest = _adbscope_after_prefix (t, "** MEMINFO in pid ");
-  const char *open;
-  const char *close;
+  gboolean matched;
   gint64 pid;
+  char *package = _adbscope_parse_pid_banner (t, "** MEMINFO in pid ", &pid, &matched);
 
-  if (rest == NULL || !_adbscope_parse_int64 (rest, &rest, &pid) || pid < 0)
+  if (!matched)
     return FALSE;
 
   finish_process (ps);
-  open = strchr (rest, '[');
-  close = open != NULL ? strrchr (open, ']') : NULL;
-  ps->process = process_new (pid, open != NULL && close != NULL ? open + 1 : NULL,
-                             open != NULL && close != NULL ? close - open - 1 : 0);
+  ps->process = process_new (pid, package);
   ps->section = SECTION_PRE_TABLE;
   return TRUE;
 }
@@ -505,22 +500,6 @@ parse_system_line (AdbscopeMeminfo *info,
     return FALSE;
 
   sys->present = TRUE;
-  return TRUE;
-}
-
-static gboolean
-parse_uptime (AdbscopeMeminfo *info,
-              const char      *t)
-{
-  const char *rest = _adbscope_after_prefix (t, "Uptime: ");
-  gint64 up, real;
-
-  if (rest == NULL || !_adbscope_parse_int64 (rest, &rest, &up))
-    return FALSE;
-  info->uptime_ms = up;
-  if ((rest = _adbscope_after_prefix (rest, "Realtime: ")) != NULL &&
-      _adbscope_parse_int64 (rest, NULL, &real))
-    info->realtime_ms = real;
   return TRUE;
 }
 
@@ -652,7 +631,7 @@ adbscope_meminfo_parse (const char  *text,
           seen_banner = TRUE;
           continue;
         }
-      if (info->uptime_ms < 0 && parse_uptime (info, t))
+      if (info->uptime_ms < 0 && _adbscope_parse_uptime_line (t, &info->uptime_ms, &info->realtime_ms))
         continue;
       if (parse_system_line (info, t))
         {
