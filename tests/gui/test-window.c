@@ -184,6 +184,38 @@ pss_arrived (gpointer data)
   return card_state_is_chart (find_card ("memory", "Total PSS"));
 }
 
+static AdwActionRow *
+find_row (GtkWidget  *widget,
+          const char *title)
+{
+  GtkWidget *child;
+
+  if (ADW_IS_ACTION_ROW (widget) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return ADW_ACTION_ROW (widget);
+  for (child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      AdwActionRow *found = find_row (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The System page shows the demo app's job and alarm (the sim schedules one of each). */
+static gboolean
+jobs_and_alarms_shown (gpointer data)
+{
+  GtkWidget *page = GTK_WIDGET (_adbscope_window_get_page (window, "system"));
+  AdwActionRow *jobs = find_row (page, "Jobs");
+  AdwActionRow *alarms = find_row (page, "Alarms");
+
+  return jobs != NULL && alarms != NULL &&
+         g_strcmp0 (adw_action_row_get_subtitle (jobs), "1 scheduled, 0 running") == 0 &&
+         g_str_has_prefix (adw_action_row_get_subtitle (alarms), "1 pending");
+}
+
 static void
 test_pages_fill (void)
 {
@@ -240,6 +272,9 @@ test_pages_fill (void)
       render_thread |= g_strcmp0 (adbscope_thread_get_name (t), "RenderThread") == 0;
     }
   g_assert_true (render_thread);
+
+  show_page ("system");
+  g_assert_true (gui_test_wait (jobs_and_alarms_shown, NULL, 15000));
 }
 
 static void
