@@ -1,4 +1,5 @@
-/* adbscope-types.h: forward declarations and enums shared across the core */
+/* adbscope-types.h: forward declarations and enums shared across the core.
+ * It sits with the parsers, the lowest layer, because they use the enums too. */
 #pragma once
 
 #include <glib-object.h>
