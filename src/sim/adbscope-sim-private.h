@@ -166,6 +166,28 @@ gboolean  adbscope_sim_packages_record           (const char            *sandbox
 gint64    adbscope_sim_packages_agent_version_code (void);
 void      adbscope_sim_packages_install_agent    (AdbscopeSimDevice     *device);
 
+/* adbscope-sim-tool.c and adbscope-sim-tool-agent.c: the fake tools */
+char     *adbscope_sim_tool_control              (const char            *sandbox,
+                                                  const char            *line);
+GPtrArray *adbscope_sim_tool_installed_packages  (const char            *sandbox);
+gboolean  adbscope_sim_tool_package_installed    (const char            *sandbox,
+                                                  const char            *package);
+int       adbscope_sim_tool_package_install      (const char            *sandbox,
+                                                  int                    argc,
+                                                  char                 **argv);
+int       adbscope_sim_tool_package_uninstall    (const char            *sandbox,
+                                                  const char            *package);
+int       adbscope_sim_tool_dumpsys_package      (const char            *sandbox,
+                                                  int                    argc,
+                                                  char                 **argv);
+int       adbscope_sim_tool_dumpsys_activity     (const char            *sandbox,
+                                                  int                    argc,
+                                                  char                 **argv);
+int       adbscope_sim_tool_am_start_agent       (const char            *sandbox,
+                                                  const char            *component,
+                                                  int                    argc,
+                                                  char                 **argv);
+
 /* adbscope-sim-host-command.c */
 typedef void (*AdbscopeSimHostCommandDone) (int         wait_status,
                                             const char *out,
