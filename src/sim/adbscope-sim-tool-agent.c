@@ -18,6 +18,7 @@
 
 #include <glib/gstdio.h>
 
+#include "adbscope-apk.h"
 #include "adbscope-sim-private.h"
 
 #define AGENT_PACKAGE    "io.github.adbscope.agent"
@@ -260,6 +261,157 @@ adbscope_sim_tool_package_uninstall (const char *sandbox,
   if (g_unlink (path) != 0)
     {
       printf ("Failure [DELETE_FAILED_INTERNAL_ERROR: %s]\n", g_strerror (errno));
+      return 1;
+    }
+  printf ("Success\n");
+  return 0;
+}
+
+/* ---- pm install -------------------------------------------------------- */
+
+/* An absolute device path in the sandbox's root; a relative one from the
+ * shell's cwd (which is that root). */
+static char *
+device_path (const char *sandbox,
+             const char *path)
+{
+  g_autofree char *root = g_build_filename (sandbox, "root", NULL);
+  g_autofree char *joined = g_build_filename (root, path, NULL);
+  g_autofree char *canon = g_canonicalize_filename (joined, NULL);
+
+  if (!g_str_has_prefix (canon, root))
+    return NULL;
+  return g_steal_pointer (&canon);
+}
+
+static gboolean
+copy_stdin (const char *dest,
+            gint64      size,
+            GError    **error)
+{
+  FILE *out = fopen (dest, "wb");
+  gint64 got = 0;
+  char buf[65536];
+
+  if (out == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s", dest, g_strerror (errno));
+      return FALSE;
+    }
+  while (got < size)
+    {
+      ssize_t n = read (0, buf, MIN ((gint64) sizeof buf, size - got));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      fwrite (buf, 1, (size_t) n, out);
+      got += n;
+    }
+  if (fclose (out) != 0 || got != size)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO,
+                   "short read %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT, got, size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* `pm install [-r] [-d] FILE` and `cmd package install [-r] [-d] -S SIZE`
+ * (the streamed install `adb install` runs): package and versionCode come
+ * from the APK's AndroidManifest.xml, as Android reads them. */
+int
+adbscope_sim_tool_package_install (const char *sandbox,
+                                   int         argc,
+                                   char      **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeApkManifest) manifest = NULL;
+  g_auto(Installed) old = { 0 };
+  g_autofree char *tmp_dir = g_build_filename (sandbox, "tmp", NULL);
+  g_autofree char *staged = NULL;
+  g_autofree char *apk_dir = NULL;
+  g_autofree char *apk = NULL;
+  const char *file = NULL;
+  gboolean replace = FALSE, downgrade = FALSE;
+  gint64 size = -1;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "-S") && i + 1 < argc)
+        size = g_ascii_strtoll (argv[++i], NULL, 10);
+      else if (g_str_equal (argv[i], "-r"))
+        replace = TRUE;
+      else if (g_str_equal (argv[i], "-d"))
+        downgrade = TRUE;
+      else if (argv[i][0] != '-')
+        file = argv[i];
+    }
+  g_mkdir_with_parents (tmp_dir, 0700);
+  staged = g_strdup_printf ("%s/install-%d.apk", tmp_dir, (int) getpid ());
+  if (size >= 0)
+    {
+      if (!copy_stdin (staged, size, &error))
+        {
+          g_unlink (staged);
+          printf ("Failure [INSTALL_FAILED_INVALID_APK: %s]\n", error->message);
+          return 1;
+        }
+    }
+  else if (file != NULL)
+    {
+      g_autofree char *path = device_path (sandbox, file);
+      g_autofree char *contents = NULL;
+      gsize len = 0;
+
+      if (path == NULL || !g_file_get_contents (path, &contents, &len, NULL) ||
+          !g_file_set_contents (staged, contents, (gssize) len, &error))
+        {
+          printf ("Failure [INSTALL_FAILED_INVALID_URI: %s]\n", file);
+          return 1;
+        }
+    }
+  else
+    {
+      fprintf (stderr, "usage: pm install [-r] [-d] FILE | cmd package install [-r] [-d] -S SIZE\n");
+      return 1;
+    }
+
+  manifest = adbscope_apk_read_manifest (staged, &error);
+  if (manifest == NULL || manifest->package == NULL || !package_name_ok (manifest->package))
+    {
+      g_unlink (staged);
+      printf ("Failure [INSTALL_PARSE_FAILED_NOT_APK: %s]\n",
+              error != NULL ? error->message : "no package name in the manifest");
+      return 1;
+    }
+  if (read_installed (sandbox, manifest->package, &old))
+    {
+      if (!replace)
+        {
+          g_unlink (staged);
+          printf ("Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install %s without first uninstalling.]\n",
+                  manifest->package);
+          return 1;
+        }
+      if (manifest->version_code < old.version_code && !downgrade)
+        {
+          g_unlink (staged);
+          printf ("Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Package Verification Result]\n");
+          return 1;
+        }
+    }
+  apk_dir = g_build_filename (sandbox, "root", "data", "app", manifest->package, NULL);
+  apk = g_build_filename (apk_dir, "base.apk", NULL);
+  g_mkdir_with_parents (apk_dir, 0755);
+  if (g_rename (staged, apk) != 0 ||
+      !adbscope_sim_packages_record (sandbox, manifest->package, MAX (manifest->version_code, 0),
+                                     manifest->version_name, &error))
+    {
+      g_unlink (staged);
+      printf ("Failure [INSTALL_FAILED_INTERNAL_ERROR: %s]\n",
+              error != NULL ? error->message : g_strerror (errno));
       return 1;
     }
   printf ("Success\n");
