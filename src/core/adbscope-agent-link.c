@@ -401,7 +401,8 @@ connect_streams (AdbscopeAgentLink *self)
   Attempt *a = self->attempt;
   g_autoptr(GSocketClient) client = g_socket_client_new ();
 
-  g_socket_client_set_timeout (client, 5);
+  /* No socket timeout: it would apply to every read, and a quiet app's
+   * pcap stream is silent for long.  The watchdog covers a stall. */
   self->last_message_us = g_get_monotonic_time ();
   self->watchdog_id = g_timeout_add (250, watchdog_cb, self);
   for (guint i = 0; i < a->n_streams; i++)
@@ -643,6 +644,12 @@ guint64
 adbscope_agent_link_get_pcap_packets (AdbscopeAgentLink *self)
 {
   return self->pcap ? adbscope_pcap_writer_get_packets (self->pcap) : 0;
+}
+
+guint64
+adbscope_agent_link_get_pcap_stream_packets (AdbscopeAgentLink *self)
+{
+  return self->pcap ? adbscope_pcap_writer_get_stream_packets (self->pcap) : 0;
 }
 
 static void

@@ -34,6 +34,8 @@ const GError      *adbscope_agent_link_get_error       (AdbscopeAgentLink  *self
 /* The last reason a connection attempt failed (for logs), or NULL. */
 const char        *adbscope_agent_link_get_last_problem (AdbscopeAgentLink *self);
 guint64            adbscope_agent_link_get_pcap_packets (AdbscopeAgentLink *self);
+/* Packets of the current pcap connection (the agent counts per run). */
+guint64            adbscope_agent_link_get_pcap_stream_packets (AdbscopeAgentLink *self);
 gboolean           adbscope_agent_check_hello          (const Adbscope__Agent__V1__Hello *hello,
                                                         GError            **error);
 

@@ -23,6 +23,7 @@
 #include "adbscope-net-host.h"
 #include "adbscope-network.h"
 #include "adbscope-agent-link.h"
+#include "adbscope-agent-control.h"
 #include "adbscope-pcap-writer.h"
 #include "adbscope-agent-frame.h"
 #include "adbscope-parse-agent.h"

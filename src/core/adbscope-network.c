@@ -41,6 +41,7 @@ struct _AdbscopeNetwork
   GArray              *gaps;                /* AdbscopeNetGap */
 
   guint                n_runs;
+  guint                n_hellos;
   guint64              run_start_ms;
   char                *agent_version;
   char                *agent_platform;
@@ -118,6 +119,7 @@ adbscope_network_begin_run (AdbscopeNetwork                  *self,
 {
   g_return_if_fail (ADBSCOPE_IS_NETWORK (self));
 
+  self->n_hellos++;
   g_free (self->agent_version);
   self->agent_version = g_strdup (hello->agent_version);
   g_free (self->agent_platform);
@@ -398,6 +400,13 @@ adbscope_network_get_n_runs (AdbscopeNetwork *self)
   return self->n_runs;
 }
 
+/* Hellos received: connections that got through (reconnects + 1). */
+guint
+adbscope_network_get_n_hellos (AdbscopeNetwork *self)
+{
+  return self->n_hellos;
+}
+
 guint64
 adbscope_network_get_n_snapshots (AdbscopeNetwork *self)
 {
@@ -447,6 +456,13 @@ adbscope_network_get_counters (AdbscopeNetwork     *self,
 {
   *counters = self->done_runs;
   counters_add (counters, &self->this_run);
+}
+
+void
+adbscope_network_get_run_counters (AdbscopeNetwork     *self,
+                                   AdbscopeNetCounters *counters)
+{
+  *counters = self->this_run;
 }
 
 gboolean

@@ -65,6 +65,7 @@ void             adbscope_network_link_lost            (AdbscopeNetwork         
 gboolean         adbscope_network_in_gap               (AdbscopeNetwork                     *self);
 
 guint            adbscope_network_get_n_runs           (AdbscopeNetwork                     *self);
+guint            adbscope_network_get_n_hellos         (AdbscopeNetwork                     *self);
 guint64          adbscope_network_get_n_snapshots      (AdbscopeNetwork                     *self);
 guint64          adbscope_network_get_missed_snapshots (AdbscopeNetwork                     *self);
 const char      *adbscope_network_get_agent_version    (AdbscopeNetwork                     *self);
@@ -73,6 +74,9 @@ void             adbscope_network_get_payload          (AdbscopeNetwork         
                                                         guint64                             *up,
                                                         guint64                             *down);
 void             adbscope_network_get_counters         (AdbscopeNetwork                     *self,
+                                                        AdbscopeNetCounters                 *counters);
+/* The current agent run's counters only. */
+void             adbscope_network_get_run_counters     (AdbscopeNetwork                     *self,
                                                         AdbscopeNetCounters                 *counters);
 /* The app's own traffic (IP bytes on the TUN device) over the last
  * snapshot interval; FALSE before two snapshots in a row. */
