@@ -410,6 +410,158 @@ test_adb_killed (void)
   run_disrupted (KILL_ADB);
 }
 
+/* A stand-in agent APK built with Debian's aapt (there is no real one
+ * here); the sim reads package and versionCode from it, as Android does. */
+static char *
+build_apk (const char *package,
+           gint64      version_code)
+{
+  g_autofree char *dir = g_strdup_printf ("%s/apk-%s-%" G_GINT64_FORMAT, work_dir, package, version_code);
+  g_autofree char *manifest = g_build_filename (dir, "AndroidManifest.xml", NULL);
+  g_autofree char *xml = g_strdup_printf (
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+    "<manifest xmlns:android=\"http://schemas.android.com/apk/res/android\"\n"
+    "    package=\"%s\" android:versionCode=\"%" G_GINT64_FORMAT "\" android:versionName=\"%" G_GINT64_FORMAT "\">\n"
+    "  <uses-sdk android:minSdkVersion=\"29\" android:targetSdkVersion=\"34\"/>\n"
+    "  <application android:label=\"Agent\"/>\n"
+    "</manifest>\n", package, version_code, version_code);
+  char *apk = g_strdup_printf ("%s.apk", dir);
+  const char *argv[] = { "aapt", "package", "-f", "-M", manifest,
+                         "-I", "/usr/share/android-framework-res/framework-res.apk", "-F", apk, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  g_mkdir_with_parents (dir, 0755);
+  g_file_set_contents (manifest, xml, -1, &error);
+  g_assert_no_error (error);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                NULL, NULL, NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("aapt failed: %s", err);
+  return apk;
+}
+
+static void
+assert_error (JsonNode   *node,
+              const char *code,
+              const char *in_message)
+{
+  JsonObject *e = json_object_get_object_member (json_node_get_object (node), "error");
+
+  g_assert_nonnull (e);
+  g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, code);
+  if (in_message != NULL && strstr (json_object_get_string_member (e, "message"), in_message) == NULL)
+    g_error ("“%s” is not in the message “%s”", in_message, json_object_get_string_member (e, "message"));
+}
+
+static JsonObject *
+agent_status (AdbscopeTestDevice *dev)
+{
+  int status;
+  g_autoptr(JsonNode) node = run_adbscope (&status, "agent", "status", "-s", adbscope_test_device_get_serial (dev), NULL);
+
+  g_assert_cmpint (status, ==, 0);
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* Not installed, too old, installed again, replaced, removed: each step as
+ * the device reports it afterwards, each failure with the fixing command. */
+static void
+test_install (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = start_device (NULL, NULL);
+  const char *serial = adbscope_test_device_get_serial (dev);
+  gint64 ours = adbscope_agent_our_version_code ();
+  g_autofree char *old_apk = build_apk (ADBSCOPE_AGENT_PACKAGE, 1);
+  g_autofree char *new_apk = build_apk (ADBSCOPE_AGENT_PACKAGE, ours);
+  g_autofree char *other_apk = build_apk ("com.example.other", ours);
+  g_autofree char *pcap = temp_path ("never.pcap");
+  JsonNode *node;
+  JsonObject *st;
+  int status;
+
+  st = agent_status (dev);
+  g_assert_false (json_object_get_boolean_member (st, "installed"));
+  g_assert_cmpint (json_object_get_int_member (st, "our_version_code"), ==, ours);
+  json_object_unref (st);
+
+  node = run_adbscope (&status, "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE, "--capture",
+                       "--pcap", pcap, "--duration", "5s", NULL);
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, "agent_not_installed", "adbscope agent install");
+  json_node_unref (node);
+  /* Nothing was written (or truncated) for a run that never started. */
+  g_assert_false (g_file_test (pcap, G_FILE_TEST_EXISTS));
+
+  node = run_adbscope (&status, "agent", "install", "-s", serial, NULL);
+#ifndef ADBSCOPE_TEST_HAVE_AGENT_APK
+  g_assert_cmpint (status, ==, 2);
+  assert_error (node, "usage", "--apk");
+#endif
+  json_node_unref (node);
+
+  node = run_adbscope (&status, "agent", "install", "-s", serial, "--apk", other_apk, NULL);
+  g_assert_cmpint (status, ==, 2);
+  assert_error (node, "usage", "com.example.other");
+  json_node_unref (node);
+
+  node = run_adbscope (&status, "agent", "install", "-s", serial, "--apk", old_apk, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "version_code"), ==, 1);
+  json_node_unref (node);
+  st = agent_status (dev);
+  g_assert_true (json_object_get_boolean_member (st, "installed"));
+  g_assert_cmpint (json_object_get_int_member (st, "version_code"), ==, 1);
+  g_assert_false (json_object_get_boolean_member (st, "matches"));
+  json_object_unref (st);
+
+  node = run_adbscope (&status, "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE, "--capture",
+                       "--duration", "5s", NULL);
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, "agent_outdated", "adbscope agent install --replace");
+  json_node_unref (node);
+
+  node = run_adbscope (&status, "agent", "install", "-s", serial, "--apk", new_apk, "--replace", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (node), "replaced"));
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "version_code"), ==, ours);
+  json_node_unref (node);
+  st = agent_status (dev);
+  g_assert_true (json_object_get_boolean_member (st, "matches"));
+  g_assert_false (json_object_get_boolean_member (st, "capture_running"));
+  json_object_unref (st);
+
+  node = run_adbscope (&status, "agent", "uninstall", "-s", serial, NULL);
+  g_assert_cmpint (status, ==, 0);
+  json_node_unref (node);
+  st = agent_status (dev);
+  g_assert_false (json_object_get_boolean_member (st, "installed"));
+  json_object_unref (st);
+  node = run_adbscope (&status, "agent", "uninstall", "-s", serial, NULL);
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, "agent_not_installed", NULL);
+  json_node_unref (node);
+
+  node = run_adbscope (&status, "agent", "status", "--replace", NULL);
+  g_assert_cmpint (status, ==, 2);
+  json_node_unref (node);
+}
+
+static void
+test_consent_denied (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--vpn-consent", "deny", NULL);
+  int status;
+  g_autoptr(JsonNode) node = run_adbscope (&status, "record", "-s", adbscope_test_device_get_serial (dev),
+                                           "-p", ADBSCOPE_DEMO_PACKAGE, "--capture", "--duration", "5s", NULL);
+
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, "vpn_consent_denied", ADBSCOPE_DEMO_PACKAGE);
+  assert_no_forwards (dev);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -428,6 +580,8 @@ main (int    argc,
   g_test_add_func ("/capture/traffic", test_traffic);
   g_test_add_func ("/capture/agent-killed", test_agent_killed);
   g_test_add_func ("/capture/adb-killed", test_adb_killed);
+  g_test_add_func ("/capture/install", test_install);
+  g_test_add_func ("/capture/consent-denied", test_consent_denied);
   rc = g_test_run ();
   return rc;
 }
