@@ -32,6 +32,7 @@ struct _AdbscopeDataView
   AdbscopeSeries   *frozen[ADBSCOPE_N_SERIES];
   GPtrArray        *frozen_cores;  /* AdbscopeSeries* */
   GListStore       *frozen_threads;
+  AdbscopeNetwork  *frozen_network;
   guint             frozen_n_frames;
   gint64            frozen_frames;
   gint64            frozen_janky;
@@ -100,6 +101,7 @@ clear_frozen (AdbscopeDataView *self)
     g_clear_pointer (&self->frozen[i], adbscope_series_unref);
   g_clear_pointer (&self->frozen_cores, g_ptr_array_unref);
   g_clear_object (&self->frozen_threads);
+  g_clear_object (&self->frozen_network);
 }
 
 static void
@@ -124,6 +126,7 @@ freeze (AdbscopeDataView *self)
                      adbscope_series_copy (adbscope_session_get_core_series (self->session, i)));
 
   /* New thread objects: the live ones keep changing under the session. */
+  self->frozen_network = adbscope_network_copy (adbscope_session_get_network (self->session));
   self->frozen_threads = g_list_store_new (ADBSCOPE_TYPE_THREAD);
   n = g_list_model_get_n_items (threads);
   for (guint i = 0; i < n; i++)
@@ -503,4 +506,20 @@ adbscope_data_view_get_n_updates (AdbscopeDataView *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), 0);
   return self->n_updates;
+}
+
+/**
+ * adbscope_data_view_get_network:
+ *
+ * Returns: (transfer none): what the agent told about the app's network:
+ *   the session's live model, or a frozen copy while paused
+ */
+AdbscopeNetwork *
+adbscope_data_view_get_network (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+
+  if (self->paused)
+    return self->frozen_network;
+  return adbscope_session_get_network (self->session);
 }
