@@ -19,6 +19,7 @@
 #include "adbscope-frames-collector.h"
 #include "adbscope-meminfo-collector.h"
 #include "adbscope-session.h"
+#include "adbscope-session-private.h"
 #include "adbscope-slow-collector.h"
 #include "adbscope-shell.h"
 #include "adbscope-thread.h"
@@ -965,4 +966,22 @@ adbscope_session_new (const char *serial,
   self->serial = g_strdup (serial);
   self->package = g_strdup (package);
   return self;
+}
+
+/* The running collector called @name ("fast", "frames", "meminfo",
+ * "slow"), or NULL: tests stop one to see the others still reach the view. */
+AdbscopeCollector *
+_adbscope_session_get_collector (AdbscopeSession *self,
+                                 const char      *name)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+
+  for (guint i = 0; i < self->collectors->len; i++)
+    {
+      AdbscopeCollector *c = g_ptr_array_index (self->collectors, i);
+
+      if (g_strcmp0 (adbscope_collector_get_name (c), name) == 0)
+        return c;
+    }
+  return NULL;
 }

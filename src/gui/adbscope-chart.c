@@ -13,6 +13,7 @@
 
 #include "adbscope-chart.h"
 #include "adbscope-chart-layer-private.h"
+#include "adbscope-chart-private.h"
 
 #define LEGEND_SWATCH 10
 #define GUTTER_PAD 6
@@ -49,6 +50,9 @@ struct _AdbscopeChart
 
   double              hover_x;
   double              hover_y;
+
+  guint               n_snapshots;   /* tests and benchmarks */
+  gint64              last_snapshot_us;
 
   guint               auto_range : 1;
   guint               hovering : 1;
@@ -518,6 +522,8 @@ adbscope_chart_snapshot (GtkWidget   *widget,
   GdkRGBA fg, grid, axis, text, marker;
   AdbscopeChartLayer *bins_layer = NULL;
 
+  self->n_snapshots++;
+  self->last_snapshot_us = g_get_monotonic_time ();
   get_foreground (self, &fg);
   grid = axis = text = marker = fg;
   grid.alpha *= 0.10f;
@@ -1172,4 +1178,19 @@ adbscope_chart_get_plot_area (AdbscopeChart   *self,
 
   *area = self->plot;
   return gtk_widget_get_width (GTK_WIDGET (self)) > 0;
+}
+
+guint
+_adbscope_chart_get_n_snapshots (AdbscopeChart *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART (self), 0);
+  return self->n_snapshots;
+}
+
+/* Monotonic time of the last snapshot, 0 before the first. */
+gint64
+_adbscope_chart_get_last_snapshot_us (AdbscopeChart *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART (self), 0);
+  return self->last_snapshot_us;
 }
