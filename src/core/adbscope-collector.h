@@ -5,9 +5,9 @@
  * parse(), which turns it into the subclass's sample struct (with the pure
  * parsers); the base emits that as "sample" and frees it.  That is the one
  * way a collector reports: a failed command or a parse error drops the
- * tick and the session sees a missing sample.  The
- * ticker never fires to catch up: after a slow command the next tick runs
- * at once, once, and the schedule continues from there.
+ * tick and the session sees a missing sample.  The ticker never fires to
+ * catch up (the seed rule): after a slow command the next tick waits one
+ * whole interval from the answer, and the schedule continues from there.
  */
 #pragma once
 

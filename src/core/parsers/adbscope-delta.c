@@ -9,8 +9,9 @@
 /**
  * adbscope_delta_interval:
  *
- * Returns: Δ device uptime in seconds, NaN when not positive (the same
- *   reading twice, or a device that rebooted in between)
+ * Returns: Δ device uptime in seconds, NaN when shorter than
+ *   ADBSCOPE_DELTA_MIN_WINDOW_S (a late answer right after the one
+ *   before, the same reading twice, a device that rebooted in between)
  */
 double
 adbscope_delta_interval (double uptime_before_s,
@@ -18,7 +19,7 @@ adbscope_delta_interval (double uptime_before_s,
 {
   double dt = uptime_after_s - uptime_before_s;
 
-  return isfinite (dt) && dt > 0 ? dt : NAN;
+  return isfinite (dt) && dt >= ADBSCOPE_DELTA_MIN_WINDOW_S ? dt : NAN;
 }
 
 static void
