@@ -15,15 +15,20 @@
  *   fail  a connect to api.demo.test:81 (refused) and one to
  *         slow.demo.test:443 (a black hole: the agent gives up, ~7 s)
  * When a lookup gets no answer (the agent is not running, so the TUN is not
- * read) the round is skipped and tried again 2 s later.
+ * read) the round is skipped and tried again 2 s later.  SIGUSR1 (the
+ * device's `traffic-round` command) starts a round at once; with
+ * `--traffic manual` that is the only way.  After each round the app writes
+ * `rounds=N` to STATE_DIR/traffic.
  */
 #include "config.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -334,20 +339,70 @@ resolve_all (Addresses *a)
   return a->api.s_addr != 0 && a->cdn.s_addr != 0;
 }
 
+static int      wake_pipe[2] = { -1, -1 };
+static gboolean manual;
+static char    *rounds_path;
+
+static void
+on_sigusr1 (int sig)
+{
+  int saved = errno;
+
+  if (write (wake_pipe[1], "r", 1) < 0)
+    {
+      /* full: a round is asked for already */
+    }
+  errno = saved;
+}
+
+/* TRUE when asked for a round (SIGUSR1), FALSE when the time ran out. */
+static gboolean
+wait_round (int seconds)
+{
+  struct pollfd p = { .fd = wake_pipe[0], .events = POLLIN };
+  char buf[16];
+
+  if (poll (&p, 1, seconds < 0 ? -1 : seconds * 1000) <= 0)
+    return FALSE;
+  while (read (wake_pipe[0], buf, sizeof buf) > 0)
+    ;
+  return TRUE;
+}
+
+static void
+write_rounds (guint rounds)
+{
+  g_autofree char *text = g_strdup_printf ("rounds=%u\n", rounds);
+
+  g_file_set_contents (rounds_path, text, -1, NULL);
+}
+
 static gpointer
 traffic_thread (gpointer data)
 {
   guint round = 0;
+  gboolean asked = FALSE;
 
   prctl (PR_SET_NAME, "OkHttp TaskRunner");
-  g_usleep (G_USEC_PER_SEC);
+  write_rounds (0);
+  if (manual)
+    asked = wait_round (-1);
+  else
+    asked = wait_round (1);
   for (;;)
     {
       Addresses a = { 0 };
 
       if (!resolve_all (&a))
         {
-          g_usleep (RETRY_S * G_USEC_PER_SEC);
+          /* Asked for a round without an agent: it is done, with nothing. */
+          if (asked && manual)
+            {
+              write_rounds (++round);
+              asked = wait_round (-1);
+            }
+          else
+            asked = wait_round (RETRY_S) || asked;
           continue;
         }
       http_request (a.api, "api.demo.test", "GET", "/", 0);
@@ -363,14 +418,24 @@ traffic_thread (gpointer data)
       refused (a.api);
       if (a.slow.s_addr != 0 && g_atomic_int_compare_and_exchange (&blackhole_busy, 0, 1))
         g_thread_unref (g_thread_new ("OkHttp slow", blackhole_thread, GUINT_TO_POINTER (a.slow.s_addr)));
-      round++;
-      g_usleep (ROUND_S * G_USEC_PER_SEC);
+      write_rounds (++round);
+      asked = wait_round (manual ? -1 : ROUND_S);
     }
   return NULL;
 }
 
 void
-adbscope_sim_app_traffic_start (void)
+adbscope_sim_app_traffic_start (const char *state_dir,
+                                gboolean    manual_rounds)
 {
+  struct sigaction sa = { .sa_handler = on_sigusr1 };
+
+  manual = manual_rounds;
+  rounds_path = g_build_filename (state_dir, "traffic", NULL);
+  if (pipe2 (wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+    return;
+  sigemptyset (&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction (SIGUSR1, &sa, NULL);
   g_thread_unref (g_thread_new ("OkHttp TaskRunner", traffic_thread, NULL));
 }

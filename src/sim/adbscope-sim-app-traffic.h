@@ -6,6 +6,7 @@
 
 G_BEGIN_DECLS
 
-void adbscope_sim_app_traffic_start (void);
+void adbscope_sim_app_traffic_start (const char *state_dir,
+                                     gboolean    manual_rounds);
 
 G_END_DECLS
