@@ -171,6 +171,8 @@ gboolean  adbscope_sim_packages_record           (const char            *sandbox
                                                   const char            *package,
                                                   gint64                 version_code,
                                                   const char            *version_name,
+                                                  int                    min_sdk,
+                                                  int                    target_sdk,
                                                   GError               **error);
 gint64    adbscope_sim_packages_agent_version_code (void);
 void      adbscope_sim_packages_install_agent    (AdbscopeSimDevice     *device);
