@@ -143,8 +143,11 @@ single_threaded (void)
   return p != NULL && g_ascii_strtoll (p + 9, NULL, 10) == 1;
 }
 
-static gboolean
-enter_user_namespace (GError **error)
+/* Not root: before the device makes its first socket (GLib starts a thread
+ * with it), so that it is still single-threaded.  The host's network
+ * namespace stays: adb reaches the device there. */
+gboolean
+adbscope_sim_network_enter_user_namespace (GError **error)
 {
   g_autofree char *uid_map = g_strdup_printf ("%u %u 1\n", getuid (), getuid ());
   g_autofree char *gid_map = g_strdup_printf ("%u %u 1\n", getgid (), getgid ());
@@ -156,8 +159,8 @@ enter_user_namespace (GError **error)
                    _("the device already runs threads, so it cannot enter a user namespace"));
       return FALSE;
     }
-  if (unshare (CLONE_NEWUSER | CLONE_NEWNET) != 0)
-    return fail_errno (error, "unshare(CLONE_NEWUSER | CLONE_NEWNET)");
+  if (unshare (CLONE_NEWUSER) != 0)
+    return fail_errno (error, "unshare(CLONE_NEWUSER)");
   return write_proc ("/proc/self/setgroups", "deny", error) &&
          write_proc ("/proc/self/uid_map", uid_map, error) &&
          write_proc ("/proc/self/gid_map", gid_map, error);
@@ -351,30 +354,25 @@ find_agent (AdbscopeSimDevice *device)
   return NULL;
 }
 
+/* USER_NS_ERROR: why adbscope_sim_network_enter_user_namespace() failed,
+ * when it was called and did. */
 AdbscopeSimNetwork *
 adbscope_sim_network_enter (AdbscopeSimDevice *device,
                             gboolean           consent_accept,
+                            const GError      *user_ns_error,
                             GError           **error)
 {
   AdbscopeSimNetwork *net = g_new0 (AdbscopeSimNetwork, 1);
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GError) local_error = user_ns_error != NULL ? g_error_copy (user_ns_error) : NULL;
 
   net->device = device;
   net->phone_ns = net->app_ns = net->tun_fd = net->blackhole_fd = net->agent_out = -1;
   net->consent_accept = consent_accept;
   net->agent_line = g_string_new (NULL);
 
-  if (geteuid () == 0)
-    {
-      net->mode = g_strdup ("netns");
-      if (unshare (CLONE_NEWNET) != 0)
-        fail_errno (&local_error, "unshare(CLONE_NEWNET)");
-    }
-  else
-    {
-      net->mode = g_strdup ("userns");
-      enter_user_namespace (&local_error);
-    }
+  net->mode = g_strdup (geteuid () == 0 ? "netns" : "userns");
+  if (local_error == NULL && unshare (CLONE_NEWNET) != 0)
+    fail_errno (&local_error, "unshare(CLONE_NEWNET)");
   if (local_error == NULL)
     {
       net->phone_ns = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
@@ -387,9 +385,9 @@ adbscope_sim_network_enter (AdbscopeSimDevice *device,
   if (local_error != NULL)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
-                   _("The simulated network is not supported here (%s, %s): %s"),
-                   geteuid () == 0 ? _("as root") : _("not root: user and network namespaces"),
-                   net->mode, local_error->message);
+                   geteuid () == 0 ? _("The simulated network is not supported here (as root, network namespaces): %s")
+                                   : _("The simulated network is not supported here (not root, so a user namespace first): %s"),
+                   local_error->message);
       adbscope_sim_network_free (net);
       return NULL;
     }
