@@ -214,7 +214,7 @@ static void
 test_traffic (void)
 {
   g_autofree char *app = net_app_arg ();
-  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--app", app, NULL);
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off", "--app", app, NULL);
   g_autofree char *report = temp_path ("traffic.json");
   g_autofree char *pcap = temp_path ("traffic.pcap");
   g_autoptr(JsonNode) summary = NULL;
@@ -458,7 +458,7 @@ static void
 run_disrupted (Disruption what)
 {
   g_autofree char *app = net_app_arg ();
-  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--app", app, NULL);
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off", "--app", app, NULL);
   g_autofree char *report = temp_path (what == KILL_AGENT ? "killed-agent.json" : "killed-adb.json");
   g_autofree char *pcap = temp_path (what == KILL_AGENT ? "killed-agent.pcap" : "killed-adb.pcap");
   const char *args[] = { "record", "-s", adbscope_test_device_get_serial (dev), "-p", NET_APP,
