@@ -319,9 +319,9 @@ read_cb (GObject      *object,
     }
   if (n <= 0)
     {
-      g_autofree char *problem = n == 0 ? g_strdup_printf (_("The agent closed the %s stream"),
-                                                           stream->kind == STREAM_SNAP ? "snapshot" : "pcap")
-                                        : g_strdup (error->message);
+      g_autofree char *problem = n < 0 ? g_strdup (error->message)
+                               : g_strdup (stream->kind == STREAM_SNAP ? _("The agent closed the snapshot stream")
+                                                                       : _("The agent closed the pcap stream"));
 
       attempt_failed (self, problem);
       attempt_unref (a);
