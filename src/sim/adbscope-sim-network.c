@@ -392,13 +392,8 @@ adbscope_sim_network_enter (AdbscopeSimDevice *device,
       return NULL;
     }
   net->agent_exe = find_agent (device);
-  write_state (net, "stopped");
-  {
-    /* "Never ran": no state line, as on a phone. */
-    g_autofree char *path = g_build_filename (device->sandbox, "state", "agent", NULL);
-
-    g_unlink (path);
-  }
+  /* Never ran: no state file, so no state line, as on a phone. */
+  net->state = g_strdup ("stopped");
   return net;
 }
 
@@ -500,6 +495,20 @@ agent_child_setup (gpointer user_data)
   fcntl (net->tun_fd, F_SETFD, 0);
 }
 
+/* establish() gives a phone's agent a new, empty TUN: drop what queued up
+ * while no agent read this one. */
+static void
+flush_tun (int fd)
+{
+  int flags = fcntl (fd, F_GETFL);
+  char buf[65536];
+
+  fcntl (fd, F_SETFL, flags | O_NONBLOCK);
+  while (read (fd, buf, sizeof buf) > 0)
+    ;
+  fcntl (fd, F_SETFL, flags);
+}
+
 static void
 spawn_agent (AdbscopeSimNetwork *net)
 {
@@ -512,6 +521,7 @@ spawn_agent (AdbscopeSimNetwork *net)
                          "--allow-uid", uid, "--proc-net", proc_net, NULL };
   int out = -1;
 
+  flush_tun (net->tun_fd);
   if (!g_spawn_async_with_pipes (net->device->fs_root, (char **) argv, net->device->child_env,
                                  G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL,
                                  agent_child_setup, net, &net->agent_pid, NULL, &out, NULL, &error))

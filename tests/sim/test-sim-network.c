@@ -71,27 +71,11 @@ in_netns (GPid                pid,
   return out;
 }
 
-/* One line to the device's control.sock; its one-line answer. */
 static char *
 control (AdbscopeTestDevice *dev,
          const char         *line)
 {
-  g_autofree char *path = g_build_filename (adbscope_test_device_get_sandbox (dev), "control.sock", NULL);
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  GString *reply = g_string_new (NULL);
-  char buf[4096];
-  ssize_t n;
-  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-  g_assert_cmpint (fd, >=, 0);
-  g_strlcpy (addr.sun_path, path, sizeof addr.sun_path);
-  g_assert_cmpint (connect (fd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
-  g_assert_cmpint (write (fd, line, strlen (line)), ==, (gssize) strlen (line));
-  g_assert_cmpint (write (fd, "\n", 1), ==, 1);
-  while ((n = read (fd, buf, sizeof buf)) > 0)
-    g_string_append_len (reply, buf, n);
-  close (fd);
-  return g_strstrip (g_string_free (reply, FALSE));
+  return adbscope_test_device_query (dev, line);
 }
 
 static JsonNode *
@@ -639,7 +623,6 @@ typedef struct
 {
   gboolean    no_user_namespaces;  /* max_user_namespaces 0 for the user */
   gboolean    usable_tun;          /* a 0666 /dev/net/tun in a private mount namespace */
-  const char *extra;               /* one more sim option, or NULL */
 } Unprivileged;
 
 /* /proc files take one write(), not g_file_set_contents()'s rename. */
@@ -678,7 +661,7 @@ start_unprivileged (const Unprivileged *how,
   if (pid == 0)
     {
       const char *argv[] = { bin, "sim", "--no-connect", "--agent-installed", "--demo-traffic", "off",
-                             network_option, how->extra, NULL };
+                             network_option, NULL };
 
       setsid ();
       dup2 (out[1], 1);
@@ -728,6 +711,24 @@ start_unprivileged (const Unprivileged *how,
   return g_string_free (line, FALSE);
 }
 
+/* The same, with its first line parsed. */
+static JsonNode *
+start_unprivileged_json (const Unprivileged *how,
+                         const char         *network_option,
+                         GPid               *pid_out,
+                         int                *stdout_fd)
+{
+  g_autofree char *line = start_unprivileged (how, network_option, pid_out, stdout_fd);
+  g_autoptr(GError) error = NULL;
+  JsonNode *node;
+
+  g_test_message ("%s", line);
+  node = json_from_string (line, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (node);
+  return node;
+}
+
 static void
 stop_unprivileged (GPid pid,
                    int  fd)
@@ -744,8 +745,7 @@ stop_unprivileged (GPid pid,
 static void
 test_not_supported (void)
 {
-  const Unprivileged how = { TRUE, TRUE, NULL };
-  g_autofree char *line = NULL;
+  const Unprivileged how = { TRUE, TRUE };
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(AdbscopeTestDevice) host = NULL;
@@ -753,10 +753,7 @@ test_not_supported (void)
   GPid pid;
   int fd;
 
-  line = start_unprivileged (&how, "--network", &pid, &fd);
-  g_test_message ("%s", line);
-  node = json_from_string (line, &error);
-  g_assert_no_error (error);
+  node = start_unprivileged_json (&how, "--network", &pid, &fd);
   obj = json_object_get_object_member (json_node_get_object (node), "error");
   g_assert_nonnull (obj);
   g_assert_cmpstr (json_object_get_string_member (obj, "code"), ==, "not_supported");
@@ -765,12 +762,8 @@ test_not_supported (void)
 
   /* --try-network: the device runs, says why it has no network, and the
    * agent's state tells the desktop. */
-  g_free (line);
-  line = start_unprivileged (&how, "--try-network", &pid, &fd);
-  g_test_message ("%s", line);
   json_node_unref (node);
-  node = json_from_string (line, &error);
-  g_assert_no_error (error);
+  node = start_unprivileged_json (&how, "--try-network", &pid, &fd);
   obj = json_object_get_object_member (json_node_get_object (node), "network");
   g_assert_nonnull (obj);
   g_assert_false (json_object_get_boolean_member (obj, "supported"));
@@ -824,18 +817,13 @@ test_not_supported (void)
 static void
 test_user_namespace (void)
 {
-  const Unprivileged how = { FALSE, TRUE, NULL };
-  g_autofree char *line = NULL;
+  const Unprivileged how = { FALSE, TRUE };
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
   JsonObject *net;
   GPid pid;
   int fd;
 
-  line = start_unprivileged (&how, "--network", &pid, &fd);
-  g_test_message ("%s", line);
-  node = json_from_string (line, &error);
-  g_assert_no_error (error);
+  node = start_unprivileged_json (&how, "--network", &pid, &fd);
   net = json_object_get_object_member (json_node_get_object (node), "network");
   g_assert_nonnull (net);
   g_assert_true (json_object_get_boolean_member (net, "supported"));
