@@ -740,6 +740,58 @@ stop_unprivileged (GPid pid,
   close (fd);
 }
 
+/* A fixture device, for the private adb server it starts. */
+static AdbscopeTestDevice *
+start_adb_server (void)
+{
+  const char *args[] = { "--demo-traffic", "off", NULL };
+  g_autoptr(GError) error = NULL;
+  AdbscopeTestDevice *dev = adbscope_test_device_start ("pixel-14", args, &error);
+
+  g_assert_no_error (error);
+  return dev;
+}
+
+/* `adb connect` to the device whose ready line is READY; its serial once
+ * `adb devices` lists it. */
+static char *
+connect_by_hand (AdbscopeTestDevice *host,
+                 JsonNode           *ready)
+{
+  char *serial = g_strdup_printf ("127.0.0.1:%" G_GINT64_FORMAT,
+                                  json_object_get_int_member (json_node_get_object (ready), "port"));
+  const char *connect[] = { "connect", serial, NULL };
+  const char *devices[] = { "devices", NULL };
+  int rc;
+
+  g_free (adbscope_test_device_adbv (host, connect, &rc, NULL));
+  for (int i = 0; i < 50; i++)
+    {
+      g_autofree char *out = adbscope_test_device_adbv (host, devices, &rc, NULL);
+      g_autofree char *want = g_strdup_printf ("%s\tdevice\n", serial);
+
+      if (strstr (out, want) != NULL)
+        return serial;
+      g_usleep (100 * 1000);
+    }
+  g_assert_not_reached ();
+}
+
+/* `adb -s SERIAL shell COMMAND` (adbv would add the fixture's own -s). */
+static char *
+shell_on (const char *serial,
+          const char *command)
+{
+  const char *argv[] = { adbscope_test_adb_path (), "-s", serial, "shell", command, NULL };
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &out, NULL, NULL, &error));
+  g_assert_no_error (error);
+  return out;
+}
+
 /* Without root and without user namespaces: --network refuses with the
  * reason, --try-network runs without a network and the agent says so. */
 static void
@@ -747,7 +799,6 @@ test_not_supported (void)
 {
   const Unprivileged how = { TRUE, TRUE };
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(AdbscopeTestDevice) host = NULL;
   JsonObject *obj;
   GPid pid;
@@ -769,45 +820,15 @@ test_not_supported (void)
   g_assert_false (json_object_get_boolean_member (obj, "supported"));
   g_assert_nonnull (strstr (json_object_get_string_member (obj, "reason"), "unshare(CLONE_NEWUSER)"));
   {
-    /* Through the real adb: our private server, connected by hand. */
-    const char *args[] = { "--demo-traffic", "off", NULL };
-    g_autofree char *serial = g_strdup_printf ("127.0.0.1:%" G_GINT64_FORMAT,
-                                               json_object_get_int_member (json_node_get_object (node), "port"));
+    /* Through the real adb: the fixture's private server, connected by hand. */
+    g_autofree char *serial = NULL;
     g_autofree char *out = NULL;
-    const char *connect[] = { "connect", serial, NULL };
-    const char *shell[] = { "-s", serial, "shell", AGENT_START "; sleep 1; dumpsys activity service " AGENT_SERVICE, NULL };
-    int rc;
 
-    host = adbscope_test_device_start ("pixel-14", args, &error);   /* starts the private adb server */
-    g_assert_no_error (error);
-    g_free (adbscope_test_device_adbv (host, connect, &rc, NULL));
-    for (int i = 0; i < 40; i++)
-      {
-        const char *devices[] = { "devices", NULL };
-
-        g_free (out);
-        out = adbscope_test_device_adbv (host, devices, &rc, NULL);
-        if (strstr (out, serial) != NULL && strstr (strstr (out, serial), "device") != NULL)
-          break;
-        g_usleep (100 * 1000);
-      }
-    {
-      /* adbv prefixes -s with the fixture's own serial; call adb directly. */
-      g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-      int status = -1;
-
-      g_ptr_array_add (argv, (char *) adbscope_test_adb_path ());
-      for (guint i = 0; shell[i] != NULL; i++)
-        g_ptr_array_add (argv, (char *) shell[i]);
-      g_ptr_array_add (argv, NULL);
-      g_free (out);
-      out = NULL;
-      g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                                   &out, NULL, &status, &error));
-      g_assert_no_error (error);
-      g_test_message ("%s", out);
-      g_assert_nonnull (strstr (out, "  adbscope-agent state=error:network_not_supported package=" DEMO));
-    }
+    host = start_adb_server ();
+    serial = connect_by_hand (host, node);
+    out = shell_on (serial, AGENT_START "; sleep 1; dumpsys activity service " AGENT_SERVICE);
+    g_test_message ("%s", out);
+    g_assert_nonnull (strstr (out, "  adbscope-agent state=error:network_not_supported package=" DEMO));
   }
   stop_unprivileged (pid, fd);
 }
@@ -819,8 +840,12 @@ test_user_namespace (void)
 {
   const Unprivileged how = { FALSE, TRUE };
   g_autoptr(JsonNode) node = NULL;
+  g_autoptr(AdbscopeTestDevice) host = NULL;
+  g_autofree char *serial = NULL;
+  g_autofree char *out = NULL;
+  gboolean running = FALSE;
   JsonObject *net;
-  GPid pid;
+  GPid pid, app_ns;
   int fd;
 
   node = start_unprivileged_json (&how, "--network", &pid, &fd);
@@ -828,7 +853,57 @@ test_user_namespace (void)
   g_assert_nonnull (net);
   g_assert_true (json_object_get_boolean_member (net, "supported"));
   g_assert_cmpstr (json_object_get_string_member (net, "mode"), ==, "userns");
-  assert_only_tun_routes ((GPid) json_object_get_int_member (net, "app_netns_pid"));
+  app_ns = (GPid) json_object_get_int_member (net, "app_netns_pid");
+  assert_only_tun_routes (app_ns);
+
+  /* The agent runs there too, as the same unprivileged user (the shell's
+   * uid is on its allow-list), and the traffic goes through it. */
+  host = start_adb_server ();
+  serial = connect_by_hand (host, node);
+  out = shell_on (serial, "id -u; " AGENT_START);
+  g_assert_true (g_str_has_prefix (out, "65534\n"));
+  for (int i = 0; i < 80 && !running; i++)
+    {
+      g_free (out);
+      out = shell_on (serial, "dumpsys activity service " AGENT_SERVICE);
+      running = strstr (out, "  adbscope-agent state=running ") != NULL;
+      if (!running)
+        g_usleep (250 * 1000);
+    }
+  g_assert_true (running);
+  {
+    const char *curl[] = { "curl", "-s", "-o", "/dev/null", "-m", "20", "-H", "Host: userns.demo.test",
+                           "-w", "%{size_request} %{size_header} %{size_download}",
+                           "http://" API "/bytes/50000", NULL };
+    g_autofree char *counts_path = g_build_filename (json_object_get_string_member (json_node_get_object (node), "sandbox"),
+                                                     "state", "net.json", NULL);
+    g_auto(GStrv) words = NULL;
+    gint64 want_in, want_out;
+    gboolean seen = FALSE;
+    int rc = -1;
+
+    g_free (out);
+    out = in_netns (app_ns, &rc, curl);
+    g_assert_cmpint (rc, ==, 0);
+    words = g_strsplit (out, " ", -1);
+    g_assert_cmpstr (words[2], ==, "50000");
+    want_in = g_ascii_strtoll (words[0], NULL, 10);
+    want_out = g_ascii_strtoll (words[1], NULL, 10) + 50000;
+    /* This device's counts: the file it rewrites every 500 ms. */
+    for (int i = 0; i < 40 && !seen; i++)
+      {
+        g_autofree char *text = NULL;
+        g_autoptr(JsonNode) counts = NULL;
+
+        if (g_file_get_contents (counts_path, &text, NULL, NULL) &&
+            (counts = json_from_string (text, NULL)) != NULL)
+          seen = host_count (counts, "userns.demo.test", "bytes_in") == want_in &&
+                 host_count (counts, "userns.demo.test", "bytes_out") == want_out;
+        if (!seen)
+          g_usleep (100 * 1000);
+      }
+    g_assert_true (seen);
+  }
   stop_unprivileged (pid, fd);
 }
 
