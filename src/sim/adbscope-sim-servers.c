@@ -60,9 +60,11 @@ typedef struct
   guint16  port;
   gboolean udp;
   int      fd;
-  guint64  connections;
+  guint64  connections;   /* TCP: accepted; UDP: flows (distinct peers) */
+  guint64  datagrams;     /* UDP: received */
   guint64  bytes_in;
   guint64  bytes_out;
+  GHashTable *peers;      /* UDP: "address:port" seen */
 } Endpoint;
 
 typedef struct
@@ -124,6 +126,7 @@ endpoint_free (gpointer data)
 
   if (ep->fd >= 0)
     close (ep->fd);
+  g_clear_pointer (&ep->peers, g_hash_table_unref);
   g_free (ep->name);
   g_free (ep->address);
   g_free (ep);
@@ -183,6 +186,8 @@ add_endpoint (AdbscopeSimServers *self,
   ep->port = ntohs (sin.sin_port);
   ep->udp = udp;
   ep->fd = fd;
+  if (udp)
+    ep->peers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_ptr_array_add (self->endpoints, ep);
   if (service == SERVICE_DNS)
     self->dns_port = ep->port;
@@ -538,6 +543,38 @@ conn_write (AdbscopeSimServers *self,
 
 /* ---- UDP --------------------------------------------------------------- */
 
+/* With the lock held.  UDP has no Host or SNI: its host is the name the
+ * resolver gives the address, as the agent learns it from the DNS answer. */
+static void
+count_datagram (AdbscopeSimServers            *self,
+                Endpoint                      *ep,
+                const struct sockaddr_storage *from,
+                gsize                          in,
+                gsize                          out)
+{
+  const struct sockaddr_in *sin = (const struct sockaddr_in *) from;
+  char addr[INET6_ADDRSTRLEN] = "";
+  g_autofree char *peer = NULL;
+  gboolean new_flow;
+  HostCount *hc;
+
+  inet_ntop (AF_INET, &sin->sin_addr, addr, sizeof addr);
+  peer = g_strdup_printf ("%s:%u", addr, ntohs (sin->sin_port));
+  new_flow = !g_hash_table_contains (ep->peers, peer);
+  if (new_flow)
+    g_hash_table_add (ep->peers, g_steal_pointer (&peer));
+  ep->connections += new_flow;
+  ep->datagrams++;
+  ep->bytes_in += in;
+  ep->bytes_out += out;
+  if (ep->service != SERVICE_ECHO)
+    return;
+  hc = host_count (self, ep->name);
+  hc->connections += new_flow;
+  hc->bytes_in += in;
+  hc->bytes_out += out;
+}
+
 static void
 echo_datagram (AdbscopeSimServers *self,
                Endpoint           *ep)
@@ -552,10 +589,7 @@ echo_datagram (AdbscopeSimServers *self,
     return;
   sent = sendto (ep->fd, buf, (size_t) n, 0, (struct sockaddr *) &from, flen);
   g_mutex_lock (&self->lock);
-  ep->connections++;   /* datagrams, for UDP */
-  ep->bytes_in += (guint64) n;
-  if (sent > 0)
-    ep->bytes_out += (guint64) sent;
+  count_datagram (self, ep, &from, (gsize) n, sent > 0 ? (gsize) sent : 0);
   g_mutex_unlock (&self->lock);
 }
 
@@ -644,8 +678,7 @@ dns_query (AdbscopeSimServers *self,
 
   g_mutex_lock (&self->lock);
   self->dns_queries++;
-  ep->connections++;
-  ep->bytes_in += (guint64) n;
+  count_datagram (self, ep, &from, (gsize) n, sent > 0 ? (gsize) sent : 0);
   nc = g_hash_table_lookup (self->names, name);
   if (nc == NULL)
     {
@@ -655,10 +688,7 @@ dns_query (AdbscopeSimServers *self,
   nc->queries++;
   nc->bytes_in += (guint64) n;
   if (sent > 0)
-    {
-      ep->bytes_out += (guint64) sent;
-      nc->bytes_out += (guint64) sent;
-    }
+    nc->bytes_out += (guint64) sent;
   g_strlcpy (nc->rcode, rcode_name, sizeof nc->rcode);
   g_mutex_unlock (&self->lock);
 }
@@ -821,7 +851,9 @@ adbscope_sim_servers_dup_counts (AdbscopeSimServers *self)
       json_builder_set_member_name (b, "address");
       json_builder_add_string_value (b, ep->address);
       ADD_INT ("port", ep->port);
-      ADD_INT (ep->udp ? "datagrams" : "connections", ep->connections);
+      ADD_INT ("connections", ep->connections);
+      if (ep->udp)
+        ADD_INT ("datagrams", ep->datagrams);
       ADD_INT ("bytes_in", ep->bytes_in);
       ADD_INT ("bytes_out", ep->bytes_out);
       json_builder_end_object (b);

@@ -425,6 +425,10 @@ test_demo_traffic (void)
   g_assert_cmpint (json_object_get_int_member (endpoint (counts, "tls", API), "bytes_out"), ==, 7);
   g_assert_cmpint (json_object_get_int_member (endpoint (counts, "udp-echo", "198.18.0.12"), "bytes_in"), ==, 1024);
   g_assert_cmpint (json_object_get_int_member (endpoint (counts, "udp-echo", "198.18.0.12"), "bytes_out"), ==, 1024);
+  g_assert_cmpint (json_object_get_int_member (endpoint (counts, "udp-echo", "198.18.0.12"), "datagrams"), ==, 2);
+  /* One socket, one flow through the agent; UDP counts under the name. */
+  g_assert_cmpint (host_count (counts, "echo.demo.test", "connections"), ==, 1);
+  g_assert_cmpint (host_count (counts, "echo.demo.test", "bytes_out"), ==, 1024);
   names = json_object_get_object_member (json_object_get_object_member (json_node_get_object (counts), "dns"), "names");
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (names, "api.demo.test"), "queries"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (names, "missing.demo.test"), "rcode"), ==, "NXDOMAIN");
