@@ -34,6 +34,7 @@
 #include <json-glib/json-glib.h>
 
 #include "adbscope-error.h"
+#include "adbscope-sim-net-parse.h"
 #include "adbscope-sim-net-zone.h"
 #include "adbscope-sim-servers.h"
 
@@ -247,27 +248,6 @@ set_host (AdbscopeSimServers *self,
 
 /* ---- HTTP -------------------------------------------------------------- */
 
-static char *
-header_value (const char *head,
-              const char *name)
-{
-  gsize name_len = strlen (name);
-
-  for (const char *line = strstr (head, "\r\n"); line != NULL; line = strstr (line + 2, "\r\n"))
-    {
-      const char *p = line + 2;
-
-      if (g_ascii_strncasecmp (p, name, name_len) == 0 && p[name_len] == ':')
-        {
-          const char *end = strstr (p, "\r\n");
-          g_autofree char *value = g_strndup (p + name_len + 1, end != NULL ? (gsize) (end - p - name_len - 1) : strlen (p));
-
-          return g_strdup (g_strstrip (value));
-        }
-    }
-  return NULL;
-}
-
 static void
 respond (Conn       *c,
          const char *status,
@@ -291,8 +271,8 @@ http_request (AdbscopeSimServers *self,
               const char         *head)
 {
   g_auto(GStrv) words = g_strsplit (head, " ", 3);
-  g_autofree char *host = header_value (head, "Host");
-  g_autofree char *length = header_value (head, "Content-Length");
+  g_autofree char *host = adbscope_sim_http_header (head, "Host");
+  g_autofree char *length = adbscope_sim_http_header (head, "Content-Length");
   const char *method = words[0];
   const char *path = words[0] != NULL ? words[1] : NULL;
 
@@ -339,78 +319,6 @@ http_request (AdbscopeSimServers *self,
   }
 }
 
-/* ---- TLS: the ClientHello's server_name -------------------------------- */
-
-static guint
-be16 (const guint8 *p)
-{
-  return (guint) p[0] << 8 | p[1];
-}
-
-/* 1: complete (SNI in *sni or none), 0: need more, -1: not a ClientHello. */
-static int
-parse_client_hello (const guint8 *data,
-                    gsize         len,
-                    char        **sni)
-{
-  gsize rec_len, hs_len, off;
-  const guint8 *hs;
-
-  *sni = NULL;
-  if (len < 5)
-    return 0;
-  if (data[0] != 0x16 || data[1] != 0x03)
-    return -1;
-  rec_len = be16 (data + 3);
-  if (len < 5 + rec_len)
-    return 0;
-  hs = data + 5;
-  if (rec_len < 4 || hs[0] != 0x01)
-    return -1;
-  hs_len = (gsize) hs[1] << 16 | (gsize) hs[2] << 8 | hs[3];
-  if (hs_len + 4 > rec_len)
-    return -1;   /* a hello over several records: not made by the demo app */
-  hs += 4;
-  off = 2 + 32;                         /* version, random */
-  if (off + 1 > hs_len)
-    return -1;
-  off += 1 + hs[off];                   /* session id */
-  if (off + 2 > hs_len)
-    return -1;
-  off += 2 + be16 (hs + off);           /* cipher suites */
-  if (off + 1 > hs_len)
-    return -1;
-  off += 1 + hs[off];                   /* compression */
-  if (off + 2 > hs_len)
-    return 1;                           /* no extensions */
-  {
-    gsize ext_end = off + 2 + be16 (hs + off);
-
-    off += 2;
-    if (ext_end > hs_len)
-      return -1;
-    while (off + 4 <= ext_end)
-      {
-        guint type = be16 (hs + off), elen = be16 (hs + off + 2);
-
-        off += 4;
-        if (off + elen > ext_end)
-          return -1;
-        if (type == 0 && elen >= 5 && hs[off + 2] == 0)
-          {
-            guint nlen = be16 (hs + off + 3);
-
-            if (5 + nlen > elen)
-              return -1;
-            *sni = g_strndup ((const char *) hs + off + 5, nlen);
-            return 1;
-          }
-        off += elen;
-      }
-  }
-  return 1;
-}
-
 /* ---- connections ------------------------------------------------------- */
 
 static void
@@ -436,7 +344,7 @@ head_complete (AdbscopeSimServers *self,
     {
       static const guint8 alert[] = { 0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28 };
       g_autofree char *sni = NULL;
-      int r = parse_client_hello (c->head->data, c->head->len, &sni);
+      int r = adbscope_sim_parse_client_hello (c->head->data, c->head->len, &sni);
 
       if (r == 0 && c->head->len < MAX_HELLO)
         return;
@@ -593,45 +501,6 @@ echo_datagram (AdbscopeSimServers *self,
   g_mutex_unlock (&self->lock);
 }
 
-/* The name of a query (lower case, dotted), its type and where the
- * question ends; FALSE for anything malformed. */
-static gboolean
-dns_question (const guint8 *msg,
-              gsize         len,
-              char        **name,
-              guint        *qtype,
-              gsize        *end)
-{
-  g_autoptr(GString) text = g_string_new (NULL);
-  gsize off = 12;
-
-  if (len < 12 || be16 (msg + 4) != 1 || (msg[2] & 0x80) != 0)
-    return FALSE;
-  for (;;)
-    {
-      guint l;
-
-      if (off >= len)
-        return FALSE;
-      l = msg[off++];
-      if (l == 0)
-        break;
-      if (l > 63 || off + l > len || text->len + l + 1 > 253)
-        return FALSE;
-      if (text->len > 0)
-        g_string_append_c (text, '.');
-      for (guint i = 0; i < l; i++)
-        g_string_append_c (text, g_ascii_tolower ((char) msg[off + i]));
-      off += l;
-    }
-  if (off + 4 > len)
-    return FALSE;
-  *qtype = be16 (msg + off);
-  *end = off + 4;
-  *name = g_string_free (g_steal_pointer (&text), FALSE);
-  return TRUE;
-}
-
 static void
 dns_query (AdbscopeSimServers *self,
            Endpoint           *ep)
@@ -651,7 +520,7 @@ dns_query (AdbscopeSimServers *self,
 
   if (n < 0)
     return;
-  if (!dns_question (buf, (gsize) n, &name, &qtype, &qend))
+  if (!adbscope_sim_parse_dns_question (buf, (gsize) n, &name, &qtype, &qend))
     return;   /* not a query we answer: dropped, as a resolver would */
   for (guint i = 0; i < G_N_ELEMENTS (adbscope_sim_net_names); i++)
     if (g_str_equal (adbscope_sim_net_names[i].name, name))
