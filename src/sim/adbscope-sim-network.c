@@ -143,11 +143,8 @@ single_threaded (void)
   return p != NULL && g_ascii_strtoll (p + 9, NULL, 10) == 1;
 }
 
-/* Not root: before the device makes its first socket (GLib starts a thread
- * with it), so that it is still single-threaded.  The host's network
- * namespace stays: adb reaches the device there. */
-gboolean
-adbscope_sim_network_enter_user_namespace (GError **error)
+static gboolean
+enter_user_namespace_here (GError **error)
 {
   g_autofree char *uid_map = g_strdup_printf ("%u %u 1\n", getuid (), getuid ());
   g_autofree char *gid_map = g_strdup_printf ("%u %u 1\n", getgid (), getgid ());
@@ -352,6 +349,63 @@ find_agent (AdbscopeSimDevice *device)
         return g_canonicalize_filename (path, NULL);
     }
   return NULL;
+}
+
+/* Not root: before the device makes its first socket (GLib starts a thread
+ * with it), so that it is still single-threaded.  The host's network
+ * namespace stays: adb reaches the device there.  A child tries it first,
+ * with a network namespace and a TUN: a kernel that allows the user
+ * namespace but not what the device needs inside (no TUN access, a
+ * security module that strips its capabilities) must not leave the device
+ * in a half-made namespace. */
+gboolean
+adbscope_sim_network_enter_user_namespace (GError **error)
+{
+  char message[512] = "";
+  int pipe_fds[2];
+  int status = 0;
+  ssize_t n;
+  pid_t pid;
+
+  if (!single_threaded ())
+    return enter_user_namespace_here (error);   /* says why not */
+  if (pipe2 (pipe_fds, O_CLOEXEC) != 0)
+    return fail_errno (error, "pipe");
+  pid = fork ();
+  if (pid < 0)
+    {
+      close (pipe_fds[0]), close (pipe_fds[1]);
+      return fail_errno (error, "fork");
+    }
+  if (pid == 0)
+    {
+      g_autoptr(GError) child_error = NULL;
+      int tun;
+
+      close (pipe_fds[0]);
+      if (!enter_user_namespace_here (&child_error) ||
+          (unshare (CLONE_NEWNET) != 0 && !fail_errno (&child_error, "unshare(CLONE_NEWNET)")) ||
+          (tun = open_tun ("probe0", &child_error)) < 0)
+        {
+          if (write (pipe_fds[1], child_error->message, strlen (child_error->message)) < 0)
+            _exit (2);
+          _exit (1);
+        }
+      _exit (0);
+    }
+  close (pipe_fds[1]);
+  n = read (pipe_fds[0], message, sizeof message - 1);
+  close (pipe_fds[0]);
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    {
+      message[MAX (n, 0)] = '\0';
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED, "%s",
+                   message[0] != '\0' ? message : "the user namespace probe failed");
+      return FALSE;
+    }
+  return enter_user_namespace_here (error);
 }
 
 /* USER_NS_ERROR: why adbscope_sim_network_enter_user_namespace() failed,
