@@ -418,6 +418,9 @@ adbscope_sim_network_enter (AdbscopeSimDevice *device,
 {
   AdbscopeSimNetwork *net = g_new0 (AdbscopeSimNetwork, 1);
   g_autoptr(GError) local_error = user_ns_error != NULL ? g_error_copy (user_ns_error) : NULL;
+  /* Where a failure half-way goes back to (root may; in a user namespace
+   * the probe made a failure here unlikely). */
+  int start_ns = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 
   net->device = device;
   net->phone_ns = net->app_ns = net->tun_fd = net->blackhole_fd = net->agent_out = -1;
@@ -436,6 +439,10 @@ adbscope_sim_network_enter (AdbscopeSimDevice *device,
   if (local_error == NULL && build_phone (net, &local_error) && build_app (net, &local_error) &&
       start_anchor (net, &local_error))
     net->servers = adbscope_sim_servers_start (&local_error);
+  if (local_error != NULL && start_ns >= 0 && setns (start_ns, CLONE_NEWNET) != 0)
+    g_debug ("sim: back to the first network namespace: %s", g_strerror (errno));
+  if (start_ns >= 0)
+    close (start_ns);
   if (local_error != NULL)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,

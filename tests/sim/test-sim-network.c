@@ -621,12 +621,14 @@ test_install (void)
   }
 }
 
-/* ---- without root ------------------------------------------------------ */
+/* ---- without root (or without a TUN) ----------------------------------- */
 
 typedef struct
 {
   gboolean    no_user_namespaces;  /* max_user_namespaces 0 for the user */
   gboolean    usable_tun;          /* a 0666 /dev/net/tun in a private mount namespace */
+  gboolean    no_tun;              /* an empty /dev/net there instead */
+  gboolean    as_root;             /* stay root (only the mounts change) */
 } Unprivileged;
 
 /* /proc files take one write(), not g_file_set_contents()'s rename. */
@@ -679,6 +681,10 @@ start_unprivileged (const Unprivileged *how,
             _exit (90);
           unlink (node);   /* the bind mount keeps it */
         }
+      if (how->no_tun &&
+          (unshare (CLONE_NEWNS) != 0 || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+           mount ("none", "/dev/net", "tmpfs", 0, NULL) != 0))
+        _exit (89);
       if (how->no_user_namespaces)
         {
           /* Our own user namespace, mapped by the parent, where this user
@@ -690,7 +696,8 @@ start_unprivileged (const Unprivileged *how,
           if (!write_proc ("/proc/sys/user/max_user_namespaces", "0"))
             _exit (93);
         }
-      if (setgroups (0, NULL) != 0 || setresgid (65534, 65534, 65534) != 0 || setresuid (65534, 65534, 65534) != 0)
+      if (!how->as_root &&
+          (setgroups (0, NULL) != 0 || setresgid (65534, 65534, 65534) != 0 || setresuid (65534, 65534, 65534) != 0))
         _exit (94);
       g_setenv ("HOME", "/tmp", TRUE);
       execv (bin, (char **) argv);
@@ -801,7 +808,7 @@ shell_on (const char *serial,
 static void
 test_not_supported (void)
 {
-  const Unprivileged how = { TRUE, TRUE };
+  const Unprivileged how = { TRUE, TRUE, FALSE, FALSE };
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(AdbscopeTestDevice) host = NULL;
   JsonObject *obj;
@@ -842,7 +849,7 @@ test_not_supported (void)
 static void
 test_user_namespace (void)
 {
-  const Unprivileged how = { FALSE, TRUE };
+  const Unprivileged how = { FALSE, TRUE, FALSE, FALSE };
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(AdbscopeTestDevice) host = NULL;
   g_autofree char *serial = NULL;
@@ -911,6 +918,29 @@ test_user_namespace (void)
   stop_unprivileged (pid, fd);
 }
 
+/* Root on a machine without a TUN: not supported, and the device is back
+ * in the namespace it started in (its shells and forwards as before). */
+static void
+test_root_without_tun (void)
+{
+  const Unprivileged how = { FALSE, FALSE, TRUE, TRUE };
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *ours = g_file_read_link ("/proc/self/ns/net", NULL);
+  g_autofree char *theirs = NULL;
+  JsonObject *net;
+  GPid pid;
+  int fd;
+
+  node = start_unprivileged_json (&how, "--try-network", &pid, &fd);
+  net = json_object_get_object_member (json_node_get_object (node), "network");
+  g_assert_nonnull (net);
+  g_assert_false (json_object_get_boolean_member (net, "supported"));
+  g_assert_nonnull (strstr (json_object_get_string_member (net, "reason"), "/dev/net/tun: No such file or directory"));
+  theirs = ns_link (pid);
+  g_assert_cmpstr (theirs, ==, ours);
+  stop_unprivileged (pid, fd);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -929,5 +959,6 @@ main (int    argc,
   g_test_add_func ("/sim/network/install", test_install);
   g_test_add_func ("/sim/network/not-supported", test_not_supported);
   g_test_add_func ("/sim/network/user-namespace", test_user_namespace);
+  g_test_add_func ("/sim/network/root-without-tun", test_root_without_tun);
   return g_test_run ();
 }
