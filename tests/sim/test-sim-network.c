@@ -71,27 +71,11 @@ in_netns (GPid                pid,
   return out;
 }
 
-/* One line to the device's control.sock; its one-line answer. */
 static char *
 control (AdbscopeTestDevice *dev,
          const char         *line)
 {
-  g_autofree char *path = g_build_filename (adbscope_test_device_get_sandbox (dev), "control.sock", NULL);
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  GString *reply = g_string_new (NULL);
-  char buf[4096];
-  ssize_t n;
-  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-  g_assert_cmpint (fd, >=, 0);
-  g_strlcpy (addr.sun_path, path, sizeof addr.sun_path);
-  g_assert_cmpint (connect (fd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
-  g_assert_cmpint (write (fd, line, strlen (line)), ==, (gssize) strlen (line));
-  g_assert_cmpint (write (fd, "\n", 1), ==, 1);
-  while ((n = read (fd, buf, sizeof buf)) > 0)
-    g_string_append_len (reply, buf, n);
-  close (fd);
-  return g_strstrip (g_string_free (reply, FALSE));
+  return adbscope_test_device_query (dev, line);
 }
 
 static JsonNode *
@@ -441,6 +425,10 @@ test_demo_traffic (void)
   g_assert_cmpint (json_object_get_int_member (endpoint (counts, "tls", API), "bytes_out"), ==, 7);
   g_assert_cmpint (json_object_get_int_member (endpoint (counts, "udp-echo", "198.18.0.12"), "bytes_in"), ==, 1024);
   g_assert_cmpint (json_object_get_int_member (endpoint (counts, "udp-echo", "198.18.0.12"), "bytes_out"), ==, 1024);
+  g_assert_cmpint (json_object_get_int_member (endpoint (counts, "udp-echo", "198.18.0.12"), "datagrams"), ==, 2);
+  /* One socket, one flow through the agent; UDP counts under the name. */
+  g_assert_cmpint (host_count (counts, "echo.demo.test", "connections"), ==, 1);
+  g_assert_cmpint (host_count (counts, "echo.demo.test", "bytes_out"), ==, 1024);
   names = json_object_get_object_member (json_object_get_object_member (json_node_get_object (counts), "dns"), "names");
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (names, "api.demo.test"), "queries"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (names, "missing.demo.test"), "rcode"), ==, "NXDOMAIN");
@@ -633,13 +621,14 @@ test_install (void)
   }
 }
 
-/* ---- without root ------------------------------------------------------ */
+/* ---- without root (or without a TUN) ----------------------------------- */
 
 typedef struct
 {
   gboolean    no_user_namespaces;  /* max_user_namespaces 0 for the user */
   gboolean    usable_tun;          /* a 0666 /dev/net/tun in a private mount namespace */
-  const char *extra;               /* one more sim option, or NULL */
+  gboolean    no_tun;              /* an empty /dev/net there instead */
+  gboolean    as_root;             /* stay root (only the mounts change) */
 } Unprivileged;
 
 /* /proc files take one write(), not g_file_set_contents()'s rename. */
@@ -678,7 +667,7 @@ start_unprivileged (const Unprivileged *how,
   if (pid == 0)
     {
       const char *argv[] = { bin, "sim", "--no-connect", "--agent-installed", "--demo-traffic", "off",
-                             network_option, how->extra, NULL };
+                             network_option, NULL };
 
       setsid ();
       dup2 (out[1], 1);
@@ -692,6 +681,10 @@ start_unprivileged (const Unprivileged *how,
             _exit (90);
           unlink (node);   /* the bind mount keeps it */
         }
+      if (how->no_tun &&
+          (unshare (CLONE_NEWNS) != 0 || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+           mount ("none", "/dev/net", "tmpfs", 0, NULL) != 0))
+        _exit (89);
       if (how->no_user_namespaces)
         {
           /* Our own user namespace, mapped by the parent, where this user
@@ -703,7 +696,8 @@ start_unprivileged (const Unprivileged *how,
           if (!write_proc ("/proc/sys/user/max_user_namespaces", "0"))
             _exit (93);
         }
-      if (setgroups (0, NULL) != 0 || setresgid (65534, 65534, 65534) != 0 || setresuid (65534, 65534, 65534) != 0)
+      if (!how->as_root &&
+          (setgroups (0, NULL) != 0 || setresgid (65534, 65534, 65534) != 0 || setresuid (65534, 65534, 65534) != 0))
         _exit (94);
       g_setenv ("HOME", "/tmp", TRUE);
       execv (bin, (char **) argv);
@@ -728,6 +722,24 @@ start_unprivileged (const Unprivileged *how,
   return g_string_free (line, FALSE);
 }
 
+/* The same, with its first line parsed. */
+static JsonNode *
+start_unprivileged_json (const Unprivileged *how,
+                         const char         *network_option,
+                         GPid               *pid_out,
+                         int                *stdout_fd)
+{
+  g_autofree char *line = start_unprivileged (how, network_option, pid_out, stdout_fd);
+  g_autoptr(GError) error = NULL;
+  JsonNode *node;
+
+  g_test_message ("%s", line);
+  node = json_from_string (line, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (node);
+  return node;
+}
+
 static void
 stop_unprivileged (GPid pid,
                    int  fd)
@@ -739,24 +751,71 @@ stop_unprivileged (GPid pid,
   close (fd);
 }
 
+/* A fixture device, for the private adb server it starts. */
+static AdbscopeTestDevice *
+start_adb_server (void)
+{
+  const char *args[] = { "--demo-traffic", "off", NULL };
+  g_autoptr(GError) error = NULL;
+  AdbscopeTestDevice *dev = adbscope_test_device_start ("pixel-14", args, &error);
+
+  g_assert_no_error (error);
+  return dev;
+}
+
+/* `adb connect` to the device whose ready line is READY; its serial once
+ * `adb devices` lists it. */
+static char *
+connect_by_hand (AdbscopeTestDevice *host,
+                 JsonNode           *ready)
+{
+  char *serial = g_strdup_printf ("127.0.0.1:%" G_GINT64_FORMAT,
+                                  json_object_get_int_member (json_node_get_object (ready), "port"));
+  const char *connect[] = { "connect", serial, NULL };
+  const char *devices[] = { "devices", NULL };
+  int rc;
+
+  g_free (adbscope_test_device_adbv (host, connect, &rc, NULL));
+  for (int i = 0; i < 50; i++)
+    {
+      g_autofree char *out = adbscope_test_device_adbv (host, devices, &rc, NULL);
+      g_autofree char *want = g_strdup_printf ("%s\tdevice\n", serial);
+
+      if (strstr (out, want) != NULL)
+        return serial;
+      g_usleep (100 * 1000);
+    }
+  g_assert_not_reached ();
+}
+
+/* `adb -s SERIAL shell COMMAND` (adbv would add the fixture's own -s). */
+static char *
+shell_on (const char *serial,
+          const char *command)
+{
+  const char *argv[] = { adbscope_test_adb_path (), "-s", serial, "shell", command, NULL };
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &out, NULL, NULL, &error));
+  g_assert_no_error (error);
+  return out;
+}
+
 /* Without root and without user namespaces: --network refuses with the
  * reason, --try-network runs without a network and the agent says so. */
 static void
 test_not_supported (void)
 {
-  const Unprivileged how = { TRUE, TRUE, NULL };
-  g_autofree char *line = NULL;
+  const Unprivileged how = { TRUE, TRUE, FALSE, FALSE };
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(AdbscopeTestDevice) host = NULL;
   JsonObject *obj;
   GPid pid;
   int fd;
 
-  line = start_unprivileged (&how, "--network", &pid, &fd);
-  g_test_message ("%s", line);
-  node = json_from_string (line, &error);
-  g_assert_no_error (error);
+  node = start_unprivileged_json (&how, "--network", &pid, &fd);
   obj = json_object_get_object_member (json_node_get_object (node), "error");
   g_assert_nonnull (obj);
   g_assert_cmpstr (json_object_get_string_member (obj, "code"), ==, "not_supported");
@@ -765,56 +824,22 @@ test_not_supported (void)
 
   /* --try-network: the device runs, says why it has no network, and the
    * agent's state tells the desktop. */
-  g_free (line);
-  line = start_unprivileged (&how, "--try-network", &pid, &fd);
-  g_test_message ("%s", line);
   json_node_unref (node);
-  node = json_from_string (line, &error);
-  g_assert_no_error (error);
+  node = start_unprivileged_json (&how, "--try-network", &pid, &fd);
   obj = json_object_get_object_member (json_node_get_object (node), "network");
   g_assert_nonnull (obj);
   g_assert_false (json_object_get_boolean_member (obj, "supported"));
   g_assert_nonnull (strstr (json_object_get_string_member (obj, "reason"), "unshare(CLONE_NEWUSER)"));
   {
-    /* Through the real adb: our private server, connected by hand. */
-    const char *args[] = { "--demo-traffic", "off", NULL };
-    g_autofree char *serial = g_strdup_printf ("127.0.0.1:%" G_GINT64_FORMAT,
-                                               json_object_get_int_member (json_node_get_object (node), "port"));
+    /* Through the real adb: the fixture's private server, connected by hand. */
+    g_autofree char *serial = NULL;
     g_autofree char *out = NULL;
-    const char *connect[] = { "connect", serial, NULL };
-    const char *shell[] = { "-s", serial, "shell", AGENT_START "; sleep 1; dumpsys activity service " AGENT_SERVICE, NULL };
-    int rc;
 
-    host = adbscope_test_device_start ("pixel-14", args, &error);   /* starts the private adb server */
-    g_assert_no_error (error);
-    g_free (adbscope_test_device_adbv (host, connect, &rc, NULL));
-    for (int i = 0; i < 40; i++)
-      {
-        const char *devices[] = { "devices", NULL };
-
-        g_free (out);
-        out = adbscope_test_device_adbv (host, devices, &rc, NULL);
-        if (strstr (out, serial) != NULL && strstr (strstr (out, serial), "device") != NULL)
-          break;
-        g_usleep (100 * 1000);
-      }
-    {
-      /* adbv prefixes -s with the fixture's own serial; call adb directly. */
-      g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-      int status = -1;
-
-      g_ptr_array_add (argv, (char *) adbscope_test_adb_path ());
-      for (guint i = 0; shell[i] != NULL; i++)
-        g_ptr_array_add (argv, (char *) shell[i]);
-      g_ptr_array_add (argv, NULL);
-      g_free (out);
-      out = NULL;
-      g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                                   &out, NULL, &status, &error));
-      g_assert_no_error (error);
-      g_test_message ("%s", out);
-      g_assert_nonnull (strstr (out, "  adbscope-agent state=error:network_not_supported package=" DEMO));
-    }
+    host = start_adb_server ();
+    serial = connect_by_hand (host, node);
+    out = shell_on (serial, AGENT_START "; sleep 1; dumpsys activity service " AGENT_SERVICE);
+    g_test_message ("%s", out);
+    g_assert_nonnull (strstr (out, "  adbscope-agent state=error:network_not_supported package=" DEMO));
   }
   stop_unprivileged (pid, fd);
 }
@@ -824,23 +849,95 @@ test_not_supported (void)
 static void
 test_user_namespace (void)
 {
-  const Unprivileged how = { FALSE, TRUE, NULL };
-  g_autofree char *line = NULL;
+  const Unprivileged how = { FALSE, TRUE, FALSE, FALSE };
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) host = NULL;
+  g_autofree char *serial = NULL;
+  g_autofree char *out = NULL;
+  gboolean running = FALSE;
   JsonObject *net;
-  GPid pid;
+  GPid pid, app_ns;
   int fd;
 
-  line = start_unprivileged (&how, "--network", &pid, &fd);
-  g_test_message ("%s", line);
-  node = json_from_string (line, &error);
-  g_assert_no_error (error);
+  node = start_unprivileged_json (&how, "--network", &pid, &fd);
   net = json_object_get_object_member (json_node_get_object (node), "network");
   g_assert_nonnull (net);
   g_assert_true (json_object_get_boolean_member (net, "supported"));
   g_assert_cmpstr (json_object_get_string_member (net, "mode"), ==, "userns");
-  assert_only_tun_routes ((GPid) json_object_get_int_member (net, "app_netns_pid"));
+  app_ns = (GPid) json_object_get_int_member (net, "app_netns_pid");
+  assert_only_tun_routes (app_ns);
+
+  /* The agent runs there too, as the same unprivileged user (the shell's
+   * uid is on its allow-list), and the traffic goes through it. */
+  host = start_adb_server ();
+  serial = connect_by_hand (host, node);
+  out = shell_on (serial, "id -u; " AGENT_START);
+  g_assert_true (g_str_has_prefix (out, "65534\n"));
+  for (int i = 0; i < 80 && !running; i++)
+    {
+      g_free (out);
+      out = shell_on (serial, "dumpsys activity service " AGENT_SERVICE);
+      running = strstr (out, "  adbscope-agent state=running ") != NULL;
+      if (!running)
+        g_usleep (250 * 1000);
+    }
+  g_assert_true (running);
+  {
+    const char *curl[] = { "curl", "-s", "-o", "/dev/null", "-m", "20", "-H", "Host: userns.demo.test",
+                           "-w", "%{size_request} %{size_header} %{size_download}",
+                           "http://" API "/bytes/50000", NULL };
+    g_autofree char *counts_path = g_build_filename (json_object_get_string_member (json_node_get_object (node), "sandbox"),
+                                                     "state", "net.json", NULL);
+    g_auto(GStrv) words = NULL;
+    gint64 want_in, want_out;
+    gboolean seen = FALSE;
+    int rc = -1;
+
+    g_free (out);
+    out = in_netns (app_ns, &rc, curl);
+    g_assert_cmpint (rc, ==, 0);
+    words = g_strsplit (out, " ", -1);
+    g_assert_cmpstr (words[2], ==, "50000");
+    want_in = g_ascii_strtoll (words[0], NULL, 10);
+    want_out = g_ascii_strtoll (words[1], NULL, 10) + 50000;
+    /* This device's counts: the file it rewrites every 500 ms. */
+    for (int i = 0; i < 40 && !seen; i++)
+      {
+        g_autofree char *text = NULL;
+        g_autoptr(JsonNode) counts = NULL;
+
+        if (g_file_get_contents (counts_path, &text, NULL, NULL) &&
+            (counts = json_from_string (text, NULL)) != NULL)
+          seen = host_count (counts, "userns.demo.test", "bytes_in") == want_in &&
+                 host_count (counts, "userns.demo.test", "bytes_out") == want_out;
+        if (!seen)
+          g_usleep (100 * 1000);
+      }
+    g_assert_true (seen);
+  }
+  stop_unprivileged (pid, fd);
+}
+
+/* Root on a machine without a TUN: not supported, and the device is back
+ * in the namespace it started in (its shells and forwards as before). */
+static void
+test_root_without_tun (void)
+{
+  const Unprivileged how = { FALSE, FALSE, TRUE, TRUE };
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *ours = g_file_read_link ("/proc/self/ns/net", NULL);
+  g_autofree char *theirs = NULL;
+  JsonObject *net;
+  GPid pid;
+  int fd;
+
+  node = start_unprivileged_json (&how, "--try-network", &pid, &fd);
+  net = json_object_get_object_member (json_node_get_object (node), "network");
+  g_assert_nonnull (net);
+  g_assert_false (json_object_get_boolean_member (net, "supported"));
+  g_assert_nonnull (strstr (json_object_get_string_member (net, "reason"), "/dev/net/tun: No such file or directory"));
+  theirs = ns_link (pid);
+  g_assert_cmpstr (theirs, ==, ours);
   stop_unprivileged (pid, fd);
 }
 
@@ -862,5 +959,6 @@ main (int    argc,
   g_test_add_func ("/sim/network/install", test_install);
   g_test_add_func ("/sim/network/not-supported", test_not_supported);
   g_test_add_func ("/sim/network/user-namespace", test_user_namespace);
+  g_test_add_func ("/sim/network/root-without-tun", test_root_without_tun);
   return g_test_run ();
 }
