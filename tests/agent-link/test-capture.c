@@ -258,9 +258,10 @@ test_traffic (void)
       g_assert_cmpint (json_object_get_int_member (ours, "connections"), ==, json_object_get_int_member (truth, "connections"));
       checked++;
     }
-  g_assert_cmpuint (checked, ==, 3);   /* get., post. (HTTP Host), tls. (SNI) */
+  g_assert_cmpuint (checked, ==, 4);   /* get., post. (HTTP Host), tls. (SNI), echo. (DNS answer) */
   g_assert_cmpstr (json_object_get_string_member (find_host (hosts, "tls.demo.test"), "host_source"), ==, "TLS_SNI");
   g_assert_cmpstr (json_object_get_string_member (find_host (hosts, "get.demo.test"), "host_source"), ==, "HTTP_HOST");
+  g_assert_cmpstr (json_object_get_string_member (find_host (hosts, "echo.demo.test"), "host_source"), ==, "DNS_ANSWER");
   /* The download itself: 300000 bytes of body (and the headers). */
   g_assert_cmpint (json_object_get_int_member (find_host (hosts, "get.demo.test"), "bytes_down"), >, 300000);
 
