@@ -226,9 +226,18 @@ test_traffic (void)
   JsonArray *hosts, *conns;
   JsonObject *dns, *pc;
   g_autoptr(GList) names = NULL;
+  g_autofree char *theirs = NULL;
+  g_autofree char *their_line = NULL;
   gboolean refused = FALSE, missing = FALSE;
   guint checked = 0;
   int status;
+
+  /* Someone's forward to the snapshot socket: used, and left alone. */
+  theirs = adbscope_test_device_adb (dev, &status, "forward", "tcp:0", "localabstract:adbscope-agent", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_strstrip (theirs);
+  their_line = g_strdup_printf ("%s tcp:%s localabstract:adbscope-agent",
+                                adbscope_test_device_get_serial (dev), theirs);
 
   summary = run_adbscope (&status, "record", "-s", adbscope_test_device_get_serial (dev), "-p", NET_APP,
                           "--capture", "--pcap", pcap, "--duration", "9s", "-o", report,
@@ -316,6 +325,17 @@ test_traffic (void)
   g_assert_cmpint (json_object_get_int_member (pc, "dropped"), ==, 0);
 
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (agent, "link"), "gaps"), ==, 0);
+  {
+    g_autofree char *list = adbscope_test_device_adb (dev, NULL, "forward", "--list", NULL);
+    g_auto(GStrv) lines = g_strsplit (g_strstrip (list), "\n", -1);
+
+    /* Theirs is still there; the pcap forward the link made is gone. */
+    g_assert_nonnull (strstr (list, their_line));
+    g_assert_null (strstr (list, "adbscope-agent-pcap"));
+    if (g_strv_length (lines) != 1)
+      g_error ("forwards left: %s", list);
+    g_free (adbscope_test_device_adb (dev, NULL, "forward", "--remove-all", NULL));
+  }
   assert_no_forwards (dev);
   /* And the agent was stopped at the end. */
   status_json = run_adbscope (&status, "agent", "status", "-s", adbscope_test_device_get_serial (dev), NULL);
