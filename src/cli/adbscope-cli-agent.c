@@ -299,8 +299,8 @@ agent_install (const char *serial,
   if (!st->installed || st->version_code != manifest->version_code)
     {
       g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
-                   _("adb install said Success, but the device reports versionCode %" G_GINT64_FORMAT " instead of %" G_GINT64_FORMAT),
-                   st->version_code, manifest->version_code);
+                   _("adb install said Success, but the device reports versionCode %.0f instead of %.0f"),
+                   (double) st->version_code, (double) manifest->version_code);
       rc = adbscope_cli_print_error (error);
       goto out;
     }

@@ -351,9 +351,9 @@ start_status_cb (GObject      *object,
   if (status->version_code >= 0 && status->version_code < ours)
     {
       g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_OUTDATED,
-                               _("The agent on %s has versionCode %" G_GINT64_FORMAT ", older than this Adbscope's %" G_GINT64_FORMAT "; "
+                               _("The agent on %s has versionCode %.0f, older than this Adbscope's %.0f; "
                                  "replace it with “adbscope agent install --replace”"),
-                               d->serial, status->version_code, ours);
+                               d->serial, (double) status->version_code, (double) ours);
       g_object_unref (task);
       return;
     }

@@ -319,9 +319,9 @@ read_cb (GObject      *object,
     }
   if (n <= 0)
     {
-      g_autofree char *problem = n == 0 ? g_strdup_printf (_("The agent closed the %s stream"),
-                                                           stream->kind == STREAM_SNAP ? "snapshot" : "pcap")
-                                        : g_strdup (error->message);
+      g_autofree char *problem = n < 0 ? g_strdup (error->message)
+                               : g_strdup (stream->kind == STREAM_SNAP ? _("The agent closed the snapshot stream")
+                                                                       : _("The agent closed the pcap stream"));
 
       attempt_failed (self, problem);
       attempt_unref (a);
@@ -402,7 +402,10 @@ connect_streams (AdbscopeAgentLink *self)
   g_autoptr(GSocketClient) client = g_socket_client_new ();
 
   /* No socket timeout: it would apply to every read, and a quiet app's
-   * pcap stream is silent for long.  The watchdog covers a stall. */
+   * pcap stream is silent for long.  The watchdog covers a stall.  No
+   * proxy: the forward is on loopback (and the proxy resolver would run
+   * libproxy in a thread for every attempt). */
+  g_socket_client_set_enable_proxy (client, FALSE);
   self->last_message_us = g_get_monotonic_time ();
   self->watchdog_id = g_timeout_add (250, watchdog_cb, self);
   for (guint i = 0; i < a->n_streams; i++)

@@ -9,6 +9,8 @@
 #include "adbscope-device-monitor.h"
 #include "adbscope-shell.h"
 #include "adbscope-series.h"
+#include "adbscope-delta.h"
+#include "adbscope-stats.h"
 #include "adbscope-assertion.h"
 #include "adbscope-collector.h"
 #include "adbscope-control.h"

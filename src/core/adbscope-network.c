@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "adbscope-connection-private.h"
+#include "adbscope-delta.h"
 #include "adbscope-dns-lookup-private.h"
 #include "adbscope-net-host.h"
 #include "adbscope-network.h"
@@ -319,14 +320,16 @@ update_rate (AdbscopeNetwork                     *self,
       tx += s->apps[i]->bytes_up;
     }
   self->have_rate = FALSE;
-  if (self->have_prev && s->time_ms > self->prev_time_ms && rx >= self->prev_rx && tx >= self->prev_tx)
+  if (self->have_prev)
     {
-      double dt = (s->time_ms - self->prev_time_ms) / 1000.0;
+      /* The agent's own clock for the interval (a late delivery must not
+       * make a burst), the one rate rule of adbscope-delta. */
+      double dt = ((double) s->time_ms - (double) self->prev_time_ms) / 1000.0;
 
-      self->have_rate = TRUE;
+      self->rate_rx = adbscope_delta_rate (self->prev_rx, rx, dt);
+      self->rate_tx = adbscope_delta_rate (self->prev_tx, tx, dt);
       self->rate_time_us = received_us;
-      self->rate_rx = (rx - self->prev_rx) / dt;
-      self->rate_tx = (tx - self->prev_tx) / dt;
+      self->have_rate = isfinite (self->rate_rx) && isfinite (self->rate_tx);
     }
   self->have_prev = TRUE;
   self->prev_time_ms = s->time_ms;

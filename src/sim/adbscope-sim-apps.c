@@ -184,8 +184,13 @@ adbscope_sim_apps_start (AdbscopeSimDevice *device,
       g_ptr_array_add (argv, (char *) device->profile->name);
       g_ptr_array_add (argv, (char *) "--state-dir");
       g_ptr_array_add (argv, state);
-      if (device->network != NULL && device->demo_traffic)
+      if (device->network != NULL && device->demo_traffic != ADBSCOPE_SIM_TRAFFIC_OFF)
         g_ptr_array_add (argv, (char *) "--network");
+      if (device->network != NULL && device->demo_traffic == ADBSCOPE_SIM_TRAFFIC_MANUAL)
+        {
+          g_ptr_array_add (argv, (char *) "--traffic");
+          g_ptr_array_add (argv, (char *) "manual");
+        }
       g_ptr_array_add (argv, app->package);
     }
   else

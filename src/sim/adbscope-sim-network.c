@@ -144,7 +144,7 @@ single_threaded (void)
 }
 
 static gboolean
-enter_user_namespace (GError **error)
+enter_user_namespace_here (GError **error)
 {
   g_autofree char *uid_map = g_strdup_printf ("%u %u 1\n", getuid (), getuid ());
   g_autofree char *gid_map = g_strdup_printf ("%u %u 1\n", getgid (), getgid ());
@@ -156,8 +156,8 @@ enter_user_namespace (GError **error)
                    _("the device already runs threads, so it cannot enter a user namespace"));
       return FALSE;
     }
-  if (unshare (CLONE_NEWUSER | CLONE_NEWNET) != 0)
-    return fail_errno (error, "unshare(CLONE_NEWUSER | CLONE_NEWNET)");
+  if (unshare (CLONE_NEWUSER) != 0)
+    return fail_errno (error, "unshare(CLONE_NEWUSER)");
   return write_proc ("/proc/self/setgroups", "deny", error) &&
          write_proc ("/proc/self/uid_map", uid_map, error) &&
          write_proc ("/proc/self/gid_map", gid_map, error);
@@ -351,30 +351,85 @@ find_agent (AdbscopeSimDevice *device)
   return NULL;
 }
 
+/* Not root: before the device makes its first socket (GLib starts a thread
+ * with it), so that it is still single-threaded.  The host's network
+ * namespace stays: adb reaches the device there.  A child tries it first,
+ * with a network namespace and a TUN: a kernel that allows the user
+ * namespace but not what the device needs inside (no TUN access, a
+ * security module that strips its capabilities) must not leave the device
+ * in a half-made namespace. */
+gboolean
+adbscope_sim_network_enter_user_namespace (GError **error)
+{
+  char message[512] = "";
+  int pipe_fds[2];
+  int status = 0;
+  ssize_t n;
+  pid_t pid;
+
+  if (!single_threaded ())
+    return enter_user_namespace_here (error);   /* says why not */
+  if (pipe2 (pipe_fds, O_CLOEXEC) != 0)
+    return fail_errno (error, "pipe");
+  pid = fork ();
+  if (pid < 0)
+    {
+      close (pipe_fds[0]), close (pipe_fds[1]);
+      return fail_errno (error, "fork");
+    }
+  if (pid == 0)
+    {
+      g_autoptr(GError) child_error = NULL;
+      int tun;
+
+      close (pipe_fds[0]);
+      if (!enter_user_namespace_here (&child_error) ||
+          (unshare (CLONE_NEWNET) != 0 && !fail_errno (&child_error, "unshare(CLONE_NEWNET)")) ||
+          (tun = open_tun ("probe0", &child_error)) < 0)
+        {
+          if (write (pipe_fds[1], child_error->message, strlen (child_error->message)) < 0)
+            _exit (2);
+          _exit (1);
+        }
+      _exit (0);
+    }
+  close (pipe_fds[1]);
+  n = read (pipe_fds[0], message, sizeof message - 1);
+  close (pipe_fds[0]);
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    {
+      message[MAX (n, 0)] = '\0';
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED, "%s",
+                   message[0] != '\0' ? message : "the user namespace probe failed");
+      return FALSE;
+    }
+  return enter_user_namespace_here (error);
+}
+
+/* USER_NS_ERROR: why adbscope_sim_network_enter_user_namespace() failed,
+ * when it was called and did. */
 AdbscopeSimNetwork *
 adbscope_sim_network_enter (AdbscopeSimDevice *device,
                             gboolean           consent_accept,
+                            const GError      *user_ns_error,
                             GError           **error)
 {
   AdbscopeSimNetwork *net = g_new0 (AdbscopeSimNetwork, 1);
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GError) local_error = user_ns_error != NULL ? g_error_copy (user_ns_error) : NULL;
+  /* Where a failure half-way goes back to (root may; in a user namespace
+   * the probe made a failure here unlikely). */
+  int start_ns = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 
   net->device = device;
   net->phone_ns = net->app_ns = net->tun_fd = net->blackhole_fd = net->agent_out = -1;
   net->consent_accept = consent_accept;
   net->agent_line = g_string_new (NULL);
 
-  if (geteuid () == 0)
-    {
-      net->mode = g_strdup ("netns");
-      if (unshare (CLONE_NEWNET) != 0)
-        fail_errno (&local_error, "unshare(CLONE_NEWNET)");
-    }
-  else
-    {
-      net->mode = g_strdup ("userns");
-      enter_user_namespace (&local_error);
-    }
+  net->mode = g_strdup (geteuid () == 0 ? "netns" : "userns");
+  if (local_error == NULL && unshare (CLONE_NEWNET) != 0)
+    fail_errno (&local_error, "unshare(CLONE_NEWNET)");
   if (local_error == NULL)
     {
       net->phone_ns = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
@@ -384,23 +439,22 @@ adbscope_sim_network_enter (AdbscopeSimDevice *device,
   if (local_error == NULL && build_phone (net, &local_error) && build_app (net, &local_error) &&
       start_anchor (net, &local_error))
     net->servers = adbscope_sim_servers_start (&local_error);
+  if (local_error != NULL && start_ns >= 0 && setns (start_ns, CLONE_NEWNET) != 0)
+    g_debug ("sim: back to the first network namespace: %s", g_strerror (errno));
+  if (start_ns >= 0)
+    close (start_ns);
   if (local_error != NULL)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
-                   _("The simulated network is not supported here (%s, %s): %s"),
-                   geteuid () == 0 ? _("as root") : _("not root: user and network namespaces"),
-                   net->mode, local_error->message);
+                   geteuid () == 0 ? _("The simulated network is not supported here (as root, network namespaces): %s")
+                                   : _("The simulated network is not supported here (not root, so a user namespace first): %s"),
+                   local_error->message);
       adbscope_sim_network_free (net);
       return NULL;
     }
   net->agent_exe = find_agent (device);
-  write_state (net, "stopped");
-  {
-    /* "Never ran": no state line, as on a phone. */
-    g_autofree char *path = g_build_filename (device->sandbox, "state", "agent", NULL);
-
-    g_unlink (path);
-  }
+  /* Never ran: no state file, so no state line, as on a phone. */
+  net->state = g_strdup ("stopped");
   return net;
 }
 
@@ -502,6 +556,20 @@ agent_child_setup (gpointer user_data)
   fcntl (net->tun_fd, F_SETFD, 0);
 }
 
+/* establish() gives a phone's agent a new, empty TUN: drop what queued up
+ * while no agent read this one. */
+static void
+flush_tun (int fd)
+{
+  int flags = fcntl (fd, F_GETFL);
+  char buf[65536];
+
+  fcntl (fd, F_SETFL, flags | O_NONBLOCK);
+  while (read (fd, buf, sizeof buf) > 0)
+    ;
+  fcntl (fd, F_SETFL, flags);
+}
+
 static void
 spawn_agent (AdbscopeSimNetwork *net)
 {
@@ -514,6 +582,7 @@ spawn_agent (AdbscopeSimNetwork *net)
                          "--allow-uid", uid, "--proc-net", proc_net, NULL };
   int out = -1;
 
+  flush_tun (net->tun_fd);
   if (!g_spawn_async_with_pipes (net->device->fs_root, (char **) argv, net->device->child_env,
                                  G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL,
                                  agent_child_setup, net, &net->agent_pid, NULL, &out, NULL, &error))

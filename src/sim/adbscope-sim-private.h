@@ -57,6 +57,13 @@ struct _AdbscopeSimStream
   gpointer                      service;
 };
 
+typedef enum
+{
+  ADBSCOPE_SIM_TRAFFIC_AUTO,     /* a round every 10 s */
+  ADBSCOPE_SIM_TRAFFIC_MANUAL,   /* a round per `traffic-round` */
+  ADBSCOPE_SIM_TRAFFIC_OFF,
+} AdbscopeSimTraffic;
+
 struct _AdbscopeSimDevice
 {
   const AdbscopeSimProfile *profile;
@@ -76,7 +83,7 @@ struct _AdbscopeSimDevice
   char                     *ns_power_dir;/* bind over /sys/class/power_supply, or NULL */
   int                       n_cpus;
   AdbscopeSimNetwork       *network;     /* --network, or NULL */
-  gboolean                  demo_traffic;/* the demo app makes traffic (with a network) */
+  AdbscopeSimTraffic        demo_traffic;/* what the demo app does with a network */
 
   gint64                    stall_until; /* monotonic µs; bytes to the host wait until then */
   GSocketService           *service;
@@ -142,8 +149,10 @@ char     *adbscope_sim_control_run           (AdbscopeSimDevice     *device,
                                               const char            *line);
 
 /* adbscope-sim-network.c: --network (namespaces, TUN, the agent) */
+gboolean  adbscope_sim_network_enter_user_namespace (GError          **error);
 AdbscopeSimNetwork *adbscope_sim_network_enter   (AdbscopeSimDevice     *device,
                                                   gboolean               consent_accept,
+                                                  const GError          *user_ns_error,
                                                   GError               **error);
 const char *adbscope_sim_network_get_mode        (AdbscopeSimNetwork    *net);
 GPid      adbscope_sim_network_get_app_ns_pid    (AdbscopeSimNetwork    *net);
@@ -162,6 +171,8 @@ gboolean  adbscope_sim_packages_record           (const char            *sandbox
                                                   const char            *package,
                                                   gint64                 version_code,
                                                   const char            *version_name,
+                                                  int                    min_sdk,
+                                                  int                    target_sdk,
                                                   GError               **error);
 gint64    adbscope_sim_packages_agent_version_code (void);
 void      adbscope_sim_packages_install_agent    (AdbscopeSimDevice     *device);

@@ -34,6 +34,7 @@
 #include <json-glib/json-glib.h>
 
 #include "adbscope-error.h"
+#include "adbscope-sim-net-parse.h"
 #include "adbscope-sim-net-zone.h"
 #include "adbscope-sim-servers.h"
 
@@ -60,9 +61,11 @@ typedef struct
   guint16  port;
   gboolean udp;
   int      fd;
-  guint64  connections;
+  guint64  connections;   /* TCP: accepted; UDP: flows (distinct peers) */
+  guint64  datagrams;     /* UDP: received */
   guint64  bytes_in;
   guint64  bytes_out;
+  GHashTable *peers;      /* UDP: "address:port" seen */
 } Endpoint;
 
 typedef struct
@@ -124,6 +127,7 @@ endpoint_free (gpointer data)
 
   if (ep->fd >= 0)
     close (ep->fd);
+  g_clear_pointer (&ep->peers, g_hash_table_unref);
   g_free (ep->name);
   g_free (ep->address);
   g_free (ep);
@@ -183,6 +187,8 @@ add_endpoint (AdbscopeSimServers *self,
   ep->port = ntohs (sin.sin_port);
   ep->udp = udp;
   ep->fd = fd;
+  if (udp)
+    ep->peers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_ptr_array_add (self->endpoints, ep);
   if (service == SERVICE_DNS)
     self->dns_port = ep->port;
@@ -242,27 +248,6 @@ set_host (AdbscopeSimServers *self,
 
 /* ---- HTTP -------------------------------------------------------------- */
 
-static char *
-header_value (const char *head,
-              const char *name)
-{
-  gsize name_len = strlen (name);
-
-  for (const char *line = strstr (head, "\r\n"); line != NULL; line = strstr (line + 2, "\r\n"))
-    {
-      const char *p = line + 2;
-
-      if (g_ascii_strncasecmp (p, name, name_len) == 0 && p[name_len] == ':')
-        {
-          const char *end = strstr (p, "\r\n");
-          g_autofree char *value = g_strndup (p + name_len + 1, end != NULL ? (gsize) (end - p - name_len - 1) : strlen (p));
-
-          return g_strdup (g_strstrip (value));
-        }
-    }
-  return NULL;
-}
-
 static void
 respond (Conn       *c,
          const char *status,
@@ -286,8 +271,8 @@ http_request (AdbscopeSimServers *self,
               const char         *head)
 {
   g_auto(GStrv) words = g_strsplit (head, " ", 3);
-  g_autofree char *host = header_value (head, "Host");
-  g_autofree char *length = header_value (head, "Content-Length");
+  g_autofree char *host = adbscope_sim_http_header (head, "Host");
+  g_autofree char *length = adbscope_sim_http_header (head, "Content-Length");
   const char *method = words[0];
   const char *path = words[0] != NULL ? words[1] : NULL;
 
@@ -334,78 +319,6 @@ http_request (AdbscopeSimServers *self,
   }
 }
 
-/* ---- TLS: the ClientHello's server_name -------------------------------- */
-
-static guint
-be16 (const guint8 *p)
-{
-  return (guint) p[0] << 8 | p[1];
-}
-
-/* 1: complete (SNI in *sni or none), 0: need more, -1: not a ClientHello. */
-static int
-parse_client_hello (const guint8 *data,
-                    gsize         len,
-                    char        **sni)
-{
-  gsize rec_len, hs_len, off;
-  const guint8 *hs;
-
-  *sni = NULL;
-  if (len < 5)
-    return 0;
-  if (data[0] != 0x16 || data[1] != 0x03)
-    return -1;
-  rec_len = be16 (data + 3);
-  if (len < 5 + rec_len)
-    return 0;
-  hs = data + 5;
-  if (rec_len < 4 || hs[0] != 0x01)
-    return -1;
-  hs_len = (gsize) hs[1] << 16 | (gsize) hs[2] << 8 | hs[3];
-  if (hs_len + 4 > rec_len)
-    return -1;   /* a hello over several records: not made by the demo app */
-  hs += 4;
-  off = 2 + 32;                         /* version, random */
-  if (off + 1 > hs_len)
-    return -1;
-  off += 1 + hs[off];                   /* session id */
-  if (off + 2 > hs_len)
-    return -1;
-  off += 2 + be16 (hs + off);           /* cipher suites */
-  if (off + 1 > hs_len)
-    return -1;
-  off += 1 + hs[off];                   /* compression */
-  if (off + 2 > hs_len)
-    return 1;                           /* no extensions */
-  {
-    gsize ext_end = off + 2 + be16 (hs + off);
-
-    off += 2;
-    if (ext_end > hs_len)
-      return -1;
-    while (off + 4 <= ext_end)
-      {
-        guint type = be16 (hs + off), elen = be16 (hs + off + 2);
-
-        off += 4;
-        if (off + elen > ext_end)
-          return -1;
-        if (type == 0 && elen >= 5 && hs[off + 2] == 0)
-          {
-            guint nlen = be16 (hs + off + 3);
-
-            if (5 + nlen > elen)
-              return -1;
-            *sni = g_strndup ((const char *) hs + off + 5, nlen);
-            return 1;
-          }
-        off += elen;
-      }
-  }
-  return 1;
-}
-
 /* ---- connections ------------------------------------------------------- */
 
 static void
@@ -431,7 +344,7 @@ head_complete (AdbscopeSimServers *self,
     {
       static const guint8 alert[] = { 0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28 };
       g_autofree char *sni = NULL;
-      int r = parse_client_hello (c->head->data, c->head->len, &sni);
+      int r = adbscope_sim_parse_client_hello (c->head->data, c->head->len, &sni);
 
       if (r == 0 && c->head->len < MAX_HELLO)
         return;
@@ -538,6 +451,38 @@ conn_write (AdbscopeSimServers *self,
 
 /* ---- UDP --------------------------------------------------------------- */
 
+/* With the lock held.  UDP has no Host or SNI: its host is the name the
+ * resolver gives the address, as the agent learns it from the DNS answer. */
+static void
+count_datagram (AdbscopeSimServers            *self,
+                Endpoint                      *ep,
+                const struct sockaddr_storage *from,
+                gsize                          in,
+                gsize                          out)
+{
+  const struct sockaddr_in *sin = (const struct sockaddr_in *) from;
+  char addr[INET6_ADDRSTRLEN] = "";
+  g_autofree char *peer = NULL;
+  gboolean new_flow;
+  HostCount *hc;
+
+  inet_ntop (AF_INET, &sin->sin_addr, addr, sizeof addr);
+  peer = g_strdup_printf ("%s:%u", addr, ntohs (sin->sin_port));
+  new_flow = !g_hash_table_contains (ep->peers, peer);
+  if (new_flow)
+    g_hash_table_add (ep->peers, g_steal_pointer (&peer));
+  ep->connections += new_flow;
+  ep->datagrams++;
+  ep->bytes_in += in;
+  ep->bytes_out += out;
+  if (ep->service != SERVICE_ECHO)
+    return;
+  hc = host_count (self, ep->name);
+  hc->connections += new_flow;
+  hc->bytes_in += in;
+  hc->bytes_out += out;
+}
+
 static void
 echo_datagram (AdbscopeSimServers *self,
                Endpoint           *ep)
@@ -552,50 +497,8 @@ echo_datagram (AdbscopeSimServers *self,
     return;
   sent = sendto (ep->fd, buf, (size_t) n, 0, (struct sockaddr *) &from, flen);
   g_mutex_lock (&self->lock);
-  ep->connections++;   /* datagrams, for UDP */
-  ep->bytes_in += (guint64) n;
-  if (sent > 0)
-    ep->bytes_out += (guint64) sent;
+  count_datagram (self, ep, &from, (gsize) n, sent > 0 ? (gsize) sent : 0);
   g_mutex_unlock (&self->lock);
-}
-
-/* The name of a query (lower case, dotted), its type and where the
- * question ends; FALSE for anything malformed. */
-static gboolean
-dns_question (const guint8 *msg,
-              gsize         len,
-              char        **name,
-              guint        *qtype,
-              gsize        *end)
-{
-  g_autoptr(GString) text = g_string_new (NULL);
-  gsize off = 12;
-
-  if (len < 12 || be16 (msg + 4) != 1 || (msg[2] & 0x80) != 0)
-    return FALSE;
-  for (;;)
-    {
-      guint l;
-
-      if (off >= len)
-        return FALSE;
-      l = msg[off++];
-      if (l == 0)
-        break;
-      if (l > 63 || off + l > len || text->len + l + 1 > 253)
-        return FALSE;
-      if (text->len > 0)
-        g_string_append_c (text, '.');
-      for (guint i = 0; i < l; i++)
-        g_string_append_c (text, g_ascii_tolower ((char) msg[off + i]));
-      off += l;
-    }
-  if (off + 4 > len)
-    return FALSE;
-  *qtype = be16 (msg + off);
-  *end = off + 4;
-  *name = g_string_free (g_steal_pointer (&text), FALSE);
-  return TRUE;
 }
 
 static void
@@ -617,7 +520,7 @@ dns_query (AdbscopeSimServers *self,
 
   if (n < 0)
     return;
-  if (!dns_question (buf, (gsize) n, &name, &qtype, &qend))
+  if (!adbscope_sim_parse_dns_question (buf, (gsize) n, &name, &qtype, &qend))
     return;   /* not a query we answer: dropped, as a resolver would */
   for (guint i = 0; i < G_N_ELEMENTS (adbscope_sim_net_names); i++)
     if (g_str_equal (adbscope_sim_net_names[i].name, name))
@@ -644,8 +547,7 @@ dns_query (AdbscopeSimServers *self,
 
   g_mutex_lock (&self->lock);
   self->dns_queries++;
-  ep->connections++;
-  ep->bytes_in += (guint64) n;
+  count_datagram (self, ep, &from, (gsize) n, sent > 0 ? (gsize) sent : 0);
   nc = g_hash_table_lookup (self->names, name);
   if (nc == NULL)
     {
@@ -655,10 +557,7 @@ dns_query (AdbscopeSimServers *self,
   nc->queries++;
   nc->bytes_in += (guint64) n;
   if (sent > 0)
-    {
-      ep->bytes_out += (guint64) sent;
-      nc->bytes_out += (guint64) sent;
-    }
+    nc->bytes_out += (guint64) sent;
   g_strlcpy (nc->rcode, rcode_name, sizeof nc->rcode);
   g_mutex_unlock (&self->lock);
 }
@@ -821,7 +720,9 @@ adbscope_sim_servers_dup_counts (AdbscopeSimServers *self)
       json_builder_set_member_name (b, "address");
       json_builder_add_string_value (b, ep->address);
       ADD_INT ("port", ep->port);
-      ADD_INT (ep->udp ? "datagrams" : "connections", ep->connections);
+      ADD_INT ("connections", ep->connections);
+      if (ep->udp)
+        ADD_INT ("datagrams", ep->datagrams);
       ADD_INT ("bytes_in", ep->bytes_in);
       ADD_INT ("bytes_out", ep->bytes_out);
       json_builder_end_object (b);

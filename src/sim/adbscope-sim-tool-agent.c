@@ -29,6 +29,8 @@ typedef struct
 {
   gint64  version_code;
   char   *version_name;
+  int     min_sdk;
+  int     target_sdk;
 } Installed;
 
 static void
@@ -72,6 +74,10 @@ read_installed (const char *sandbox,
         info->version_code = g_ascii_strtoll (lines[i] + 12, NULL, 10);
       else if (g_str_has_prefix (lines[i], "versionName="))
         info->version_name = g_strdup (lines[i] + 12);
+      else if (g_str_has_prefix (lines[i], "minSdk="))
+        info->min_sdk = (int) g_ascii_strtoll (lines[i] + 7, NULL, 10);
+      else if (g_str_has_prefix (lines[i], "targetSdk="))
+        info->target_sdk = (int) g_ascii_strtoll (lines[i] + 10, NULL, 10);
     }
   return TRUE;
 }
@@ -135,7 +141,7 @@ adbscope_sim_tool_dumpsys_package (const char *sandbox,
           "    codePath=/data/app/~~AbCdEf==/%s-GhIjKl==\n"
           "    resourcePath=/data/app/~~AbCdEf==/%s-GhIjKl==\n"
           "    primaryCpuAbi=null\n"
-          "    versionCode=%" G_GINT64_FORMAT " minSdk=24 targetSdk=34\n"
+          "    versionCode=%" G_GINT64_FORMAT " minSdk=%d targetSdk=%d\n"
           "    minExtensionVersion=\n"
           "    versionName=%s\n"
           "    usesNonSdkApi=false\n"
@@ -145,7 +151,7 @@ adbscope_sim_tool_dumpsys_package (const char *sandbox,
           "    installerPackageName=null\n"
           "\n",
           package, package, package, package, package, package, info.version_code,
-          info.version_name != NULL ? info.version_name : "");
+          info.min_sdk, info.target_sdk, info.version_name != NULL ? info.version_name : "");
   return 0;
 }
 
@@ -407,7 +413,11 @@ adbscope_sim_tool_package_install (const char *sandbox,
   g_mkdir_with_parents (apk_dir, 0755);
   if (g_rename (staged, apk) != 0 ||
       !adbscope_sim_packages_record (sandbox, manifest->package, MAX (manifest->version_code, 0),
-                                     manifest->version_name, &error))
+                                     manifest->version_name,
+                                     /* Android's defaults when the manifest says nothing */
+                                     manifest->min_sdk >= 0 ? manifest->min_sdk : 1,
+                                     manifest->target_sdk >= 0 ? manifest->target_sdk
+                                                               : MAX (manifest->min_sdk, 1), &error))
     {
       g_unlink (staged);
       printf ("Failure [INSTALL_FAILED_INTERNAL_ERROR: %s]\n",

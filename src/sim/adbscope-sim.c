@@ -165,6 +165,19 @@ adbscope_sim_control_run (AdbscopeSimDevice *device,
         return g_strdup_printf ("error %s", error->message);
       return g_strdup_printf ("ok %d", adbscope_sim_apps_get_pid (device, package));
     }
+  if (g_str_equal (words[0], "traffic-round"))
+    {
+      GPid pid = adbscope_sim_apps_get_pid (device, ADBSCOPE_SIM_DEMO_PACKAGE);
+
+      g_autofree char *ready = g_build_filename (device->sandbox, "state", "traffic", NULL);
+
+      /* The file is written once the app takes the signal. */
+      if (device->network == NULL || device->demo_traffic == ADBSCOPE_SIM_TRAFFIC_OFF || pid <= 0 ||
+          !g_file_test (ready, G_FILE_TEST_EXISTS))
+        return g_strdup_printf ("error %s", _("the demo app makes no traffic (no network, --demo-traffic off, or not running yet)"));
+      kill (pid, SIGUSR1);
+      return g_strdup ("ok");
+    }
   if (g_str_equal (words[0], "pid") && words[1] != NULL)
     return g_strdup_printf ("ok %d", adbscope_sim_apps_get_pid (device, g_strstrip (words[1])));
   if (g_str_equal (words[0], "quit"))
@@ -407,6 +420,7 @@ adbscope_sim_main (int    argc,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GError) user_ns_error = NULL;
   g_autoptr(GSocketService) control_service = NULL;
   g_autofree char *profile_name = NULL;
   g_autofree char *proto_version = NULL;
@@ -416,8 +430,9 @@ adbscope_sim_main (int    argc,
   SimRun run = { 0 };
   int port = 0, max_payload = ADB_MAX_PAYLOAD;
   gboolean unauthorized = FALSE, no_connect = FALSE, legacy_shell = FALSE;
-  gboolean network = FALSE, try_network = FALSE, agent_installed = FALSE, no_demo_traffic = FALSE;
+  gboolean network = FALSE, try_network = FALSE, agent_installed = FALSE;
   g_autofree char *vpn_consent = NULL;
+  g_autofree char *demo_traffic = NULL;
   GOptionEntry entries[] = {
     { "port", 'p', 0, G_OPTION_ARG_INT, &port, N_("TCP port on 127.0.0.1 (0 picks a free one)"), N_("PORT") },
     { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("Device profile: pixel-14, legacy-8, tablet-13"), N_("NAME") },
@@ -431,7 +446,7 @@ adbscope_sim_main (int    argc,
     { "try-network", 0, 0, G_OPTION_ARG_NONE, &try_network, N_("Like --network where the machine allows it; otherwise run without one and say why"), NULL },
     { "vpn-consent", 0, 0, G_OPTION_ARG_STRING, &vpn_consent, N_("How the user answers the agent's VPN dialog: accept (default) or deny"), N_("ANSWER") },
     { "agent-installed", 0, 0, G_OPTION_ARG_NONE, &agent_installed, N_("Start with the agent app installed"), NULL },
-    { "no-demo-traffic", 0, 0, G_OPTION_ARG_NONE, &no_demo_traffic, N_("The demo app makes no network traffic"), NULL },
+    { "demo-traffic", 0, 0, G_OPTION_ARG_STRING, &demo_traffic, N_("The demo app's traffic with a network: auto (a round every 10 s, default), manual (a round per “traffic-round” command) or off"), N_("MODE") },
     { NULL }
   };
 
@@ -461,7 +476,14 @@ adbscope_sim_main (int    argc,
   if (vpn_consent != NULL && !g_str_equal (vpn_consent, "accept") && !g_str_equal (vpn_consent, "deny"))
     return print_error (ADBSCOPE_ERROR_USAGE, _("--vpn-consent must be accept or deny"));
   device->max_payload = (guint32) max_payload;
-  device->demo_traffic = !no_demo_traffic;
+  if (demo_traffic == NULL || g_str_equal (demo_traffic, "auto"))
+    device->demo_traffic = ADBSCOPE_SIM_TRAFFIC_AUTO;
+  else if (g_str_equal (demo_traffic, "manual"))
+    device->demo_traffic = ADBSCOPE_SIM_TRAFFIC_MANUAL;
+  else if (g_str_equal (demo_traffic, "off"))
+    device->demo_traffic = ADBSCOPE_SIM_TRAFFIC_OFF;
+  else
+    return print_error (ADBSCOPE_ERROR_USAGE, _("--demo-traffic must be auto, manual or off"));
   device->unauthorized = unauthorized;
   device->shell_v2 = !legacy_shell;
   device->banner = g_strdup_printf ("device::ro.product.name=%s;ro.product.model=%s;ro.product.device=%s;"
@@ -473,6 +495,10 @@ adbscope_sim_main (int    argc,
   device->loop = g_main_loop_new (NULL, FALSE);
 
   signal (SIGPIPE, SIG_IGN);
+
+  /* First, while nothing runs threads yet (adbscope-sim-network.c). */
+  if ((network || try_network) && geteuid () != 0)
+    adbscope_sim_network_enter_user_namespace (&user_ns_error);
 
   if (!adbscope_sim_sandbox_create (device, &error))
     return print_error (ADBSCOPE_ERROR_IO, error->message);
@@ -500,7 +526,7 @@ adbscope_sim_main (int    argc,
   if (network || try_network)
     {
       device->network = adbscope_sim_network_enter (device, vpn_consent == NULL || g_str_equal (vpn_consent, "accept"),
-                                                    &error);
+                                                    user_ns_error, &error);
       if (device->network == NULL && network)
         {
           run.exit_code = print_error (ADBSCOPE_ERROR_NOT_SUPPORTED, error->message);

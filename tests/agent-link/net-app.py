@@ -59,6 +59,7 @@ try:
     done["refused"] = False
 except ConnectionRefusedError:
     done["refused"] = True
+done["dns_echo_rcode"] = dns("echo.demo.test", 3)   # the agent learns the name
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 u.settimeout(3)
 u.sendto(b"e" * 700, (ECHO, 7))

@@ -214,7 +214,7 @@ static void
 test_traffic (void)
 {
   g_autofree char *app = net_app_arg ();
-  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--app", app, NULL);
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off", "--app", app, NULL);
   g_autofree char *report = temp_path ("traffic.json");
   g_autofree char *pcap = temp_path ("traffic.pcap");
   g_autoptr(JsonNode) summary = NULL;
@@ -226,9 +226,18 @@ test_traffic (void)
   JsonArray *hosts, *conns;
   JsonObject *dns, *pc;
   g_autoptr(GList) names = NULL;
+  g_autofree char *theirs = NULL;
+  g_autofree char *their_line = NULL;
   gboolean refused = FALSE, missing = FALSE;
   guint checked = 0;
   int status;
+
+  /* Someone's forward to the snapshot socket: used, and left alone. */
+  theirs = adbscope_test_device_adb (dev, &status, "forward", "tcp:0", "localabstract:adbscope-agent", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_strstrip (theirs);
+  their_line = g_strdup_printf ("%s tcp:%s localabstract:adbscope-agent",
+                                adbscope_test_device_get_serial (dev), theirs);
 
   summary = run_adbscope (&status, "record", "-s", adbscope_test_device_get_serial (dev), "-p", NET_APP,
                           "--capture", "--pcap", pcap, "--duration", "9s", "-o", report,
@@ -258,9 +267,10 @@ test_traffic (void)
       g_assert_cmpint (json_object_get_int_member (ours, "connections"), ==, json_object_get_int_member (truth, "connections"));
       checked++;
     }
-  g_assert_cmpuint (checked, ==, 3);   /* get., post. (HTTP Host), tls. (SNI) */
+  g_assert_cmpuint (checked, ==, 4);   /* get., post. (HTTP Host), tls. (SNI), echo. (DNS answer) */
   g_assert_cmpstr (json_object_get_string_member (find_host (hosts, "tls.demo.test"), "host_source"), ==, "TLS_SNI");
   g_assert_cmpstr (json_object_get_string_member (find_host (hosts, "get.demo.test"), "host_source"), ==, "HTTP_HOST");
+  g_assert_cmpstr (json_object_get_string_member (find_host (hosts, "echo.demo.test"), "host_source"), ==, "DNS_ANSWER");
   /* The download itself: 300000 bytes of body (and the headers). */
   g_assert_cmpint (json_object_get_int_member (find_host (hosts, "get.demo.test"), "bytes_down"), >, 300000);
 
@@ -315,11 +325,150 @@ test_traffic (void)
   g_assert_cmpint (json_object_get_int_member (pc, "dropped"), ==, 0);
 
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (agent, "link"), "gaps"), ==, 0);
+  {
+    g_autofree char *list = adbscope_test_device_adb (dev, NULL, "forward", "--list", NULL);
+    g_auto(GStrv) lines = g_strsplit (g_strstrip (list), "\n", -1);
+
+    /* Theirs is still there; the pcap forward the link made is gone. */
+    g_assert_nonnull (strstr (list, their_line));
+    g_assert_null (strstr (list, "adbscope-agent-pcap"));
+    if (g_strv_length (lines) != 1)
+      g_error ("forwards left: %s", list);
+    g_free (adbscope_test_device_adb (dev, NULL, "forward", "--remove-all", NULL));
+  }
   assert_no_forwards (dev);
   /* And the agent was stopped at the end. */
   status_json = run_adbscope (&status, "agent", "status", "-s", adbscope_test_device_get_serial (dev), NULL);
   g_assert_cmpint (status, ==, 0);
   g_assert_false (json_object_get_boolean_member (json_node_get_object (status_json), "capture_running"));
+}
+
+static guint
+traffic_rounds (AdbscopeTestDevice *dev)
+{
+  g_autofree char *path = g_build_filename (adbscope_test_device_get_sandbox (dev), "state", "traffic", NULL);
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || !g_str_has_prefix (text, "rounds="))
+    return 0;
+  return (guint) g_ascii_strtoull (text + strlen ("rounds="), NULL, 10);
+}
+
+/* The demo app's own traffic (DNS, HTTP with Host, TLS SNI, the bulk
+ * download, upload, UDP echo, a refused and a timed-out connect) during a
+ * 20 s capture: every byte the sim's servers served is in the report under
+ * the right host, exactly. */
+static void
+test_demo (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "manual", NULL);
+  g_autofree char *report = temp_path ("demo.json");
+  g_autofree char *pcap = temp_path ("demo.pcap");
+  const char *args[] = { "record", "-s", adbscope_test_device_get_serial (dev), "-p", ADBSCOPE_DEMO_PACKAGE,
+                         "--capture", "--pcap", pcap, "--duration", "20s", "-o", report, NULL };
+  g_autoptr(GSubprocess) rec = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) counts = NULL;
+  g_autoptr(JsonObject) agent = NULL;
+  g_autoptr(JsonObject) sim_hosts = NULL;
+  g_autoptr(GList) names = NULL;
+  JsonArray *hosts, *conns, *failed;
+  gboolean refused = FALSE, timed_out = FALSE, missing = FALSE;
+  guint checked = 0;
+  gint64 deadline;
+  int status;
+
+  rec = spawn_adbscope (args, &error);
+  g_assert_no_error (error);
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (find_agent_pid (dev) == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (100 * 1000);
+    }
+  g_usleep (2 * G_USEC_PER_SEC);   /* the link and the pcap stream connect */
+  for (guint round = 1; round <= 2; round++)
+    {
+      adbscope_test_device_control (dev, "traffic-round");
+      deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+      while (traffic_rounds (dev) < round)
+        {
+          g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+          g_usleep (100 * 1000);
+        }
+    }
+  summary = finish_adbscope (rec, &status);
+  g_assert_cmpint (status, ==, 0);
+  root = load_json_file (report);
+  counts = sim_counts (dev);
+  agent = path_object (root, "$.network.agent");
+
+  hosts = json_object_get_array_member (agent, "hosts");
+  sim_hosts = path_object (counts, "$.hosts");
+  names = json_object_get_members (sim_hosts);
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      JsonObject *truth = json_object_get_object_member (sim_hosts, l->data);
+      JsonObject *ours;
+
+      if (json_object_get_int_member (truth, "connections") == 0)
+        continue;
+      g_assert_cmpstr (l->data, !=, "");   /* every connection got its host */
+      ours = find_host (hosts, l->data);
+      g_assert_nonnull (ours);
+      g_assert_cmpint (json_object_get_int_member (ours, "bytes_up"), ==, json_object_get_int_member (truth, "bytes_in"));
+      g_assert_cmpint (json_object_get_int_member (ours, "bytes_down"), ==, json_object_get_int_member (truth, "bytes_out"));
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 2);   /* api. and cdn.demo.test */
+  /* The bulk download of the first round is in it. */
+  g_assert_cmpint (json_object_get_int_member (find_host (hosts, "cdn.demo.test"), "bytes_down"), >=, 3145728);
+
+  conns = json_object_get_array_member (agent, "connections");
+  for (guint i = 0; i < json_array_get_length (conns); i++)
+    {
+      JsonObject *c = json_array_get_object_element (conns, i);
+      const char *failure = json_object_get_string_member (c, "failure");
+
+      if (g_strcmp0 (json_object_get_string_member (c, "remote"), "198.18.0.10:81") == 0)
+        {
+          refused = TRUE;
+          g_assert_cmpstr (failure, ==, "CONNECTION_REFUSED");
+        }
+      if (g_strcmp0 (failure, "TIMED_OUT") == 0)
+        timed_out = TRUE;
+    }
+  g_assert_true (refused);
+  g_assert_true (timed_out);
+  failed = json_object_get_array_member (json_object_get_object_member (agent, "dns"), "failed_lookups");
+  for (guint i = 0; i < json_array_get_length (failed); i++)
+    {
+      JsonObject *f = json_array_get_object_element (failed, i);
+
+      if (g_strcmp0 (json_object_get_string_member (f, "name"), "missing.demo.test") == 0)
+        {
+          missing = TRUE;
+          g_assert_cmpstr (json_object_get_string_member (f, "result"), ==, "NXDOMAIN");
+        }
+    }
+  g_assert_true (missing);
+  {
+    g_autoptr(JsonObject) pc = path_object (root, "$.network.agent.pcap");
+
+    g_assert_cmpint (json_object_get_int_member (pc, "packets"), >, 50);
+    g_assert_cmpint (tshark_count (pcap), ==, json_object_get_int_member (pc, "packets"));
+    g_assert_cmpint (json_object_get_int_member (pc, "packets"), ==, json_object_get_int_member (pc, "agent_packets"));
+  }
+  /* The app's own rate series, next to /proc/net/dev's. */
+  {
+    g_autoptr(JsonObject) rx = path_object (root, "$.network.app_rx_bytes_per_s");
+
+    g_assert_cmpint (json_object_get_int_member (rx, "n"), >, 10);
+    g_assert_cmpfloat (json_object_get_double_member (rx, "max"), >, 0);
+  }
+  assert_no_forwards (dev);
 }
 
 typedef enum { KILL_AGENT, KILL_ADB } Disruption;
@@ -330,7 +479,7 @@ static void
 run_disrupted (Disruption what)
 {
   g_autofree char *app = net_app_arg ();
-  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--app", app, NULL);
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off", "--app", app, NULL);
   g_autofree char *report = temp_path (what == KILL_AGENT ? "killed-agent.json" : "killed-adb.json");
   g_autofree char *pcap = temp_path (what == KILL_AGENT ? "killed-agent.pcap" : "killed-adb.pcap");
   const char *args[] = { "record", "-s", adbscope_test_device_get_serial (dev), "-p", NET_APP,
@@ -578,6 +727,7 @@ main (int    argc,
   runtime_dir = g_dir_make_tmp ("adbscope-capture-run-XXXXXX", NULL);
   work_dir = g_dir_make_tmp ("adbscope-capture-XXXXXX", NULL);
   g_test_add_func ("/capture/traffic", test_traffic);
+  g_test_add_func ("/capture/demo", test_demo);
   g_test_add_func ("/capture/agent-killed", test_agent_killed);
   g_test_add_func ("/capture/adb-killed", test_adb_killed);
   g_test_add_func ("/capture/install", test_install);

@@ -56,8 +56,8 @@ adbscope_agent_frame_decode (const guint8          *data,
   if (size > ADBSCOPE_AGENT_FRAME_MAX)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
-                   _("Agent stream: a frame of %" G_GUINT64_FORMAT " bytes is larger than the limit of %u"),
-                   size, ADBSCOPE_AGENT_FRAME_MAX);
+                   _("Agent stream: a frame of %.0f bytes is larger than the limit of %u"),
+                   (double) size, ADBSCOPE_AGENT_FRAME_MAX);
       return ADBSCOPE_AGENT_FRAME_MALFORMED;
     }
   if (len - i < size)
@@ -67,7 +67,7 @@ adbscope_agent_frame_decode (const guint8          *data,
   if (*message == NULL)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
-                   _("Agent stream: a frame of %" G_GUINT64_FORMAT " bytes is not an agent message"), size);
+                   _("Agent stream: a frame of %u bytes is not an agent message"), (guint) size);
       return ADBSCOPE_AGENT_FRAME_MALFORMED;
     }
   *consumed = i + (gsize) size;
