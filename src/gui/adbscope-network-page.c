@@ -21,6 +21,8 @@
 #include "adbscope-net-host.h"
 #include "adbscope-network-page.h"
 
+typedef struct _Cell Cell;
+
 struct _AdbscopeNetworkPage
 {
   AdbscopePage        parent_instance;
@@ -55,6 +57,8 @@ struct _AdbscopeNetworkPage
   GtkSortListModel   *dns_sort_model;
   AdbscopeConnection *shown_details;   /* the connection in the details list */
   GPtrArray          *detail_rows;     /* AdwActionRow, in field order */
+
+  Cell               *duration_cell;   /* owned by its factory */
 
   AdbscopeCapture    *capture;
   GHashTable         *interface_rows;  /* name → AdwActionRow, borrowed */
@@ -153,7 +157,6 @@ format_duration (gint64 ms)
 
 /* Cells ------------------------------------------------------------------- */
 
-typedef struct _Cell Cell;
 typedef char *(*CellText) (AdbscopeNetworkPage *self, gpointer item, gboolean *is_error);
 
 /* One column: the text of a cell, the property whose change redraws it,
@@ -164,6 +167,9 @@ struct _Cell
   CellText             text;
   const char          *notify;
   gboolean             numeric;
+  /* Cells whose text changes without a notify (the duration of an open
+   * connection): the bound labels, redrawn on every update. */
+  GPtrArray           *bound;
 };
 
 static void
@@ -215,6 +221,11 @@ bind_cell (GtkSignalListItemFactory *factory,
 
   update_cell (label, item, cell);
   g_signal_connect_object (item, signal, G_CALLBACK (on_item_notify), label, 0);
+  if (cell->bound != NULL)
+    {
+      g_object_set_data (G_OBJECT (label), "item", item);
+      g_ptr_array_add (cell->bound, label);
+    }
 }
 
 static void
@@ -226,17 +237,33 @@ unbind_cell (GtkSignalListItemFactory *factory,
 
   if (item != NULL)
     g_signal_handlers_disconnect_by_func (item, on_item_notify, gtk_list_item_get_child (list_item));
+  if (cell->bound != NULL)
+    g_ptr_array_remove_fast (cell->bound, gtk_list_item_get_child (list_item));
+}
+
+static void
+refresh_bound (Cell *cell)
+{
+  for (guint i = 0; cell != NULL && i < cell->bound->len; i++)
+    {
+      GtkLabel *label = g_ptr_array_index (cell->bound, i);
+
+      update_cell (label, g_object_get_data (G_OBJECT (label), "item"), cell);
+    }
 }
 
 static void
 free_cell (gpointer  data,
            GClosure *closure)
 {
-  g_free (data);
+  Cell *cell = data;
+
+  g_clear_pointer (&cell->bound, g_ptr_array_unref);
+  g_free (cell);
 }
 
 /* @sorter: (transfer full) */
-static void
+static Cell *
 set_column (AdbscopeNetworkPage *self,
             GtkColumnViewColumn *column,
             CellText             text,
@@ -258,6 +285,7 @@ set_column (AdbscopeNetworkPage *self,
   g_object_unref (factory);
   gtk_column_view_column_set_sorter (column, sorter);
   g_object_unref (sorter);
+  return cell;
 }
 
 static GtkSorter *
@@ -767,6 +795,14 @@ adbscope_network_page_select_connection (AdbscopeNetworkPage *self,
 }
 
 void
+adbscope_network_page_show_table (AdbscopeNetworkPage *self,
+                                  const char          *name)
+{
+  g_return_if_fail (ADBSCOPE_IS_NETWORK_PAGE (self));
+  gtk_stack_set_visible_child_name (self->tables, name);
+}
+
+void
 adbscope_network_page_set_search (AdbscopeNetworkPage *self,
                                   const char          *text,
                                   gboolean             failed_only)
@@ -928,6 +964,9 @@ adbscope_network_page_update (AdbscopePage     *page,
       resort (self->dns_view);
       gtk_filter_changed (GTK_FILTER (self->connection_filter), GTK_FILTER_CHANGE_DIFFERENT);
     }
+  refresh_bound (self->duration_cell);
+  if (self->shown_details != NULL)
+    fill_details (self);
   update_count (self);
   update_summary (self);
   update_banner (self);
@@ -1049,8 +1088,9 @@ adbscope_network_page_init (AdbscopeNetworkPage *self)
   set_column (self, self->c_state, c_state_text, "state", FALSE, string_sorter (C, "state"));
   set_column (self, self->c_down, c_down_text, "bytes-down", TRUE, numeric_sorter (C, "bytes-down"));
   set_column (self, self->c_up, c_up_text, "bytes-up", TRUE, numeric_sorter (C, "bytes-up"));
-  set_column (self, self->c_duration, c_duration_text, "close-time-ms", TRUE,
-              GTK_SORTER (gtk_custom_sorter_new (compare_duration, self, NULL)));
+  self->duration_cell = set_column (self, self->c_duration, c_duration_text, "close-time-ms", TRUE,
+                                    GTK_SORTER (gtk_custom_sorter_new (compare_duration, self, NULL)));
+  self->duration_cell->bound = g_ptr_array_new ();
   set_column (self, self->c_failure, c_failure_text, "failure", FALSE, string_sorter (C, "failure-text"));
 
   set_column (self, self->h_host, h_host_text, "host", FALSE, string_sorter (H, "host"));

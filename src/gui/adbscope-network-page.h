@@ -17,6 +17,8 @@ AdbscopeConnection *adbscope_network_page_get_selected_connection (AdbscopeNetwo
 GListModel         *adbscope_network_page_get_connection_model    (AdbscopeNetworkPage *self);
 void                adbscope_network_page_select_connection       (AdbscopeNetworkPage *self,
                                                                    guint                position);
+void                adbscope_network_page_show_table              (AdbscopeNetworkPage *self,
+                                                                   const char          *name);
 gboolean            adbscope_network_page_get_banner_shown        (AdbscopeNetworkPage *self);
 void                adbscope_network_page_set_search              (AdbscopeNetworkPage *self,
                                                                    const char          *text,

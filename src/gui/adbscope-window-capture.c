@@ -284,12 +284,12 @@ on_install_response (AdwMessageDialog *dialog,
     }
 }
 
-static void
-offer_install (AdbscopeWindow            *self,
-               const AdbscopeAgentStatus *st)
+/* @older: an agent is there but older than ours (also the screenshot tour's way in). */
+void
+_adbscope_window_offer_install (AdbscopeWindow *self,
+                                gboolean        older)
 {
   gboolean embedded = adbscope_agent_has_embedded_apk ();
-  gboolean older = st->installed;
   AdwMessageDialog *dialog;
   g_autofree char *body = NULL;
 
@@ -346,7 +346,7 @@ status_cb (GObject      *object,
       return;
     }
   if (!st->installed || st->version_code < adbscope_agent_our_version_code ())
-    offer_install (self, st);
+    _adbscope_window_offer_install (self, st->installed);
   else
     start_agent (self);
 }

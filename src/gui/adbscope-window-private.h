@@ -101,6 +101,8 @@ void         _adbscope_window_stop_capture       (AdbscopeWindow      *self);
 gboolean     _adbscope_window_is_capturing       (AdbscopeWindow      *self);
 void         _adbscope_window_export_pcap_dialog (AdbscopeWindow      *self);
 void         _adbscope_window_export_connections_dialog (AdbscopeWindow *self);
+void         _adbscope_window_offer_install      (AdbscopeWindow      *self,
+                                                  gboolean             older);
 void         _adbscope_window_dispose_capture    (AdbscopeWindow      *self);
 gboolean     _adbscope_window_export_pcap        (AdbscopeWindow      *self,
                                                   const char          *path,

@@ -205,6 +205,18 @@ test_search_filter_sort (void)
   guint all = g_list_model_get_n_items (rows);
   guint64 prev = G_MAXUINT64;
 
+  /* Open connections have lasted until the last snapshot. */
+  for (guint i = 0; i < all; i++)
+    {
+      g_autoptr(AdbscopeConnection) c = g_list_model_get_item (rows, i);
+
+      g_test_message ("%s %s open %" G_GINT64_FORMAT " close %" G_GINT64_FORMAT " snapshot %" G_GINT64_FORMAT,
+                      adbscope_connection_get_protocol (c), adbscope_connection_get_state (c),
+                      adbscope_connection_get_open_time_ms (c), adbscope_connection_get_close_time_ms (c),
+                      adbscope_network_get_time_ms (live_network ()));
+      g_assert_cmpint (adbscope_connection_get_open_time_ms (c), <=, adbscope_network_get_time_ms (live_network ()));
+    }
+
   /* Sorted by bytes received, most first (the default). */
   for (guint i = 0; i < all; i++)
     {
