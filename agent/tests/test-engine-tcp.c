@@ -204,69 +204,137 @@ counters_pred (const AtSnapshot *snap,
   return snap->counters->tcp_open == 0 && snap->counters->tcp_connections_total >= 1;
 }
 
-/* The engine's pure ACKs to the app: runs of identical duplicates (what
- * the app's fast retransmit needs) and a right window edge that never
- * moves left. */
+/* What one connection shows on the TUN (the packet hook sees every packet
+ * both ways): the window scale options of the app's SYN and the engine's
+ * SYN-ACK; the bytes in flight each way (a data segment's end minus the
+ * other side's last ACK); the engine's pure ACKs: runs of identical
+ * duplicates (what the app's fast retransmit needs) and a right window
+ * edge (ack + window << shift) that never moves left. */
 typedef struct {
+  GMutex   lock;              /* FROM_APP: reader or engine thread */
   guint16  port;
-  gboolean have;
+  gboolean syn_wscale;
+  gboolean synack_seen;
+  gboolean synack_wscale;
+  guint    shift;
+  gboolean have_app_ack, have_engine_ack;
+  guint32  app_ack, engine_ack;
+  guint32  max_down, max_up;
+  guint32  max_window;        /* the engine's, in bytes */
+  gboolean have_pure;
   guint32  ack;
+  guint32  edge;
   guint16  window;
   guint    run;
   guint    triples;
   guint    shrinks;
-} AckWatch;
+} TcpWatch;
 
 static void
-observe_acks (void                  *data,
-              AdbscopeAgentDirection dir,
-              const EnginePacket    *pkt,
-              const uint8_t         *raw,
-              size_t                 len)
+observe_tcp (void                  *data,
+             AdbscopeAgentDirection dir,
+             const EnginePacket    *pkt,
+             const uint8_t         *raw,
+             size_t                 len)
 {
-  AckWatch *w = data;
+  TcpWatch *w = data;
 
-  /* TO_APP comes from the engine thread only: no lock needed. */
-  if (dir != ADBSCOPE_AGENT_TO_APP || pkt->protocol != 6 || pkt->sport != w->port
-      || pkt->flags != ENGINE_TCP_ACK || pkt->payload_len != 0)
+  if (pkt->protocol != 6)
     return;
-  if (w->have)
+  g_mutex_lock (&w->lock);
+  if (dir == ADBSCOPE_AGENT_TO_APP && pkt->sport == w->port)
     {
-      if (pkt->ack == w->ack && pkt->window == w->window)
+      if (pkt->flags & ENGINE_TCP_SYN)
         {
-          if (++w->run == 3)
-            w->triples++;
+          w->synack_seen = TRUE;
+          w->synack_wscale = pkt->wscale;
+          w->shift = pkt->wscale ? pkt->wscale_shift : 0;
         }
-      else
-        w->run = 0;
-      if ((gint32) ((pkt->ack + pkt->window) - (w->ack + w->window)) < 0)
-        w->shrinks++;
+      else if (pkt->flags & ENGINE_TCP_ACK)
+        {
+          guint32 edge = pkt->ack + ((guint32) pkt->window << w->shift);
+
+          if (pkt->payload_len > 0 && w->have_app_ack
+              && (gint32) (pkt->seq + (guint32) pkt->payload_len - w->app_ack) > (gint32) w->max_down)
+            w->max_down = pkt->seq + (guint32) pkt->payload_len - w->app_ack;
+          w->engine_ack = pkt->ack;
+          w->have_engine_ack = TRUE;
+          w->max_window = MAX (w->max_window, (guint32) pkt->window << w->shift);
+          if (pkt->flags == ENGINE_TCP_ACK && pkt->payload_len == 0)
+            {
+              if (w->have_pure)
+                {
+                  if (pkt->ack == w->ack && pkt->window == w->window)
+                    {
+                      if (++w->run == 3)
+                        w->triples++;
+                    }
+                  else
+                    w->run = 0;
+                  if ((gint32) (edge - w->edge) < 0)
+                    w->shrinks++;
+                }
+              w->have_pure = TRUE;
+              w->ack = pkt->ack;
+              w->window = pkt->window;
+              w->edge = edge;
+            }
+        }
     }
-  w->have = TRUE;
-  w->ack = pkt->ack;
-  w->window = pkt->window;
+  else if (dir == ADBSCOPE_AGENT_FROM_APP && pkt->dport == w->port)
+    {
+      if ((pkt->flags & (ENGINE_TCP_SYN | ENGINE_TCP_ACK)) == ENGINE_TCP_SYN)
+        w->syn_wscale = pkt->wscale;
+      if (pkt->payload_len > 0 && w->have_engine_ack
+          && (gint32) (pkt->seq + (guint32) pkt->payload_len - w->engine_ack) > (gint32) w->max_up)
+        w->max_up = pkt->seq + (guint32) pkt->payload_len - w->engine_ack;
+      if ((pkt->flags & ENGINE_TCP_ACK)
+          && (!w->have_app_ack || (gint32) (pkt->ack - w->app_ack) > 0))
+        {
+          w->app_ack = pkt->ack;
+          w->have_app_ack = TRUE;
+        }
+    }
+  g_mutex_unlock (&w->lock);
+}
+
+/* The window scale options: offered by the app (as its namespace's sysctl
+ * says), answered by the engine exactly then. */
+static void
+assert_wscale (TcpWatch *w,
+               gboolean  scaling)
+{
+  g_assert_true (w->synack_seen);
+  g_assert_cmpint (w->syn_wscale, ==, scaling);
+  g_assert_cmpint (w->synack_wscale, ==, scaling);
+  if (scaling)
+    g_assert_cmpuint (w->shift, >, 0);
 }
 
 /* 2 % loss each way between the TUN and the engine: 2 MiB down and 512 KiB
- * up stay byte-exact, and the engine's own retransmission ran. */
+ * up stay byte-exact, and the engine's own retransmission ran; with window
+ * scaling (the kernel's default) and without. */
 static void
-test_loss (void)
+test_loss (gconstpointer data)
 {
+  gboolean scaling = GPOINTER_TO_INT (data);
   Fixture fx;
   AtEngineOptions opt;
-  AckWatch acks = { 0 };
+  TcpWatch w = { 0 };
   g_autoptr(GError) error = NULL;
   Adbscope__Agent__V1__AgentMessage *msg;
   gboolean ok;
   int fd;
 
+  g_mutex_init (&w.lock);
   at_engine_options_init (&opt);
   opt.loss = 0.02;
-  opt.observe = observe_acks;
-  opt.observe_data = &acks;
+  opt.observe = observe_tcp;
+  opt.observe_data = &w;
   fx.net = at_net_new (opt.mtu);
+  at_net_set_window_scaling (fx.net, scaling);
   fx.server = at_server_new (AT_SERVER4, FALSE);
-  acks.port = at_server_port (fx.server);
+  w.port = at_server_port (fx.server);
   fx.engine = at_engine_start (fx.net, &opt);
   fx.snap_fd = at_unix_connect (at_engine_socket_name (fx.engine));
 
@@ -292,14 +360,89 @@ test_loss (void)
                   msg->snapshot->counters->fast_retransmissions);
   g_assert_cmpuint (msg->snapshot->counters->retransmissions, >, 0);
   g_assert_cmpuint (msg->snapshot->counters->fast_retransmissions, >, 0);
-  g_test_message ("identical duplicate-ACK triples %u, window shrinks %u", acks.triples,
-                  acks.shrinks);
-  g_assert_cmpuint (acks.triples, >, 0);
-  g_assert_cmpuint (acks.shrinks, ==, 0);
+  g_mutex_lock (&w.lock);
+  g_test_message ("window scaling %d (shift %u); identical duplicate-ACK triples %u, "
+                  "window shrinks %u; most in flight %u down, %u up", scaling, w.shift,
+                  w.triples, w.shrinks, w.max_down, w.max_up);
+  assert_wscale (&w, scaling);
+  g_assert_cmpuint (w.triples, >, 0);
+  g_assert_cmpuint (w.shrinks, ==, 0);
+  g_mutex_unlock (&w.lock);
   adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
   fixture_stop (&fx);
+  g_mutex_clear (&w.lock);
 }
 
+/* With window scaling the app really has more than 64 KiB in flight both
+ * ways (seen on the TUN, not taken from the engine), the engine's window
+ * exceeds 64 KiB and the transfers stay byte-exact; without it (the app's
+ * sysctl off) no option is answered and nothing exceeds 64 KiB. */
+typedef struct {
+  gboolean scaling;
+  int      mtu;
+  int      ip_version;
+} WindowCase;
+
+static void
+test_window_scaling (gconstpointer data)
+{
+  const WindowCase *wc = data;
+  const char *addr = wc->ip_version == 4 ? AT_SERVER4 : AT_SERVER6;
+  Fixture fx;
+  AtEngineOptions opt;
+  TcpWatch w = { 0 };
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+  int fd;
+
+  g_mutex_init (&w.lock);
+  at_engine_options_init (&opt);
+  opt.mtu = wc->mtu;
+  opt.observe = observe_tcp;
+  opt.observe_data = &w;
+  fx.net = at_net_new (opt.mtu);
+  at_net_set_window_scaling (fx.net, wc->scaling);
+  fx.server = at_server_new (addr, FALSE);
+  w.port = at_server_port (fx.server);
+  fx.engine = at_engine_start (fx.net, &opt);
+  fx.snap_fd = at_unix_connect (at_engine_socket_name (fx.engine));
+
+  fd = at_client_connect (fx.net, addr, w.port);
+  g_assert_cmpint (fd, >=, 0);
+  ok = at_http_get (fd, "window.test", (8 << 20) + 5, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  ok = at_http_post (fd, "window.test", (8 << 20) + 3, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  close (fd);
+
+  g_mutex_lock (&w.lock);
+  g_test_message ("window scaling %d, MTU %d, IPv%d: shift %u, largest window %u; "
+                  "most in flight %u down, %u up; window shrinks %u",
+                  wc->scaling, wc->mtu, wc->ip_version, w.shift, w.max_window, w.max_down,
+                  w.max_up, w.shrinks);
+  assert_wscale (&w, wc->scaling);
+  g_assert_cmpuint (w.shrinks, ==, 0);
+  if (wc->scaling)
+    {
+      g_assert_cmpuint (w.max_window, >, 65535);
+      g_assert_cmpuint (w.max_down, >, 65535);
+      g_assert_cmpuint (w.max_up, >, 65535);
+    }
+  else
+    {
+      g_assert_cmpuint (w.max_window, <=, 65535);
+      g_assert_cmpuint (w.max_down, <=, 65535);
+      g_assert_cmpuint (w.max_up, <=, 65535);
+      /* Still more than a trickle: the 64 KiB windows were used. */
+      g_assert_cmpuint (w.max_down, >, 32768);
+      g_assert_cmpuint (w.max_up, >, 32768);
+    }
+  g_mutex_unlock (&w.lock);
+  fixture_stop (&fx);
+  g_mutex_clear (&w.lock);
+}
 
 static gboolean
 open_pred (const AtSnapshot *snap,
@@ -685,6 +828,12 @@ test_zero_window (void)
   g_mutex_clear (&probes.lock);
 }
 
+static const WindowCase window_cases[] = {
+  { TRUE, 1500, 4 },
+  { TRUE, 65535, 6 },
+  { FALSE, 1500, 4 },
+};
+
 int
 main (int    argc,
       char **argv)
@@ -693,7 +842,13 @@ main (int    argc,
   at_init ();
   g_test_add_func ("/agent/tcp/download-upload", test_download_upload);
   g_test_add_func ("/agent/tcp/fast-path", test_fast_path);
-  g_test_add_func ("/agent/tcp/loss", test_loss);
+  g_test_add_data_func ("/agent/tcp/loss", GINT_TO_POINTER (TRUE), test_loss);
+  g_test_add_data_func ("/agent/tcp/loss-no-scaling", GINT_TO_POINTER (FALSE), test_loss);
+  g_test_add_data_func ("/agent/tcp/window-scaling", &window_cases[0], test_window_scaling);
+  g_test_add_data_func ("/agent/tcp/window-scaling-v6-65535", &window_cases[1],
+                        test_window_scaling);
+  g_test_add_data_func ("/agent/tcp/window-no-scaling", &window_cases[2],
+                        test_window_scaling);
   g_test_add_func ("/agent/tcp/concurrent-200", test_concurrent);
   g_test_add_func ("/agent/tcp/refused", test_refused);
   g_test_add_func ("/agent/tcp/ipv6", test_ipv6);
