@@ -749,10 +749,11 @@ test_keepalive (void)
 
 /* The server stops reading: the engine's window closes, the app's kernel
  * probes it and gets answers; once the server reads again everything
- * arrives in order. */
+ * arrives in order.  With window scaling and without. */
 static void
-test_zero_window (void)
+test_zero_window (gconstpointer data)
 {
+  gboolean scaling = GPOINTER_TO_INT (data);
   Fixture fx;
   AtEngineOptions opt;
   Probes probes = { 0 };
@@ -766,6 +767,7 @@ test_zero_window (void)
   opt.observe = observe_probes;
   opt.observe_data = &probes;
   fx.net = at_net_new (opt.mtu);
+  at_net_set_window_scaling (fx.net, scaling);
   fx.server = at_server_new (AT_SERVER4, TRUE);
   probes.port = at_server_port (fx.server);
   fx.engine = at_engine_start (fx.net, &opt);
@@ -828,6 +830,292 @@ test_zero_window (void)
   g_mutex_clear (&probes.lock);
 }
 
+/* Half-close and resets, with window scaling on (the kernel's default) and
+ * transfers larger than any window.  A one-connection server thread:
+ *   APP_FIRST: reads the app's data to EOF, then answers and closes;
+ *   SERVER_FIRST: sends and shuts its side first, then reads the app's data
+ *     (the app writes only after it saw the server's EOF);
+ *   RST_SERVER: after the app's first byte sends part of its data, then
+ *     resets (SO_LINGER 0);
+ *   RST_APP: reads until the app's reset arrives as ECONNRESET. */
+typedef enum {
+  PEER_APP_FIRST,
+  PEER_SERVER_FIRST,
+  PEER_RST_SERVER,
+  PEER_RST_APP,
+} PeerMode;
+
+enum { PEER_UP = (3 << 20) + 11, PEER_DOWN = (3 << 20) + 13 };
+
+typedef struct {
+  PeerMode mode;
+  int      listen_fd;
+  guint16  port;
+  guint64  got;               /* bytes from the app, pattern checked */
+  gint     got_all;           /* got reached PEER_UP (atomic) */
+  gboolean pattern_ok;
+  int      read_errno;        /* how the server's reading ended (0: EOF) */
+} Peer;
+
+static void
+peer_read_all (Peer *p,
+               int   fd)
+{
+  guint8 buf[65536];
+
+  p->pattern_ok = TRUE;
+  for (;;)
+    {
+      ssize_t n = read (fd, buf, sizeof buf);
+      ssize_t i;
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          p->read_errno = n < 0 ? errno : 0;
+          return;
+        }
+      for (i = 0; i < n; i++)
+        if (buf[i] != at_pattern (1, p->got + (guint64) i))
+          p->pattern_ok = FALSE;
+      p->got += (guint64) n;
+      if (p->got >= PEER_UP)
+        g_atomic_int_set (&p->got_all, 1);
+    }
+}
+
+static void
+peer_write (int     fd,
+            guint64 n)
+{
+  guint8 buf[65536];
+  guint64 sent = 0;
+
+  while (sent < n)
+    {
+      gsize len = MIN (sizeof buf, n - sent);
+
+      at_pattern_fill (buf, len, 2, sent);
+      g_assert_true (at_write_all (fd, buf, len));
+      sent += len;
+    }
+}
+
+static gpointer
+peer_main (gpointer data)
+{
+  Peer *p = data;
+  int fd = accept (p->listen_fd, NULL, NULL);
+
+  g_assert_cmpint (fd, >=, 0);
+  switch (p->mode)
+    {
+    case PEER_APP_FIRST:
+      peer_read_all (p, fd);
+      peer_write (fd, PEER_DOWN);
+      break;
+    case PEER_SERVER_FIRST:
+      peer_write (fd, PEER_DOWN);
+      shutdown (fd, SHUT_WR);
+      peer_read_all (p, fd);
+      break;
+    case PEER_RST_SERVER:
+      {
+        struct linger lg = { 1, 0 };
+        char c;
+
+        /* The app's byte first: the app is connected before the reset
+         * (otherwise the reset may beat the SYN-ACK, and the app's connect
+         * is refused instead). */
+        g_assert_cmpint (read (fd, &c, 1), ==, 1);
+        peer_write (fd, PEER_DOWN / 2);
+        setsockopt (fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+      }
+      break;
+    case PEER_RST_APP:
+      peer_read_all (p, fd);
+      break;
+    }
+  close (fd);
+  return NULL;
+}
+
+/* Reads @n pattern bytes (seed 2), then expects EOF (or, with @rst, the
+ * reset once the data stops); returns the bytes read. */
+static guint64
+app_read (int      fd,
+          guint64  n,
+          gboolean rst)
+{
+  guint8 buf[65536];
+  guint64 got = 0;
+
+  for (;;)
+    {
+      ssize_t r = read (fd, buf, sizeof buf);
+      ssize_t i;
+
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (rst && r < 0)
+        {
+          g_assert_cmpint (errno, ==, ECONNRESET);
+          return got;
+        }
+      g_assert_cmpint (r, >=, 0);
+      if (r == 0)
+        break;
+      for (i = 0; i < r; i++)
+        if (buf[i] != at_pattern (2, got + (guint64) i))
+          g_error ("app: byte %" G_GUINT64_FORMAT " differs", got + (guint64) i);
+      got += (guint64) r;
+    }
+  g_assert_false (rst);
+  g_assert_cmpuint (got, ==, n);
+  return got;
+}
+
+static void
+app_write (int     fd,
+           guint64 n)
+{
+  guint8 buf[65536];
+  guint64 sent = 0;
+
+  while (sent < n)
+    {
+      gsize len = MIN (sizeof buf, n - sent);
+
+      at_pattern_fill (buf, len, 1, sent);
+      g_assert_true (at_write_all (fd, buf, len));
+      sent += len;
+    }
+}
+
+static gboolean
+failed_pred (const AtSnapshot *snap,
+             gpointer          data)
+{
+  const ConnPred *p = data;
+  const Adbscope__Agent__V1__Connection *c = at_find_connection (snap, 6, p->dst, p->port);
+
+  return c && (c->state == ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_CLOSED
+               || c->state == ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_FAILED);
+}
+
+static void
+test_peer (gconstpointer data)
+{
+  Peer peer = { .mode = GPOINTER_TO_INT (data) };
+  Fixture fx;
+  AtEngineOptions opt;
+  TcpWatch w = { 0 };
+  ConnPred pred = { AT_SERVER4, 0, 6, 0, 0, 0 };
+  struct sockaddr_in sin = { .sin_family = AF_INET };
+  socklen_t sl = sizeof sin;
+  Adbscope__Agent__V1__AgentMessage *msg;
+  const Adbscope__Agent__V1__Connection *c;
+  GThread *thread;
+  int fd;
+
+  g_mutex_init (&w.lock);
+  at_engine_options_init (&opt);
+  opt.observe = observe_tcp;
+  opt.observe_data = &w;
+  fixture_start (&fx, &opt, NULL, FALSE);
+  peer.listen_fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  inet_pton (AF_INET, AT_SERVER4, &sin.sin_addr);
+  g_assert_cmpint (bind (peer.listen_fd, (struct sockaddr *) &sin, sizeof sin), ==, 0);
+  g_assert_cmpint (listen (peer.listen_fd, 1), ==, 0);
+  getsockname (peer.listen_fd, (struct sockaddr *) &sin, &sl);
+  peer.port = pred.port = w.port = ntohs (sin.sin_port);
+  thread = g_thread_new ("peer", peer_main, &peer);
+
+  fd = at_client_connect (fx.net, AT_SERVER4, peer.port);
+  g_assert_cmpint (fd, >=, 0);
+  switch (peer.mode)
+    {
+    case PEER_APP_FIRST:
+      app_write (fd, PEER_UP);
+      shutdown (fd, SHUT_WR);
+      app_read (fd, PEER_DOWN, FALSE);
+      break;
+    case PEER_SERVER_FIRST:
+      app_read (fd, PEER_DOWN, FALSE);
+      app_write (fd, PEER_UP);
+      shutdown (fd, SHUT_WR);
+      break;
+    case PEER_RST_SERVER:
+      g_assert_true (at_write_all (fd, "x", 1));
+      g_assert_cmpuint (app_read (fd, PEER_DOWN, TRUE), <=, PEER_DOWN / 2);
+      break;
+    case PEER_RST_APP:
+      {
+        struct linger lg = { 1, 0 };
+
+        app_write (fd, PEER_UP);
+        /* Wait until the server has it all, so the reset is all that is left. */
+        while (g_atomic_int_get (&peer.got_all) == 0)
+          g_usleep (10000);
+        setsockopt (fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+        close (fd);             /* the reset */
+        fd = -1;
+      }
+      break;
+    }
+  g_thread_join (thread);       /* the server saw the end it should see */
+  if (fd >= 0)
+    close (fd);
+  close (peer.listen_fd);
+
+  switch (peer.mode)
+    {
+    case PEER_APP_FIRST:
+    case PEER_SERVER_FIRST:
+      g_assert_cmpint (peer.read_errno, ==, 0);
+      g_assert_cmpuint (peer.got, ==, PEER_UP);
+      g_assert_true (peer.pattern_ok);
+      break;
+    case PEER_RST_APP:
+      g_assert_cmpint (peer.read_errno, ==, ECONNRESET);
+      g_assert_cmpuint (peer.got, ==, PEER_UP);
+      g_assert_true (peer.pattern_ok);
+      break;
+    case PEER_RST_SERVER:
+      break;
+    }
+
+  msg = at_wait_snapshot (fx.snap_fd, failed_pred, &pred, 10000);
+  g_assert_nonnull (msg);
+  c = at_find_connection (msg->snapshot, 6, AT_SERVER4, pred.port);
+  switch (peer.mode)
+    {
+    case PEER_APP_FIRST:
+    case PEER_SERVER_FIRST:
+      g_assert_cmpint (c->state, ==, ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_CLOSED);
+      g_assert_cmpint (c->failure, ==, ADBSCOPE__AGENT__V1__FAILURE__FAILURE_NONE);
+      g_assert_cmpuint (c->payload_up, ==, PEER_UP);
+      g_assert_cmpuint (c->payload_down, >=, PEER_DOWN);
+      break;
+    case PEER_RST_SERVER:
+      g_assert_cmpint (c->state, ==, ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_FAILED);
+      g_assert_cmpint (c->failure, ==, ADBSCOPE__AGENT__V1__FAILURE__FAILURE_RESET_BY_SERVER);
+      break;
+    case PEER_RST_APP:
+      g_assert_cmpint (c->failure, ==, ADBSCOPE__AGENT__V1__FAILURE__FAILURE_RESET_BY_APP);
+      break;
+    }
+  adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
+  g_mutex_lock (&w.lock);
+  g_test_message ("mode %d: shift %u, most in flight %u down, %u up", peer.mode, w.shift,
+                  w.max_down, w.max_up);
+  assert_wscale (&w, TRUE);
+  g_mutex_unlock (&w.lock);
+  fixture_stop (&fx);
+  g_mutex_clear (&w.lock);
+}
+
 static const WindowCase window_cases[] = {
   { TRUE, 1500, 4 },
   { TRUE, 65535, 6 },
@@ -853,6 +1141,15 @@ main (int    argc,
   g_test_add_func ("/agent/tcp/refused", test_refused);
   g_test_add_func ("/agent/tcp/ipv6", test_ipv6);
   g_test_add_func ("/agent/tcp/keepalive", test_keepalive);
-  g_test_add_func ("/agent/tcp/zero-window", test_zero_window);
+  g_test_add_data_func ("/agent/tcp/zero-window", GINT_TO_POINTER (TRUE), test_zero_window);
+  g_test_add_data_func ("/agent/tcp/zero-window-no-scaling", GINT_TO_POINTER (FALSE),
+                        test_zero_window);
+  g_test_add_data_func ("/agent/tcp/half-close-app-first", GINT_TO_POINTER (PEER_APP_FIRST),
+                        test_peer);
+  g_test_add_data_func ("/agent/tcp/half-close-server-first",
+                        GINT_TO_POINTER (PEER_SERVER_FIRST), test_peer);
+  g_test_add_data_func ("/agent/tcp/rst-from-server", GINT_TO_POINTER (PEER_RST_SERVER),
+                        test_peer);
+  g_test_add_data_func ("/agent/tcp/rst-from-app", GINT_TO_POINTER (PEER_RST_APP), test_peer);
   return g_test_run ();
 }
