@@ -305,8 +305,6 @@ struct _AdbscopeAgentEngine {
   EngineQPkt           **q;
   unsigned               q_head;
   unsigned               q_len;
-  /* q_len as of the last change, read without the lock (spinning). */
-  atomic_uint            q_hint;
   /* The engine is in (or about to enter) epoll_wait(): only then does a
    * packet need the eventfd.  See run(). */
   atomic_bool            engine_idle;

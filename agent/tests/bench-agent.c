@@ -8,7 +8,8 @@
  *
  * Each MTU runs BENCH_ROUNDS rounds (default 5) in which direct loopback
  * and the engine alternate; the ratios are taken per round and reported as
- * the median with the range. */
+ * the median with the range.  BENCH_ONLY=down or up measures one direction
+ * (under perf). */
 #include "agent-test-util.h"
 
 #include <arpa/inet.h>
@@ -255,6 +256,9 @@ main (int    argc,
   guint64 n = mib << 20;
   int mtus[8] = { 1500, 10000, 65535 }, n_mtus = 3, i, r;
   int rounds = g_getenv ("BENCH_ROUNDS") ? atoi (g_getenv ("BENCH_ROUNDS")) : 5;
+  /* BENCH_ONLY=down or up: one direction (for a profiler). */
+  gboolean only_down = g_strcmp0 (g_getenv ("BENCH_ONLY"), "down") == 0;
+  gboolean only_up = g_strcmp0 (g_getenv ("BENCH_ONLY"), "up") == 0;
   struct sockaddr_in sin = { .sin_family = AF_INET };
   socklen_t sl = sizeof sin;
   double gb = (double) n / 1e9;
@@ -302,16 +306,16 @@ main (int    argc,
           /* Direct loopback and the engine alternate, so on a shared
            * machine each ratio compares like with like. */
           p0 = process_cpu ();
-          d_down = download (NULL, n);
+          d_down = only_up ? 1 : download (NULL, n);
           all_direct[r] = (process_cpu () - p0) / gb;
           u0 = engine_usage ();
           p0 = process_cpu ();
-          t_down = download (net, n);
+          t_down = only_up ? 1 : download (net, n);
           all_down[r] = (process_cpu () - p0) / gb;
           u1 = engine_usage ();
-          d_up = upload (NULL, n);
+          d_up = only_down ? 1 : upload (NULL, n);
           u2 = engine_usage ();
-          t_up = upload (net, n);
+          t_up = only_down ? 1 : upload (net, n);
           u3 = engine_usage ();
           d_lat = latency (NULL, 2000);
           lat = latency (net, 2000);
