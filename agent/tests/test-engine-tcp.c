@@ -888,9 +888,11 @@ peer_read_all (Peer *p,
     }
 }
 
+/* @n pattern bytes of @seed (the app writes seed 1, the server seed 2). */
 static void
-peer_write (int     fd,
-            guint64 n)
+write_pattern (int     fd,
+               guint64 n,
+               guint64 seed)
 {
   guint8 buf[65536];
   guint64 sent = 0;
@@ -899,7 +901,7 @@ peer_write (int     fd,
     {
       gsize len = MIN (sizeof buf, n - sent);
 
-      at_pattern_fill (buf, len, 2, sent);
+      at_pattern_fill (buf, len, seed, sent);
       g_assert_true (at_write_all (fd, buf, len));
       sent += len;
     }
@@ -916,10 +918,10 @@ peer_main (gpointer data)
     {
     case PEER_APP_FIRST:
       peer_read_all (p, fd);
-      peer_write (fd, PEER_DOWN);
+      write_pattern (fd, PEER_DOWN, 2);
       break;
     case PEER_SERVER_FIRST:
-      peer_write (fd, PEER_DOWN);
+      write_pattern (fd, PEER_DOWN, 2);
       shutdown (fd, SHUT_WR);
       peer_read_all (p, fd);
       break;
@@ -932,7 +934,7 @@ peer_main (gpointer data)
          * (otherwise the reset may beat the SYN-ACK, and the app's connect
          * is refused instead). */
         g_assert_cmpint (read (fd, &c, 1), ==, 1);
-        peer_write (fd, PEER_DOWN / 2);
+        write_pattern (fd, PEER_DOWN / 2, 2);
         setsockopt (fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
       }
       break;
@@ -979,23 +981,6 @@ app_read (int      fd,
   return got;
 }
 
-static void
-app_write (int     fd,
-           guint64 n)
-{
-  guint8 buf[65536];
-  guint64 sent = 0;
-
-  while (sent < n)
-    {
-      gsize len = MIN (sizeof buf, n - sent);
-
-      at_pattern_fill (buf, len, 1, sent);
-      g_assert_true (at_write_all (fd, buf, len));
-      sent += len;
-    }
-}
-
 static gboolean
 failed_pred (const AtSnapshot *snap,
              gpointer          data)
@@ -1040,13 +1025,13 @@ test_peer (gconstpointer data)
   switch (peer.mode)
     {
     case PEER_APP_FIRST:
-      app_write (fd, PEER_UP);
+      write_pattern (fd, PEER_UP, 1);
       shutdown (fd, SHUT_WR);
       app_read (fd, PEER_DOWN, FALSE);
       break;
     case PEER_SERVER_FIRST:
       app_read (fd, PEER_DOWN, FALSE);
-      app_write (fd, PEER_UP);
+      write_pattern (fd, PEER_UP, 1);
       shutdown (fd, SHUT_WR);
       break;
     case PEER_RST_SERVER:
@@ -1057,7 +1042,7 @@ test_peer (gconstpointer data)
       {
         struct linger lg = { 1, 0 };
 
-        app_write (fd, PEER_UP);
+        write_pattern (fd, PEER_UP, 1);
         /* Wait until the server has it all, so the reset is all that is left. */
         while (g_atomic_int_get (&peer.got_all) == 0)
           g_usleep (10000);
