@@ -13,6 +13,7 @@
 #include "adbscope-assertion.h"
 #include "adbscope-error.h"
 #include "adbscope-report.h"
+#include "adbscope-report-network.h"
 #include "adbscope-parse-gfxinfo.h"
 #include "adbscope-thread.h"
 
@@ -385,6 +386,7 @@ build (AdbscopeSession *session,
   json_object_set_array_member (cpu, "cores", cores);
   json_object_set_array_member (cpu, "threads", threads_array (session));
 
+  json_object_set_object_member (section (root, "network"), "agent", adbscope_report_network_agent (session));
   add_frames (root, session);
   json_object_set_object_member (root, "system", system_object (session));
   json_object_set_array_member (root, "markers", markers_array (session));
@@ -421,7 +423,8 @@ adbscope_report_build (AdbscopeSession *session,
  * null, so an assertion naming one is refused as "not a number". */
 static const char * const string_keys[] = {
   "serial", "model", "manufacturer", "device", "release", "abi", "start", "package",
-  "doze_deep", "doze_light", "standby_bucket", "reason", "label", "name", NULL
+  "doze_deep", "doze_light", "standby_bucket", "reason", "label", "name",
+  "agent_version", "platform", "file", NULL
 };
 
 static void
