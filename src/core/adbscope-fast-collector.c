@@ -329,10 +329,3 @@ adbscope_fast_collector_init (AdbscopeFastCollector *self)
 {
 }
 
-AdbscopeFastCollector *
-adbscope_fast_collector_new (const char *serial,
-                             const char *package)
-{
-  return g_object_new (ADBSCOPE_TYPE_FAST_COLLECTOR,
-                       "name", "fast", "serial", serial, "package", package, NULL);
-}

@@ -255,5 +255,25 @@ adbscope_report_network_agent (AdbscopeSession *session)
     }
   set_ms (link, "gap_s", net ? gap_s : NAN);
   json_object_set_object_member (o, "link", link);
+
+  /* The failures on the run's timeline, like markers. */
+  {
+    JsonArray *events = json_array_new ();
+    const GArray *evs = net ? adbscope_network_get_events (net) : NULL;
+
+    for (guint i = 0; evs != NULL && i < evs->len; i++)
+      {
+        const AdbscopeNetEvent *ev = &g_array_index (evs, AdbscopeNetEvent, i);
+        JsonObject *eo = json_object_new ();
+
+        json_object_set_double_member (eo, "time_s", (ev->time_us - adbscope_session_get_start_us (session)) / 1e6);
+        json_object_set_string_member (eo, "kind", ev->kind == ADBSCOPE_NET_EVENT_DNS_FAILED ? "dns_failed"
+                                                                                             : "connection_failed");
+        set_str (eo, "subject", ev->subject);
+        set_str (eo, "code", ev->code);
+        json_array_add_object_element (events, eo);
+      }
+    json_object_set_array_member (o, "events", events);
+  }
   return o;
 }

@@ -289,6 +289,33 @@ test_traffic (void)
     }
   g_assert_true (refused);
   g_assert_cmpint (json_object_get_int_member (agent, "failed_connections"), ==, 1);
+  /* Both failures are on the timeline, inside the run. */
+  {
+    JsonArray *events = json_object_get_array_member (agent, "events");
+    gboolean conn_event = FALSE, dns_event = FALSE;
+
+    for (guint i = 0; i < json_array_get_length (events); i++)
+      {
+        JsonObject *e = json_array_get_object_element (events, i);
+        double t = json_object_get_double_member (e, "time_s");
+
+        g_assert_cmpfloat (t, >, -2.0);
+        g_assert_cmpfloat (t, <, 12.0);
+        if (g_str_equal (json_object_get_string_member (e, "kind"), "connection_failed"))
+          {
+            conn_event = TRUE;
+            g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "CONNECTION_REFUSED");
+            g_assert_cmpstr (json_object_get_string_member (e, "subject"), ==, "api.demo.test:81");
+          }
+        else
+          {
+            dns_event = TRUE;
+            g_assert_cmpstr (json_object_get_string_member (e, "subject"), ==, "missing.demo.test");
+            g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "NXDOMAIN");
+          }
+      }
+    g_assert_true (conn_event && dns_event);
+  }
   {
     g_autoptr(JsonObject) a = path_object (root, "$.assertions[0]");
 

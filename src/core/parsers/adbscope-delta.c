@@ -19,7 +19,8 @@ adbscope_delta_interval (double uptime_before_s,
 {
   double dt = uptime_after_s - uptime_before_s;
 
-  return isfinite (dt) && dt >= ADBSCOPE_DELTA_MIN_WINDOW_S ? dt : NAN;
+  /* uptime has centisecond digits: 100.10 − 100.00 is 0.0999… in binary */
+  return isfinite (dt) && dt >= ADBSCOPE_DELTA_MIN_WINDOW_S - 1e-9 ? dt : NAN;
 }
 
 static void
