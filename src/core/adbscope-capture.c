@@ -15,8 +15,9 @@
 #include "adbscope-capture.h"
 #include "adbscope-error.h"
 
-#define WATCH_MS           2000
-#define RESTART_TIMEOUT_MS 15000
+#define WATCH_MS           1000
+#define RESTART_TIMEOUT_MS 20000
+#define DRAIN_MS           3000
 
 struct _AdbscopeCapture
 {
@@ -88,6 +89,8 @@ fail (AdbscopeCapture *self,
   set_state (self, ADBSCOPE_CAPTURE_FAILED);
 }
 
+/* The file is opened (and truncated) only once the agent runs, so a
+ * capture that cannot start leaves an existing file alone. */
 gboolean
 adbscope_capture_set_pcap_file (AdbscopeCapture  *self,
                                 const char       *path,
@@ -96,11 +99,8 @@ adbscope_capture_set_pcap_file (AdbscopeCapture  *self,
   g_return_val_if_fail (ADBSCOPE_IS_CAPTURE (self), FALSE);
   g_return_val_if_fail (self->state == ADBSCOPE_CAPTURE_IDLE, FALSE);
 
-  if (!adbscope_agent_link_set_pcap_file (self->link, path, error))
-    return FALSE;
   g_free (self->pcap_file);
   self->pcap_file = g_strdup (path);
-  adbscope_network_set_pcap (self->network, path);
   return TRUE;
 }
 
@@ -222,6 +222,16 @@ started_cb (GObject      *object,
       g_task_return_error (task, error);
       return;
     }
+  if (self->pcap_file != NULL)
+    {
+      if (!adbscope_agent_link_set_pcap_file (self->link, self->pcap_file, &error))
+        {
+          fail (self, error);
+          g_task_return_error (task, error);
+          return;
+        }
+      adbscope_network_set_pcap (self->network, self->pcap_file);
+    }
   set_state (self, ADBSCOPE_CAPTURE_RUNNING);
   adbscope_agent_link_start (self->link);
   g_task_return_boolean (task, TRUE);
@@ -279,12 +289,50 @@ stopped_cb (GObject      *object,
     g_task_return_boolean (task, TRUE);
 }
 
+typedef struct
+{
+  guint64 snapshots;
+  gint64  deadline;
+  guint   timer_id;
+} Drain;
+
+static void
+finish_stop (GTask *task)
+{
+  AdbscopeCapture *self = g_task_get_source_object (task);
+
+  adbscope_agent_link_stop (self->link);
+  adbscope_agent_stop_async (self->serial, NULL, stopped_cb, task);
+}
+
+/* Before the end: one more snapshot, and the pcap up to the packets that
+ * snapshot counts, so the file holds what the agent says it sent
+ * (bounded by DRAIN_MS). */
+static gboolean
+drain_cb (gpointer data)
+{
+  GTask *task = data;
+  AdbscopeCapture *self = g_task_get_source_object (task);
+  Drain *d = g_task_get_task_data (task);
+  AdbscopeNetCounters c;
+
+  adbscope_network_get_run_counters (self->network, &c);
+  if (g_get_monotonic_time () < d->deadline && adbscope_agent_link_is_connected (self->link)
+      && (adbscope_network_get_n_snapshots (self->network) <= d->snapshots
+          || adbscope_agent_link_get_pcap_stream_packets (self->link) < c.pcap_packets))
+    return G_SOURCE_CONTINUE;
+  d->timer_id = 0;
+  finish_stop (task);
+  return G_SOURCE_REMOVE;
+}
+
 void
 adbscope_capture_stop_async (AdbscopeCapture     *self,
                              GAsyncReadyCallback  callback,
                              gpointer             user_data)
 {
   GTask *task;
+  Drain *d;
 
   g_return_if_fail (ADBSCOPE_IS_CAPTURE (self));
 
@@ -295,10 +343,16 @@ adbscope_capture_stop_async (AdbscopeCapture     *self,
   self->cancellable = g_cancellable_new ();
   self->agent_starting = FALSE;
   g_clear_handle_id (&self->watch_id, g_source_remove);
-  adbscope_agent_link_stop (self->link);
   if (self->state != ADBSCOPE_CAPTURE_FAILED)
     set_state (self, ADBSCOPE_CAPTURE_STOPPING);
-  adbscope_agent_stop_async (self->serial, NULL, stopped_cb, task);
+  d = g_new0 (Drain, 1);
+  d->snapshots = adbscope_network_get_n_snapshots (self->network);
+  d->deadline = g_get_monotonic_time () + DRAIN_MS * 1000;
+  g_task_set_task_data (task, d, g_free);
+  if (self->state == ADBSCOPE_CAPTURE_STOPPING && adbscope_agent_link_is_connected (self->link))
+    d->timer_id = g_timeout_add (50, drain_cb, task);
+  else
+    finish_stop (task);
 }
 
 gboolean
