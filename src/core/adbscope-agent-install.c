@@ -190,10 +190,11 @@ adbscope_agent_install_sync (const char    *serial,
   st = query_status (serial, error);
   if (st != NULL && (!st->installed || st->version_code != manifest->version_code))
     {
+      g_autofree char *got = g_strdup_printf ("%" G_GINT64_FORMAT, st->version_code);
+      g_autofree char *want = g_strdup_printf ("%" G_GINT64_FORMAT, manifest->version_code);
+
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
-                   _("adb install said Success, but the device reports versionCode %" G_GINT64_FORMAT
-                     " instead of %" G_GINT64_FORMAT),
-                   st->version_code, manifest->version_code);
+                   _("adb install said Success, but the device reports versionCode %s instead of %s"), got, want);
       g_clear_pointer (&st, adbscope_agent_status_free);
     }
 

@@ -604,13 +604,19 @@ detail_value (AdbscopeNetworkPage *self,
         g_autofree char *b = format_bytes (adbscope_connection_get_bytes_down (c));
 
         /* Translators: bytes and packets */
-        return g_strdup_printf (_("%s in %" G_GUINT64_FORMAT " packets"), b, adbscope_connection_get_packets_down (c));
+        g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, adbscope_connection_get_packets_down (c));
+
+        /* Translators: bytes, and the number of packets */
+        return g_strdup_printf (_("%s in %s packets"), b, n);
       }
     case D_UP:
       {
         g_autofree char *b = format_bytes (adbscope_connection_get_bytes_up (c));
 
-        return g_strdup_printf (_("%s in %" G_GUINT64_FORMAT " packets"), b, adbscope_connection_get_packets_up (c));
+        g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, adbscope_connection_get_packets_up (c));
+
+        /* Translators: bytes, and the number of packets */
+        return g_strdup_printf (_("%s in %s packets"), b, n);
       }
     case D_PAYLOAD:
       {

@@ -535,9 +535,10 @@ exported_cb (GObject      *object,
   else
     {
       g_autofree char *base = g_path_get_basename (e->path);
-      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Saved “%s” (%" G_GUINT64_FORMAT " packet)",
-                                                            "Saved “%s” (%" G_GUINT64_FORMAT " packets)", n),
-                                               base, n);
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Saved “%s” (%s packet)",
+                                                            "Saved “%s” (%s packets)", n),
+                                               base, count);
 
       _adbscope_window_toast (self, text);
     }
