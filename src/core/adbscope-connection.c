@@ -260,9 +260,9 @@ adbscope_connection_is_failed (AdbscopeConnection *self)
   return self->failure != NULL || g_strcmp0 (self->state, "FAILED") == 0;
 }
 
-/* The agent sends codes; people read this. */
+/* The agent sends codes; people read this.  NULL for NULL. */
 const char *
-adbscope_connection_get_failure_text (AdbscopeConnection *self)
+adbscope_connection_failure_text_for (const char *code)
 {
   static const struct { const char *code; const char *text; } texts[] = {
     { "CONNECTION_REFUSED", N_("Connection refused") },
@@ -277,12 +277,18 @@ adbscope_connection_get_failure_text (AdbscopeConnection *self)
     { "ABORTED", N_("Aborted") },
   };
 
-  if (self->failure == NULL)
+  if (code == NULL)
     return NULL;
   for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
-    if (g_str_equal (self->failure, texts[i].code))
+    if (g_str_equal (code, texts[i].code))
       return _(texts[i].text);
   return _("Unknown failure");
+}
+
+const char *
+adbscope_connection_get_failure_text (AdbscopeConnection *self)
+{
+  return adbscope_connection_failure_text_for (self->failure);
 }
 
 static void

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "adbscope-connection-private.h"
 #include "adbscope-dns-lookup-private.h"
 
@@ -280,4 +282,20 @@ _adbscope_dns_lookup_copy (AdbscopeDnsLookup *self)
   copy->time_ms = self->time_ms;
   copy->via_fake_resolver = self->via_fake_resolver;
   return copy;
+}
+
+/* The lookup's result in words ("NXDOMAIN" → "No such name"). */
+const char *
+adbscope_dns_result_text (const char *code)
+{
+  if (g_strcmp0 (code, "NOERROR") == 0)
+    return _("Answered");
+  if (g_strcmp0 (code, "NXDOMAIN") == 0)
+    /* Translators: DNS NXDOMAIN */
+    return _("No such name");
+  if (g_strcmp0 (code, "SERVFAIL") == 0)
+    return _("Server failure");
+  if (g_strcmp0 (code, "FAILED") == 0)
+    return _("No answer");
+  return code != NULL ? code : "—";
 }

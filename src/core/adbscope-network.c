@@ -16,6 +16,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -666,4 +667,17 @@ adbscope_network_get_time_ms (AdbscopeNetwork *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_NETWORK (self), 0);
   return (gint64) self->last_time_ms;
+}
+
+/* What a person reads for @ev on the charts' timeline. */
+char *
+adbscope_net_event_describe (const AdbscopeNetEvent *ev)
+{
+  g_return_val_if_fail (ev != NULL, NULL);
+
+  if (ev->kind == ADBSCOPE_NET_EVENT_DNS_FAILED)
+    /* Translators: a failed DNS lookup on the timeline: name, result in words */
+    return g_strdup_printf (_("DNS %s: %s"), ev->subject, adbscope_dns_result_text (ev->code));
+  /* Translators: a failed connection on the timeline: host:port, reason in words */
+  return g_strdup_printf (_("%s: %s"), ev->subject, adbscope_connection_failure_text_for (ev->code));
 }

@@ -159,8 +159,8 @@ build_layers (AdbscopeChartCard *self,
 /**
  * adbscope_chart_sync_markers:
  *
- * Gives @chart the view's markers it does not have yet (any time chart,
- * not only a card's): one copy per marker, when it is added.
+ * Gives @chart the view's markers and network failures it does not have
+ * yet (any time chart, not only a card's): one copy each, when added.
  */
 void
 adbscope_chart_sync_markers (AdbscopeChart    *chart,
@@ -168,11 +168,21 @@ adbscope_chart_sync_markers (AdbscopeChart    *chart,
 {
   guint n = adbscope_data_view_get_n_markers (view);
 
+  const GArray *events = adbscope_network_get_events (adbscope_data_view_get_network (view));
+
   for (guint i = adbscope_chart_get_n_markers (chart); i < n; i++)
     {
       const AdbscopeMarker *m = adbscope_data_view_get_marker (view, i);
 
       adbscope_chart_add_marker (chart, m->time_us, m->label);
+    }
+  /* The network's failures are on the same timeline (the session's clock). */
+  for (guint i = adbscope_chart_get_n_events (chart); i < events->len; i++)
+    {
+      const AdbscopeNetEvent *ev = &g_array_index (events, AdbscopeNetEvent, i);
+      g_autofree char *label = adbscope_net_event_describe (ev);
+
+      adbscope_chart_add_event (chart, ev->time_us, label);
     }
 }
 
@@ -252,7 +262,8 @@ adbscope_chart_card_update (AdbscopeChartCard *self,
     {
       AdbscopeSeries *first = adbscope_data_view_get_series (view, g_array_index (self->ids, AdbscopeSeriesId, 0));
       guint64 pushed = 0;
-      guint n_markers = adbscope_data_view_get_n_markers (view);
+      guint n_markers = adbscope_data_view_get_n_markers (view)
+                        + adbscope_network_get_events (adbscope_data_view_get_network (view))->len;
 
       for (guint i = 0; i < self->ids->len; i++)
         pushed += adbscope_series_get_n_pushed (adbscope_data_view_get_series (view, g_array_index (self->ids, AdbscopeSeriesId, i)));

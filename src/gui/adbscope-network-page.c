@@ -114,21 +114,6 @@ state_text (const char *code)
   return code != NULL ? code : "—";
 }
 
-static const char *
-dns_result_text (const char *code)
-{
-  if (g_strcmp0 (code, "NOERROR") == 0)
-    return _("Answered");
-  if (g_strcmp0 (code, "NXDOMAIN") == 0)
-    /* Translators: DNS NXDOMAIN */
-    return _("No such name");
-  if (g_strcmp0 (code, "SERVFAIL") == 0)
-    return _("Server failure");
-  if (g_strcmp0 (code, "FAILED") == 0)
-    return _("No answer");
-  return code != NULL ? code : "—";
-}
-
 /* ms the connection lasted, or has lasted by the last snapshot. */
 static gint64
 connection_duration_ms (AdbscopeConnection *c,
@@ -451,7 +436,7 @@ static char *
 d_result_text (AdbscopeNetworkPage *self, gpointer item, gboolean *is_error)
 {
   *is_error = adbscope_dns_lookup_is_failed (item);
-  return g_strdup (dns_result_text (adbscope_dns_lookup_get_result (item)));
+  return g_strdup (adbscope_dns_result_text (adbscope_dns_lookup_get_result (item)));
 }
 
 static int

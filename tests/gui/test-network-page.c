@@ -18,6 +18,7 @@
 #include "adbscope-test-device.h"
 
 #include "adbscope-application.h"
+#include "adbscope-chart-card.h"
 #include "adbscope-connection.h"
 #include "adbscope-demo.h"
 #include "adbscope-net-host.h"
@@ -195,6 +196,52 @@ find_row (GListModel *rows,
         return i;
     }
   return G_MAXUINT;
+}
+
+/* The failures are events on every time chart (the Overview's too), and
+ * hovering one names it. */
+static void
+test_failures_on_timeline (void)
+{
+  const GArray *events = adbscope_network_get_events (live_network ());
+  g_autoptr(GPtrArray) cards = NULL;
+  gboolean refused = FALSE, nxdomain = FALSE;
+
+  g_assert_cmpuint (events->len, >=, 2);
+  for (guint i = 0; i < events->len; i++)
+    {
+      const AdbscopeNetEvent *ev = &g_array_index (events, AdbscopeNetEvent, i);
+
+      refused |= g_strcmp0 (ev->code, "CONNECTION_REFUSED") == 0;
+      nxdomain |= g_strcmp0 (ev->code, "NXDOMAIN") == 0;
+    }
+  g_assert_true (refused && nxdomain);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "overview"));
+  gui_test_spin (500);
+  cards = adbscope_page_list_cards (_adbscope_window_get_page (window, "overview"));
+  g_assert_cmpuint (cards->len, >, 0);
+  for (guint c = 0; c < cards->len; c++)
+    {
+      AdbscopeChart *chart = adbscope_chart_card_get_chart (cards->pdata[c]);
+      const AdbscopeNetEvent *ev = NULL;
+      g_autofree char *text = NULL;
+
+      if (!gtk_widget_get_mapped (GTK_WIDGET (chart)))
+        continue;
+      g_assert_cmpuint (adbscope_chart_get_n_events (chart), ==, events->len);
+      for (guint i = 0; i < events->len && ev == NULL; i++)
+        if (g_strcmp0 (g_array_index (events, AdbscopeNetEvent, i).code, "CONNECTION_REFUSED") == 0)
+          ev = &g_array_index (events, AdbscopeNetEvent, i);
+      g_assert_nonnull (ev);
+      text = adbscope_chart_describe_events_at (chart, adbscope_chart_time_to_x (chart, ev->time_us));
+      g_test_message ("hover: %s", text);
+      g_assert_nonnull (strstr (text, "Connection refused"));
+      g_assert_nonnull (strstr (text, ev->subject));
+      break;
+    }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "network"));
+  gui_test_spin (200);
 }
 
 static void
@@ -475,6 +522,7 @@ main (int    argc,
 
   g_test_add_func ("/gui/network/capture-flow", test_capture_flow);
   g_test_add_func ("/gui/network/hosts-match-servers", test_hosts_match_servers);
+  g_test_add_func ("/gui/network/failures-on-timeline", test_failures_on_timeline);
   g_test_add_func ("/gui/network/search-filter-sort", test_search_filter_sort);
   g_test_add_func ("/gui/network/selection-and-details", test_selection_and_details);
   g_test_add_func ("/gui/network/pause-freezes", test_pause_freezes);
