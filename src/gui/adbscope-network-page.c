@@ -59,6 +59,7 @@ struct _AdbscopeNetworkPage
   GPtrArray          *detail_rows;     /* AdwActionRow, in field order */
 
   Cell               *duration_cell;   /* owned by its factory */
+  guint64             sorted_snapshots;
 
   AdbscopeCapture    *capture;
   GHashTable         *interface_rows;  /* name → AdwActionRow, borrowed */
@@ -273,11 +274,33 @@ set_column (AdbscopeNetworkPage *self,
   return cell;
 }
 
+/* Strings that may be missing (a connection without a host name or a
+ * failure): missing sorts first, the rest case-insensitively.
+ * GtkStringSorter does not take NULL. */
+static int
+compare_string_property (gconstpointer a,
+                         gconstpointer b,
+                         gpointer      user_data)
+{
+  g_autofree char *sa = NULL;
+  g_autofree char *sb = NULL;
+  g_autofree char *ka = NULL;
+  g_autofree char *kb = NULL;
+
+  g_object_get ((gpointer) a, user_data, &sa, NULL);
+  g_object_get ((gpointer) b, user_data, &sb, NULL);
+  if (sa == NULL || sb == NULL)
+    return (sa != NULL) - (sb != NULL);
+  ka = g_utf8_collate_key (sa, -1);
+  kb = g_utf8_collate_key (sb, -1);
+  return strcmp (ka, kb);
+}
+
 static GtkSorter *
 string_sorter (GType       type,
                const char *prop)
 {
-  return GTK_SORTER (gtk_string_sorter_new (gtk_property_expression_new (type, NULL, prop)));
+  return GTK_SORTER (gtk_custom_sorter_new (compare_string_property, (gpointer) prop, NULL));
 }
 
 static GtkSorter *
@@ -947,13 +970,22 @@ adbscope_network_page_update (AdbscopePage     *page,
 
   if (network != self->network)
     show_network (self, network);
-  else if (!adbscope_data_view_get_paused (view))
+  else if (!adbscope_data_view_get_paused (view)
+           && adbscope_network_get_n_snapshots (network) != self->sorted_snapshots)
     {
       /* Numbers changed in place: sort again (and filter, for the state). */
+      /* Only a snapshot changes these numbers (the view also updates for
+       * every other collector's sample). */
+      self->sorted_snapshots = adbscope_network_get_n_snapshots (network);
       resort (self->connection_view);
       resort (self->host_view);
       resort (self->dns_view);
-      gtk_filter_changed (GTK_FILTER (self->connection_filter), GTK_FILTER_CHANGE_DIFFERENT);
+      /* A row can start or stop matching only through what changes: its
+       * state (failed only) or its host name (searched).  Refiltering
+       * rebinds every visible row, so not without a reason. */
+      if (gtk_toggle_button_get_active (self->failed_toggle)
+          || *gtk_editable_get_text (GTK_EDITABLE (self->search_entry)) != '\0')
+        gtk_filter_changed (GTK_FILTER (self->connection_filter), GTK_FILTER_CHANGE_DIFFERENT);
     }
   refresh_bound (self->duration_cell);
   if (self->shown_details != NULL)
