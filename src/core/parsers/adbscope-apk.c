@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "adbscope-apk.h"
+#include "adbscope-apk-arsc.h"
 #include "adbscope-apk-private.h"
 #include "adbscope-error.h"
 
@@ -477,9 +478,9 @@ adbscope_apk_string_pool_init (AdbscopeApkStringPool *pool,
 
 /* UTF-16LE to UTF-8; unpaired surrogates become U+FFFD (g_utf16_to_utf8
  * refuses them, and a label with one is still a label). */
-static char *
-utf16le_to_utf8 (const guint8 *p,
-                 gsize         n_units)
+char *
+_adbscope_utf16le_to_utf8 (const guint8 *p,
+                           gsize         n_units)
 {
   GString *s = g_string_sized_new (n_units + 1);
   gsize i;
@@ -572,7 +573,7 @@ adbscope_apk_string_pool_get (const AdbscopeApkStringPool *pool,
         }
       if (len16 > (gsize) (end - p) / 2)
         goto damaged;
-      return utf16le_to_utf8 (p, len16);
+      return _adbscope_utf16le_to_utf8 (p, len16);
     }
 
 damaged:
@@ -1119,4 +1120,74 @@ adbscope_apk_read_manifest (const char  *path,
   if (apk == NULL)
     return NULL;
   return adbscope_apk_file_read_manifest (apk, error);
+}
+
+typedef struct
+{
+  AdbscopeApkFile *apk;
+  guint64          base;
+} StoredEntry;
+
+static gboolean
+read_stored_entry (gpointer   user_data,
+                   guint64    offset,
+                   gsize      len,
+                   guint8    *buf,
+                   GError   **error)
+{
+  StoredEntry *se = user_data;
+
+  return read_at (se->apk, se->base + offset, len, buf, error);
+}
+
+AdbscopeArsc *
+adbscope_apk_file_open_resources (AdbscopeApkFile  *apk,
+                                  GError          **error)
+{
+  const AdbscopeZipEntry *e;
+  g_autoptr(GBytes) bytes = NULL;
+  AdbscopeArsc *arsc;
+
+  g_return_val_if_fail (apk != NULL, NULL);
+
+  e = adbscope_zip_find_entry (apk->entries, "resources.arsc");
+  if (e == NULL)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
+                   _("%s has no entry “%s”"), apk->path, "resources.arsc");
+      return NULL;
+    }
+  if (e->method == 0 && !(e->flags & 1))
+    {
+      guint8 header[ZIP_LOCAL_LEN];
+      guint64 data_offset;
+
+      if (!read_at (apk, e->local_offset, sizeof header, header, error)
+          || !adbscope_zip_local_header_parse (header, sizeof header, &data_offset, error))
+        return NULL;
+      if (e->local_offset + data_offset + e->size <= apk->size)
+        {
+          /* The callback's data lives as long as the table: keep it in apk. */
+          StoredEntry *se = g_new0 (StoredEntry, 1);
+
+          se->apk = apk;
+          se->base = e->local_offset + data_offset;
+          arsc = adbscope_arsc_open (read_stored_entry, se, e->size, error);
+          if (arsc == NULL)
+            {
+              g_free (se);
+              g_prefix_error (error, "%s: ", apk->path);
+              return NULL;
+            }
+          _adbscope_arsc_set_user_data_free (arsc, g_free);
+          return arsc;
+        }
+    }
+  bytes = adbscope_apk_file_read_entry (apk, "resources.arsc", error);
+  if (bytes == NULL)
+    return NULL;
+  arsc = adbscope_arsc_new_for_bytes (bytes, error);
+  if (arsc == NULL)
+    g_prefix_error (error, "%s: ", apk->path);
+  return arsc;
 }
