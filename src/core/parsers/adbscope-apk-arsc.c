@@ -21,6 +21,7 @@
 #define RES_TABLE_TYPE           0x0002
 #define RES_TABLE_PACKAGE_TYPE   0x0200
 #define RES_TABLE_TYPE_TYPE      0x0201
+#define RES_TABLE_TYPE_SPEC_TYPE 0x0202
 
 #define TYPE_FLAG_SPARSE   0x01
 #define TYPE_FLAG_OFFSET16 0x02
@@ -47,8 +48,12 @@ typedef struct
 
 typedef struct
 {
-  guint32 id;
-  GArray *types;   /* TypeChunk */
+  guint32  id;
+  GArray  *types;          /* TypeChunk, as far as walked */
+  guint64  walk_pos;       /* next chunk to index */
+  guint64  end;
+  guint    max_type_seen;
+  gboolean sorted;
 } Package;
 
 struct _AdbscopeArsc
@@ -265,6 +270,66 @@ global_string (AdbscopeArsc *arsc,
     }
 }
 
+/* Type chunks are indexed lazily: aapt and aapt2 write them by ascending
+ * type id, so a lookup walks only up to the first chunk of a higher id.
+ * When ids go down (an unusual table) or a lookup finds nothing, the rest
+ * of the package is walked. */
+static gboolean
+walk_package (AdbscopeArsc *arsc,
+              Package      *pkg,
+              guint         until_type,
+              GError      **error)
+{
+  while (pkg->walk_pos + 8 <= pkg->end)
+    {
+      guint8 ch[8];
+      guint16 type, chunk_header;
+      guint32 chunk_size;
+      guint64 pos = pkg->walk_pos;
+
+      if (!rd (arsc, pos, sizeof ch, ch, error))
+        return FALSE;
+      type = _adbscope_rd16 (ch);
+      chunk_header = _adbscope_rd16 (ch + 2);
+      chunk_size = _adbscope_rd32 (ch + 4);
+      if (chunk_size < 8 || chunk_header < 8 || chunk_header > chunk_size || chunk_size > pkg->end - pos)
+        return fail (error, _("APK: resources.arsc has a damaged chunk"));
+      if (type == RES_TABLE_TYPE_TYPE || type == RES_TABLE_TYPE_SPEC_TYPE)
+        {
+          guint8 th[20 + CONFIG_MAX] = { 0 };
+          TypeChunk t = { 0 };
+          guint32 config_size;
+
+          if (chunk_header < (type == RES_TABLE_TYPE_TYPE ? 20 + 4 : 16))
+            return fail (error, _("APK: resources.arsc has a damaged type chunk"));
+          if (!rd (arsc, pos, MIN (chunk_header, sizeof th), th, error))
+            return FALSE;
+          t.id = th[8];
+          if (t.id < pkg->max_type_seen)
+            pkg->sorted = FALSE;
+          pkg->max_type_seen = MAX (pkg->max_type_seen, t.id);
+          if (pkg->sorted && until_type != G_MAXUINT && t.id > until_type)
+            return TRUE;   /* the next lookup starts here again */
+          if (type == RES_TABLE_TYPE_TYPE)
+            {
+              t.flags = th[9];
+              t.offset = pos;
+              t.header_size = chunk_header;
+              t.size = chunk_size;
+              t.entry_count = _adbscope_rd32 (th + 12);
+              t.entries_start = _adbscope_rd32 (th + 16);
+              config_size = MIN (_adbscope_rd32 (th + 20), MIN (chunk_header - 20u, (guint32) CONFIG_MAX));
+              memcpy (t.config, th + 20, config_size);
+              if (t.entries_start > chunk_size || t.entry_count > chunk_size / 2)
+                return fail (error, _("APK: resources.arsc has a damaged type chunk"));
+              g_array_append_val (pkg->types, t);
+            }
+        }
+      pkg->walk_pos = pos + chunk_size;
+    }
+  return TRUE;
+}
+
 static gboolean
 read_package (AdbscopeArsc *arsc,
               guint64       offset,
@@ -274,7 +339,6 @@ read_package (AdbscopeArsc *arsc,
   guint8 h[12];
   Package pkg = { 0 };
   guint16 header_size;
-  guint64 pos, end;
 
   if (size < 12 + 256 + 16 || !rd (arsc, offset, sizeof h, h, error))
     return size < 12 + 256 + 16 ? fail (error, _("APK: resources.arsc has a damaged package")) : FALSE;
@@ -283,61 +347,11 @@ read_package (AdbscopeArsc *arsc,
     return fail (error, _("APK: resources.arsc has a damaged package"));
   pkg.id = _adbscope_rd32 (h + 8);
   pkg.types = g_array_new (FALSE, TRUE, sizeof (TypeChunk));
-
-  end = offset + size;
-  for (pos = offset + header_size; pos + 8 <= end;)
-    {
-      guint8 ch[8];
-      guint16 type, chunk_header;
-      guint32 chunk_size;
-
-      if (!rd (arsc, pos, sizeof ch, ch, error))
-        goto failed;
-      type = _adbscope_rd16 (ch);
-      chunk_header = _adbscope_rd16 (ch + 2);
-      chunk_size = _adbscope_rd32 (ch + 4);
-      if (chunk_size < 8 || chunk_header < 8 || chunk_header > chunk_size || chunk_size > end - pos)
-        {
-          fail (error, _("APK: resources.arsc has a damaged chunk"));
-          goto failed;
-        }
-      if (type == RES_TABLE_TYPE_TYPE)
-        {
-          guint8 th[20 + CONFIG_MAX] = { 0 };
-          TypeChunk t = { 0 };
-          guint32 config_size;
-
-          if (chunk_header < 20 + 4
-              || !rd (arsc, pos, MIN (chunk_header, sizeof th), th, error))
-            {
-              if (chunk_header < 20 + 4)
-                fail (error, _("APK: resources.arsc has a damaged type chunk"));
-              goto failed;
-            }
-          t.id = th[8];
-          t.flags = th[9];
-          t.offset = pos;
-          t.header_size = chunk_header;
-          t.size = chunk_size;
-          t.entry_count = _adbscope_rd32 (th + 12);
-          t.entries_start = _adbscope_rd32 (th + 16);
-          config_size = MIN (_adbscope_rd32 (th + 20), MIN (chunk_header - 20u, (guint32) CONFIG_MAX));
-          memcpy (t.config, th + 20, config_size);
-          if (t.entries_start > chunk_size || t.entry_count > chunk_size / 2)
-            {
-              fail (error, _("APK: resources.arsc has a damaged type chunk"));
-              goto failed;
-            }
-          g_array_append_val (pkg.types, t);
-        }
-      pos += chunk_size;
-    }
+  pkg.walk_pos = offset + header_size;
+  pkg.end = offset + size;
+  pkg.sorted = TRUE;
   g_array_append_val (arsc->packages, pkg);
   return TRUE;
-
-failed:
-  g_array_unref (pkg.types);
-  return FALSE;
 }
 
 AdbscopeArsc *
@@ -662,7 +676,7 @@ entry_value (AdbscopeArsc    *arsc,
   return TRUE;
 }
 
-static const Package *
+static Package *
 find_package (AdbscopeArsc *arsc,
               guint32       id)
 {
@@ -690,7 +704,7 @@ adbscope_arsc_resolve (AdbscopeArsc            *arsc,
   memset (out, 0, sizeof *out);
   for (depth = 0; depth < MAX_DEPTH; depth++)
     {
-      const Package *pkg = find_package (arsc, res_id >> 24);
+      Package *pkg = find_package (arsc, res_id >> 24);
       guint8 type_id = (res_id >> 16) & 0xff;
       guint32 entry = res_id & 0xffff;
       const TypeChunk *best = NULL;
@@ -705,6 +719,9 @@ adbscope_arsc_resolve (AdbscopeArsc            *arsc,
                        _("APK: resource 0x%08x is in a package the table does not hold"), res_id);
           return FALSE;
         }
+      if (!walk_package (arsc, pkg, type_id, error))
+        return FALSE;
+    again:
       for (i = 0; i < pkg->types->len; i++)
         {
           const TypeChunk *t = &g_array_index (pkg->types, TypeChunk, i);
@@ -734,6 +751,12 @@ adbscope_arsc_resolve (AdbscopeArsc            *arsc,
           best_config = c;
           best_type = vtype;
           best_data = vdata;
+        }
+      if (best == NULL && pkg->walk_pos + 8 <= pkg->end)
+        {
+          if (!walk_package (arsc, pkg, G_MAXUINT, error))
+            return FALSE;
+          goto again;
         }
       if (best == NULL)
         {

@@ -13,14 +13,6 @@
 
 G_BEGIN_DECLS
 
-/* Fills buf with len bytes at offset (offset + len <= the size given to
- * adbscope_arsc_open), or fails. */
-typedef gboolean (*AdbscopeApkReadFunc) (gpointer   user_data,
-                                         guint64    offset,
-                                         gsize      len,
-                                         guint8    *buf,
-                                         GError   **error);
-
 /* The device configuration to choose resources for.  Empty strings and 0
  * mean "not specified" (as aapt does for its badging). */
 typedef struct
