@@ -260,8 +260,10 @@ read_label (gpointer data,
     }
   if (item->label != NULL)
     post (job, item, TRUE, FALSE);
-  /* Memory: the icon step reads again what it needs. */
-  adbscope_apk_remote_drop_cache (item->remote);
+  /* Memory: with many apps waiting for the icon step, a large cache is
+   * dropped (the icon step reads again what it needs). */
+  if (adbscope_apk_remote_get_bytes_fetched (item->remote) > 1024 * 1024)
+    adbscope_apk_remote_drop_cache (item->remote);
 }
 
 static void
@@ -274,7 +276,12 @@ read_icon (gpointer data,
   g_autoptr(GBytes) png = NULL;
   const AdbscopeApkValue *icon;
 
-  if (item->manifest == NULL || g_cancellable_is_cancelled (job->cancellable))
+  if (g_cancellable_is_cancelled (job->cancellable))
+    {
+      g_debug ("%s: icon: cancelled", item->package);
+      goto done;
+    }
+  if (item->manifest == NULL)
     goto done;
   icon = item->manifest->icon.kind != ADBSCOPE_APK_VALUE_NONE ? &item->manifest->icon : &item->manifest->round_icon;
   if (icon->kind == ADBSCOPE_APK_VALUE_NONE)
@@ -287,8 +294,11 @@ read_icon (gpointer data,
     }
   item->icon = cache_path (job, item, ".png");
   if (g_mkdir_with_parents (job->cache_dir, 0700) != 0
-      || !g_file_set_contents (item->icon, g_bytes_get_data (png, NULL), g_bytes_get_size (png), NULL))
-    g_clear_pointer (&item->icon, g_free);
+      || !g_file_set_contents (item->icon, g_bytes_get_data (png, NULL), g_bytes_get_size (png), &error))
+    {
+      g_debug ("%s: icon: %s", item->package, error != NULL ? error->message : "no cache directory");
+      g_clear_pointer (&item->icon, g_free);
+    }
   else
     post (job, item, FALSE, TRUE);
 

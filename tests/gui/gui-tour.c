@@ -9,6 +9,7 @@
 
 #include <adwaita.h>
 
+#include "adbscope-app.h"
 #include "adbscope-application.h"
 #include "adbscope-window-private.h"
 #include "gui-test-util.h"
@@ -32,6 +33,22 @@ apps_loaded (gpointer data)
 
   return !adbscope_app_picker_get_loading (picker) &&
          g_list_model_get_n_items (adbscope_app_picker_get_model (picker)) > 0;
+}
+
+/* Labels and icons arrive after the list (read from the APKs). */
+static gboolean
+icons_loaded (gpointer data)
+{
+  GListModel *apps = adbscope_app_picker_get_model (_adbscope_window_get_app_picker (window));
+  guint i, n = 0;
+
+  for (i = 0; i < g_list_model_get_n_items (apps); i++)
+    {
+      g_autoptr(AdbscopeApp) app = g_list_model_get_item (apps, i);
+
+      n += adbscope_app_get_icon (app) != NULL;
+    }
+  return n >= GPOINTER_TO_UINT (data);
 }
 
 static void
@@ -114,6 +131,9 @@ main (int    argc,
   gtk_widget_activate_action (GTK_WIDGET (window), "win.try-demo", NULL);
   if (!gui_test_wait (apps_loaded, NULL, 60000))
     g_error ("the demo device's apps did not show up (%s)", _adbscope_window_get_last_toast (window));
+  if (g_getenv ("ADBSCOPE_DEMO_APKS") != NULL
+      && !gui_test_wait (icons_loaded, GUINT_TO_POINTER (3), 60000))
+    g_error ("the app icons did not show up");
   for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
     {
       set_scheme (schemes[s]);
