@@ -221,7 +221,6 @@ adbscope_app_picker_refresh (AdbscopeAppPicker *self)
 {
   g_return_if_fail (ADBSCOPE_IS_APP_PICKER (self));
 
-  g_debug ("app picker: refresh %s", self->serial);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   if (self->serial == NULL)
