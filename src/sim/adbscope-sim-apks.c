@@ -1,9 +1,10 @@
 /* adbscope-sim-apks.c: `adbscope sim --apk FILE` installs real APK files
  *
- * The file is copied to SANDBOX/root/data/app/PACKAGE.apk (PACKAGE from its
- * manifest, read with the core's APK reader); the fake pm lists it and
- * prints that absolute path for `pm path` and `-f`, so the shell's dd
- * reads the real bytes, as on a phone.
+ * As `pm install` does (adbscope-sim-packages.c): the file is copied to
+ * SANDBOX/root/data/app/PACKAGE/base.apk (PACKAGE from its manifest, read
+ * with the core's APK reader) and recorded; the fake pm lists it and prints
+ * that absolute path for `pm path` and `-f`, so the shell's dd reads the
+ * real bytes, as on a phone.
  */
 #include "config.h"
 
@@ -21,7 +22,7 @@ adbscope_sim_install_apk (AdbscopeSimDevice  *device,
                           GError            **error)
 {
   g_autoptr(AdbscopeApkManifest) m = adbscope_apk_read_manifest (file, error);
-  g_autofree char *name = NULL;
+  g_autofree char *dir = NULL;
   g_autofree char *dest = NULL;
   g_autoptr(GFile) src = NULL;
   g_autoptr(GFile) dst = NULL;
@@ -34,9 +35,12 @@ adbscope_sim_install_apk (AdbscopeSimDevice  *device,
                    _("%s: “%s” is not a valid package name"), file, m->package);
       return FALSE;
     }
-  name = g_strconcat (m->package, ".apk", NULL);
-  dest = g_build_filename (device->fs_root, "data", "app", name, NULL);
+  dir = g_build_filename (device->fs_root, "data", "app", m->package, NULL);
+  dest = g_build_filename (dir, "base.apk", NULL);
   src = g_file_new_for_path (file);
   dst = g_file_new_for_path (dest);
-  return g_file_copy (src, dst, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, error);
+  g_mkdir_with_parents (dir, 0755);
+  return g_file_copy (src, dst, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, error)
+         && adbscope_sim_packages_record (device->sandbox, m->package, MAX (m->version_code, 0),
+                                          m->version_name, m->min_sdk, m->target_sdk, error);
 }

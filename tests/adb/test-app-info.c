@@ -417,7 +417,7 @@ test_labels_and_icons (void)
   /* An update (new modification time) is read again; the others not. */
   {
     g_autofree char *file = g_build_filename (adbscope_test_device_get_sandbox (dev), "root", "data", "app",
-                                              "org.adbscope.test.literal.apk", NULL);
+                                              "org.adbscope.test.literal", "base.apk", NULL);
     g_autoptr(GListModel) after = list_apps ();
 
     g_assert_cmpint (g_utime (file, &(struct utimbuf) { 1000000000, 1000000000 }), ==, 0);

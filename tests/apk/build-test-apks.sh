@@ -81,6 +81,7 @@ cp -r "$src/adaptive/." "$work/adaptive/"
 icon "$work/adaptive/res/mipmap-mdpi/ic_launcher.png" 48 teal
 icon "$work/adaptive/res/mipmap-xhdpi/ic_launcher.png" 96 teal
 icon "$work/adaptive/res/mipmap-mdpi/ic_launcher_round.png" 48 navy
+mkdir -p "$work/adaptive/res/drawable-nodpi"
 convert -size 108x108 gradient:yellow-orange -define png:exclude-chunks=date,time \
   "PNG32:$work/adaptive/res/drawable-nodpi/ic_background.png"
 build adaptive
