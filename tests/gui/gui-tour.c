@@ -11,6 +11,7 @@
 
 #include "adbscope-app.h"
 #include "adbscope-application.h"
+#include "adbscope-connect-dialog.h"
 #include "adbscope-window-private.h"
 #include "gui-test-util.h"
 
@@ -126,6 +127,44 @@ main (int    argc,
       set_scheme (schemes[s]);
       save (dir, "00-devices", schemes[s]);
     }
+
+  /* Connect…: two recent addresses, then a real attempt at a closed port
+   * and adb's answer. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new ("io.github.adbscope.Adbscope");
+    GtkWindow *dialog, *answer = NULL;
+    GtkEditable *entry;
+
+    adbscope_connect_remember (settings, "farm-7.example.com:7401");
+    adbscope_connect_remember (settings, "192.168.1.20:5555");
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.connect", NULL);
+    gui_test_spin (300);
+    dialog = find_window (app, ADW_TYPE_MESSAGE_DIALOG);
+    entry = g_object_get_data (G_OBJECT (dialog), "entry");
+    gtk_editable_set_text (entry, "127.0.0.1:9");
+    for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+      {
+        set_scheme (schemes[s]);
+        save_widget (dir, "00-connect", schemes[s], GTK_WIDGET (dialog));
+      }
+    adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "connect");
+    for (guint t = 0; t < 100 && answer == NULL; t++)
+      {
+        gui_test_spin (100);
+        for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+          if (g_object_get_data (l->data, "adbscope-connect-answer") != NULL)
+            answer = l->data;
+      }
+    if (answer == NULL)
+      g_error ("no answer from adb connect");
+    g_assert_cmpint (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (answer), "adbscope-connect-answer")), ==, 2);
+    for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+      {
+        set_scheme (schemes[s]);
+        save_widget (dir, "00-connect-answer", schemes[s], GTK_WIDGET (answer));
+      }
+    gtk_window_destroy (answer);
+  }
 
   set_scheme ("light");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.try-demo", NULL);
