@@ -28,6 +28,8 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "adbscope-adb.h"
+#include "adbscope-adb-parse.h"
 #include "adbscope-error.h"
 #include "adbscope-sim.h"
 #include "adbscope-sim-private.h"
@@ -295,6 +297,7 @@ on_connect_done (int         wait_status,
                  gpointer    user_data)
 {
   SimRun *run = user_data;
+  g_autoptr(GError) error = NULL;
 
   if (!WIFEXITED (wait_status) || WEXITSTATUS (wait_status) == 127)
     {
@@ -304,20 +307,17 @@ on_connect_done (int         wait_status,
       g_main_loop_quit (run->device->loop);
       return;
     }
-  if ((strstr (out, "connected to") != NULL) ||
-      (run->device->unauthorized && strstr (out, "failed to authenticate") != NULL))
+  /* core's reading of adb's verdict; an unauthorized sim is connected
+   * when adb says so */
+  if (adbscope_parse_connect_output (out, &error) ||
+      (run->device->unauthorized && g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_DEVICE_UNAUTHORIZED)))
     {
-      if (strstr (out, "failed to connect") == NULL)
-        {
-          run->connected = TRUE;
-          print_ready_line (run);
-          return;
-        }
+      run->connected = TRUE;
+      print_ready_line (run);
+      return;
     }
   {
-    g_autofree char *o = g_strstrip (g_strdup (out));
-    g_autofree char *e = g_strstrip (g_strdup (err));
-    g_autofree char *message = g_strdup_printf (_("adb connect %s failed: %s%s"), run->serial, o, e);
+    g_autofree char *message = g_strdup_printf (_("adb connect %s failed: %s"), run->serial, error->message);
 
     run->exit_code = print_error (ADBSCOPE_ERROR_ADB_FAILED, message);
   }
@@ -330,8 +330,14 @@ static gboolean
 prepare_adb_commands (SimRun  *run,
                       GError **error)
 {
-  const char *connect_argv[] = { run->adb, "connect", run->serial, NULL };
-  const char *disconnect_argv[] = { run->adb, "disconnect", run->serial, NULL };
+  const char *adb = adbscope_adb_get_path (error);  /* core's: $ADB, else PATH */
+  const char *connect_argv[] = { adb, "connect", run->serial, NULL };
+  const char *disconnect_argv[] = { adb, "disconnect", run->serial, NULL };
+
+  if (adb == NULL)
+    return FALSE;
+  g_free (run->adb);
+  run->adb = g_strdup (adb);
 
   run->connect_cmd = adbscope_sim_host_command_prepare (connect_argv, error);
   if (run->connect_cmd == NULL)
@@ -509,7 +515,6 @@ adbscope_sim_main (int    argc,
   run.exit_code = 0;
   run.no_connect = no_connect;
   run.cancellable = g_cancellable_new ();
-  run.adb = g_strdup (g_getenv ("ADB") != NULL ? g_getenv ("ADB") : "adb");
 
   if (!listen_tcp (device, (guint16) port, &error) ||
       (control_service = listen_control (device, &error)) == NULL)
