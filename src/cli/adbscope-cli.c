@@ -16,6 +16,7 @@
 static const AdbscopeCliCommand commands[] = {
   { "devices", N_("List connected devices and their state"), adbscope_cli_devices },
   { "apps", N_("List the apps of a device (running apps first)"), adbscope_cli_apps },
+  { "connect", N_("Connect to a device over the network (adb connect HOST[:PORT])"), adbscope_cli_connect },
   { "record", N_("Record an app and write a JSON report (with --assert for CI)"), adbscope_cli_record },
   { "mark", N_("Add a marker to the running record"), adbscope_cli_mark },
   { "stop", N_("Stop the running record"), adbscope_cli_stop },

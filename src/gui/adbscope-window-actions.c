@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include "adbscope-connect-dialog.h"
+
 #include <glib/gi18n.h>
 
 #include "adbscope-report.h"
@@ -306,6 +308,16 @@ demo_cb (GObject      *object,
 }
 
 static void
+connect_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+
+  adbscope_connect_dialog_present (GTK_WINDOW (self), self->settings);
+}
+
+static void
 try_demo_action (GtkWidget  *widget,
                  const char *action_name,
                  GVariant   *param)
@@ -362,6 +374,7 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   gtk_widget_class_install_action (widget_class, "win.back", NULL, back_action);
+  gtk_widget_class_install_action (widget_class, "win.connect", NULL, connect_action);
   gtk_widget_class_install_action (widget_class, "win.record", NULL, record_action);
   gtk_widget_class_install_action (widget_class, "win.pause", NULL, pause_action);
   gtk_widget_class_install_action (widget_class, "win.add-marker", NULL, add_marker_action);

@@ -121,6 +121,11 @@ gboolean  adbscope_sim_sync_open             (AdbscopeSimStream     *stream);
 char     *adbscope_sim_sync_resolve          (AdbscopeSimDevice     *device,
                                               const char            *path);
 
+/* adbscope-sim-apks.c */
+gboolean  adbscope_sim_install_apk           (AdbscopeSimDevice     *device,
+                                              const char            *file,
+                                              GError               **error);
+
 /* adbscope-sim-sandbox.c */
 gboolean  adbscope_sim_sandbox_create        (AdbscopeSimDevice     *device,
                                               GError               **error);

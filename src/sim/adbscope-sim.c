@@ -431,6 +431,7 @@ adbscope_sim_main (int    argc,
   g_autofree char *profile_name = NULL;
   g_autofree char *proto_version = NULL;
   g_auto(GStrv) app_specs = NULL;
+  g_auto(GStrv) apk_files = NULL;
   AdbscopeSimDevice device_storage = { 0 };
   AdbscopeSimDevice *device = &device_storage;
   SimRun run = { 0 };
@@ -443,6 +444,7 @@ adbscope_sim_main (int    argc,
     { "port", 'p', 0, G_OPTION_ARG_INT, &port, N_("TCP port on 127.0.0.1 (0 picks a free one)"), N_("PORT") },
     { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("Device profile: pixel-14, legacy-8, tablet-13"), N_("NAME") },
     { "app", 0, 0, G_OPTION_ARG_STRING_ARRAY, &app_specs, N_("Also run COMMAND as the app PKG"), N_("PKG=COMMAND") },
+    { "apk", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &apk_files, N_("Install the APK FILE as an app (pm lists it, its bytes can be read)"), N_("FILE") },
     { "unauthorized", 0, 0, G_OPTION_ARG_NONE, &unauthorized, N_("Never accept the host's key (adb shows “unauthorized”)"), NULL },
     { "proto-version", 0, 0, G_OPTION_ARG_STRING, &proto_version, N_("Transport version, 0x01000000 or 0x01000001"), N_("V") },
     { "max-payload", 0, 0, G_OPTION_ARG_INT, &max_payload, N_("Largest packet payload the device accepts"), N_("BYTES") },
@@ -564,6 +566,13 @@ adbscope_sim_main (int    argc,
           goto out;
         }
     }
+
+  for (guint i = 0; apk_files != NULL && apk_files[i] != NULL; i++)
+    if (!adbscope_sim_install_apk (device, apk_files[i], &error))
+      {
+        run.exit_code = print_error (ADBSCOPE_ERROR_USAGE, error->message);
+        goto out;
+      }
 
   g_unix_signal_add (SIGINT, on_quit_signal, device);
   g_unix_signal_add (SIGTERM, on_quit_signal, device);

@@ -9,7 +9,9 @@
 
 #include <adwaita.h>
 
+#include "adbscope-app.h"
 #include "adbscope-application.h"
+#include "adbscope-connect-dialog.h"
 #include "adbscope-connection.h"
 #include "adbscope-network-page.h"
 #include "adbscope-window-private.h"
@@ -67,6 +69,22 @@ apps_loaded (gpointer data)
 
   return !adbscope_app_picker_get_loading (picker) &&
          g_list_model_get_n_items (adbscope_app_picker_get_model (picker)) > 0;
+}
+
+/* Labels and icons arrive after the list (read from the APKs). */
+static gboolean
+icons_loaded (gpointer data)
+{
+  GListModel *apps = adbscope_app_picker_get_model (_adbscope_window_get_app_picker (window));
+  guint i, n = 0;
+
+  for (i = 0; i < g_list_model_get_n_items (apps); i++)
+    {
+      g_autoptr(AdbscopeApp) app = g_list_model_get_item (apps, i);
+
+      n += adbscope_app_get_icon (app) != NULL;
+    }
+  return n >= GPOINTER_TO_UINT (data);
 }
 
 static void
@@ -163,10 +181,56 @@ main (int    argc,
       save (dir, "00-devices", schemes[s]);
     }
 
+  /* Connect…: two recent addresses, then a real attempt at a closed port
+   * and adb's answer. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new ("io.github.adbscope.Adbscope");
+    GtkWindow *dialog, *answer = NULL;
+    GtkEditable *entry;
+
+    adbscope_connect_remember (settings, "farm-7.example.com:7401");
+    adbscope_connect_remember (settings, "192.168.1.20:5555");
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.connect", NULL);
+    gui_test_spin (300);
+    dialog = find_window (app, ADW_TYPE_MESSAGE_DIALOG);
+    entry = g_object_get_data (G_OBJECT (dialog), "entry");
+    gtk_editable_set_text (entry, "127.0.0.1:9");
+    for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+      {
+        set_scheme (schemes[s]);
+        save_widget (dir, "00-connect", schemes[s], GTK_WIDGET (dialog));
+      }
+    adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "connect");
+    for (guint t = 0; t < 100 && answer == NULL; t++)
+      {
+        gui_test_spin (100);
+        for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+          if (g_object_get_data (l->data, "adbscope-connect-answer") != NULL)
+            answer = l->data;
+      }
+    if (answer == NULL)
+      g_error ("no answer from adb connect");
+    g_assert_cmpint (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (answer), "adbscope-connect-answer")), ==, 2);
+    for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+      {
+        set_scheme (schemes[s]);
+        save_widget (dir, "00-connect-answer", schemes[s], GTK_WIDGET (answer));
+      }
+    gtk_window_destroy (answer);
+  }
+
   set_scheme ("light");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.try-demo", NULL);
   if (!gui_test_wait (apps_loaded, NULL, 60000))
     g_error ("the demo device's apps did not show up (%s)", _adbscope_window_get_last_toast (window));
+  /* "Try the demo device" searches for the demo app; with real APKs on
+   * the device, show the whole list with their names and icons. */
+  if (g_getenv ("ADBSCOPE_DEMO_APKS") != NULL)
+    {
+      adbscope_app_picker_set_search (_adbscope_window_get_app_picker (window), "");
+      if (!gui_test_wait (icons_loaded, GUINT_TO_POINTER (3), 60000))
+        g_error ("the app icons did not show up");
+    }
   for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
     {
       set_scheme (schemes[s]);

@@ -895,6 +895,76 @@ test_dialogs (void)
   }
 }
 
+static GtkWindow *
+connect_and_wait_answer (const char *address,
+                         int        *verdict)
+{
+  GtkWindow *dialog, *answer = NULL;
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.connect", NULL);
+  gui_test_spin (200);
+  dialog = find_window (ADW_TYPE_MESSAGE_DIALOG);
+  g_assert_nonnull (dialog);
+  gtk_editable_set_text (g_object_get_data (G_OBJECT (dialog), "entry"), address);
+  g_assert_true (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "connect"));
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "connect");
+  for (guint t = 0; t < 200 && answer == NULL; t++)
+    {
+      gui_test_spin (50);
+      for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+        if (g_object_get_data (l->data, "adbscope-connect-answer") != NULL)
+          answer = l->data;
+    }
+  g_assert_nonnull (answer);
+  *verdict = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (answer), "adbscope-connect-answer"));
+  return answer;
+}
+
+/* Connect…: adb's own answer is shown, a reached address is remembered,
+ * a refused one is not; adb's device list is the truth. */
+static void
+test_connect_dialog (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *serial = adbscope_test_device_get_serial (device);
+  g_autofree char *want = g_strdup_printf ("connected to %s", serial);
+  g_autofree char *devices = NULL;
+  g_auto(GStrv) recent = NULL;
+  GtkWindow *answer, *dialog;
+  int verdict = 0;
+
+  g_settings_reset (settings, "recent-addresses");
+  g_free (adbscope_test_device_adb (device, NULL, "disconnect", serial, NULL));
+  answer = connect_and_wait_answer (serial, &verdict);
+  g_assert_cmpint (verdict, ==, 1);
+  g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (answer)), ==, want);
+  gtk_window_destroy (answer);
+  devices = adbscope_test_device_adb (device, NULL, "devices", NULL);
+  g_assert_nonnull (strstr (devices, serial));
+  recent = g_settings_get_strv (settings, "recent-addresses");
+  g_assert_cmpuint (g_strv_length (recent), ==, 1);
+  g_assert_cmpstr (recent[0], ==, serial);
+
+  /* Nothing listens on port 9 of this machine's loopback in these tests. */
+  answer = connect_and_wait_answer ("127.0.0.1:9", &verdict);
+  g_assert_cmpint (verdict, ==, 2);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (answer)), "failed to connect"));
+  gtk_window_destroy (answer);
+  g_strfreev (recent);
+  recent = g_settings_get_strv (settings, "recent-addresses");
+  g_assert_cmpuint (g_strv_length (recent), ==, 1);
+
+  /* The recent address is offered the next time; a bad one cannot be sent. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.connect", NULL);
+  gui_test_spin (200);
+  dialog = find_window (ADW_TYPE_MESSAGE_DIALOG);
+  g_assert_nonnull (find_descendant (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW));
+  gtk_editable_set_text (g_object_get_data (G_OBJECT (dialog), "entry"), "a;reboot");
+  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (dialog), "connect"));
+  gtk_window_destroy (dialog);
+  g_settings_reset (settings, "recent-addresses");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -929,6 +999,9 @@ main (int    argc,
   window = adbscope_window_new (app);
   gtk_window_present (GTK_WINDOW (window));
 
+  /* First: it disconnects the device, which would end a running session. */
+  if (profile == NULL)
+    g_test_add_func ("/gui/window/connect-dialog", test_connect_dialog);
   g_test_add_func ("/gui/window/pick-device-and-app", test_pick_device_and_app);
   if (g_strcmp0 (profile, "legacy-8") == 0)
     {
