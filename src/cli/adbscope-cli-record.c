@@ -12,6 +12,8 @@
 #include <glib-unix.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <glib/gstdio.h>
 
 #include "adbscope-core.h"
 #include "adbscope-validate.h"
@@ -134,6 +136,57 @@ on_sample (AdbscopeSession          *session,
   fflush (r->samples);
 }
 
+/* Beside -o (report.json → report.adbscope; report-2.adbscope when that
+ * exists), else a dated file in the data folder. */
+static char *
+default_recording_path (const char *output,
+                        const char *package)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *base = NULL;
+  char *path;
+
+  if (output != NULL)
+    base = adbscope_recording_path_beside (output);
+  else
+    {
+      g_autofree char *dir = adbscope_recording_default_dir ();
+      g_autofree char *name = adbscope_recording_default_name (package, now);
+
+      g_mkdir_with_parents (dir, 0700);
+      base = g_build_filename (dir, name, NULL);
+    }
+  path = g_strdup (base);
+  for (guint i = 2; g_file_test (path, G_FILE_TEST_EXISTS) && i < 10000; i++)
+    {
+      g_autofree char *stem = g_strndup (base, strlen (base) - strlen (ADBSCOPE_RECORDING_SUFFIX));
+
+      g_free (path);
+      path = g_strdup_printf ("%s-%u" ADBSCOPE_RECORDING_SUFFIX, stem, i);
+    }
+  return path;
+}
+
+/* The whole run, read back from the file the run was streamed into.  If
+ * the file could not be written, what the session holds in memory. */
+static JsonNode *
+report_from_recording (AdbscopeSession   *session,
+                       AdbscopeRecording *recording,
+                       GPtrArray         *assertions)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = NULL;
+
+  if (adbscope_recording_close (recording, g_get_monotonic_time (), &error))
+    run = adbscope_run_load (adbscope_recording_get_path (recording), G_MININT64, G_MAXINT64, &error);
+  if (run == NULL)
+    {
+      g_printerr ("adbscope: %s\n", error->message);
+      return adbscope_report_build (session, assertions);
+    }
+  return adbscope_report_build_run (run, assertions);
+}
+
 static void
 session_started_cb (GObject      *object,
                     GAsyncResult *result,
@@ -199,6 +252,7 @@ adbscope_cli_record (int    argc,
   g_autofree char *samples = NULL;
   g_autofree char *profile = NULL;
   g_autofree char *pcap = NULL;
+  g_autofree char *recording_path = NULL;
   g_auto(GStrv) asserts = NULL;
   gboolean demo = FALSE;
   gboolean capture = FALSE;
@@ -212,6 +266,7 @@ adbscope_cli_record (int    argc,
     { "interval", 0, 0, G_OPTION_ARG_STRING, &interval, N_("Sample interval (default 1s)"), N_("I") },
     { "meminfo-interval", 0, 0, G_OPTION_ARG_STRING, &meminfo_interval, N_("App memory interval (default 2s)"), N_("I") },
     { "samples", 0, 0, G_OPTION_ARG_FILENAME, &samples, N_("Stream one CSV row per sample to this file"), N_("FILE") },
+    { "recording", 0, 0, G_OPTION_ARG_FILENAME, &recording_path, N_("Write the recording here (default: beside -o, or in the data folder)"), N_("FILE") },
     { "assert", 0, 0, G_OPTION_ARG_STRING_ARRAY, &asserts, N_("Fail (exit 3) unless PATH OP NUMBER holds, e.g. 'frames.janky_pct < 5'"), N_("EXPR") },
     { "capture", 0, 0, G_OPTION_ARG_NONE, &capture, N_("Capture network traffic through the agent"), NULL },
     { "pcap", 0, 0, G_OPTION_ARG_FILENAME, &pcap, N_("Write captured packets to this pcap file"), N_("FILE") },
@@ -226,6 +281,7 @@ adbscope_cli_record (int    argc,
   g_autoptr(AdbscopeSession) session = NULL;
   g_autoptr(AdbscopeControlServer) control = NULL;
   g_autoptr(AdbscopeDemo) demo_dev = NULL;
+  g_autoptr(AdbscopeRecording) recording = NULL;
   guint64 duration_ms = 0, interval_ms = 1000, meminfo_ms = 2000;
   guint sigint_id, sigterm_id, duration_id = 0;
   Record r = { 0 };
@@ -290,6 +346,16 @@ adbscope_cli_record (int    argc,
       return adbscope_cli_print_error (error);
     }
 
+  if (recording_path == NULL)
+    recording_path = default_recording_path (output, package);
+  recording = adbscope_recording_create (recording_path, &error);
+  if (recording == NULL)
+    {
+      if (r.samples != NULL)
+        fclose (r.samples);
+      return adbscope_cli_print_error (error);
+    }
+
   loop = g_main_loop_new (NULL, FALSE);
   r.loop = loop;
   r.assertions = assertions;
@@ -322,6 +388,7 @@ adbscope_cli_record (int    argc,
   session = adbscope_session_new (serial, package);
   adbscope_session_set_interval (session, (guint) interval_ms);
   adbscope_session_set_meminfo_interval (session, (guint) meminfo_ms);
+  adbscope_session_set_recording (session, recording);
   r.session = session;
   g_signal_connect (control, "mark", G_CALLBACK (on_mark), &r);
   g_signal_connect (control, "stop", G_CALLBACK (on_stop), &r);
@@ -346,7 +413,7 @@ adbscope_cli_record (int    argc,
   if (r.error != NULL && !r.started)
     goto fail;
 
-  report = adbscope_report_build (session, assertions);
+  report = report_from_recording (session, recording, assertions);
   if (output != NULL)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
@@ -383,6 +450,12 @@ adbscope_cli_record (int    argc,
 fail:
   if (r.samples != NULL)
     fclose (r.samples);
+  /* Nothing was recorded: leave no empty file behind. */
+  if (recording != NULL && !adbscope_recording_has_begun (recording))
+    {
+      adbscope_recording_close (recording, 0, NULL);
+      adbscope_recording_remove_files (recording_path);
+    }
   if (control != NULL)
     adbscope_control_server_stop (control);
   if (demo_dev != NULL)

@@ -77,6 +77,11 @@ gboolean              adbscope_series_compute_stats_range (const AdbscopeSeries 
                                                            gint64               t0_us,
                                                            gint64               t1_us,
                                                            AdbscopeSeriesStats *stats);
+gboolean              adbscope_samples_compute_stats  (const AdbscopeSample *samples,
+                                                       gsize                n_samples,
+                                                       gint64               t0_us,
+                                                       gint64               t1_us,
+                                                       AdbscopeSeriesStats *stats);
 double                adbscope_percentile_nearest_rank (const double        *sorted,
                                                         gsize                n,
                                                         double               p);

@@ -18,6 +18,8 @@
 #include "adbscope-fast-collector.h"
 #include "adbscope-frames-collector.h"
 #include "adbscope-meminfo-collector.h"
+#include "adbscope-recording.h"
+#include "adbscope-report.h"
 #include "adbscope-session.h"
 #include "adbscope-slow-collector.h"
 #include "adbscope-shell.h"
@@ -205,6 +207,8 @@ struct _AdbscopeSession
 
   AdbscopeSeries          *series[ADBSCOPE_N_SERIES];
   GPtrArray               *core_series;
+  GPtrArray               *core_paths;   /* "cpu.core<N>_pct" */
+  AdbscopeRecording       *recording;
   AdbscopeThreadList      *threads;
   GArray                  *markers;      /* AdbscopeMarker */
   GArray                  *gaps;         /* AdbscopeGap */
@@ -255,19 +259,31 @@ capacity (AdbscopeSession *self)
   return MAX (n, 2);
 }
 
+static AdbscopeRecording *
+recording (AdbscopeSession *self)
+{
+  return self->recording && adbscope_recording_has_begun (self->recording) ? self->recording : NULL;
+}
+
 /* Collectors stamp a sample with the middle of its round trip, so a slow
  * answer can land "before" a gap marker pushed while it was under way:
- * never let a series go back in time. */
+ * never let a series go back in time.  The recording gets what the series
+ * got. */
 static void
-push_to (AdbscopeSeries *series,
-         gint64          time_us,
-         double          value)
+push_to (AdbscopeSession *self,
+         AdbscopeSeries  *series,
+         const char      *path,
+         const char      *unit,
+         gint64           time_us,
+         double           value)
 {
   gint64 last;
 
   if (adbscope_series_get_last (series, &last, NULL) && time_us < last)
     time_us = last;
   adbscope_series_push (series, time_us, value);
+  if (recording (self))
+    adbscope_recording_add_sample (self->recording, path, unit, time_us, value);
 }
 
 static void
@@ -276,7 +292,17 @@ push (AdbscopeSession  *self,
       gint64            time_us,
       double            value)
 {
-  push_to (self->series[id], time_us, value);
+  push_to (self, self->series[id], series_info[id].path, series_info[id].unit, time_us, value);
+}
+
+static void
+push_core (AdbscopeSession *self,
+           guint            core,
+           gint64           time_us,
+           double           value)
+{
+  push_to (self, g_ptr_array_index (self->core_series, core),
+           g_ptr_array_index (self->core_paths, core), "%", time_us, value);
 }
 
 static void
@@ -284,9 +310,9 @@ push_gap (AdbscopeSession *self,
           gint64           time_us)
 {
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
-    push_to (self->series[i], time_us, NAN);
+    push (self, i, time_us, NAN);
   for (guint i = 0; i < self->core_series->len; i++)
-    push_to (g_ptr_array_index (self->core_series, i), time_us, NAN);
+    push_core (self, i, time_us, NAN);
 }
 
 static gboolean
@@ -303,6 +329,8 @@ watchdog_cb (gpointer data)
 
       self->in_gap = TRUE;
       g_array_append_val (self->gaps, gap);
+      if (recording (self))
+        adbscope_recording_gap_started (self->recording, since);
       push_gap (self, now);
       g_signal_emit (self, signals[SIGNAL_GAP], 0, TRUE);
     }
@@ -334,6 +362,8 @@ on_fast_sample (AdbscopeFastCollector    *fast,
        * the middle of a round trip that was stuck in the gap). */
       gap->end_us = g_get_monotonic_time ();
       self->in_gap = FALSE;
+      if (recording (self))
+        adbscope_recording_gap_ended (self->recording, gap->start_us, gap->end_us);
       g_signal_emit (self, signals[SIGNAL_GAP], 0, FALSE);
     }
   self->last_sample_us = t;
@@ -356,9 +386,12 @@ on_fast_sample (AdbscopeFastCollector    *fast,
   push (self, ADBSCOPE_SERIES_NET_TX, t, s->net_tx_bytes_per_s);
 
   while (self->core_series->len < s->n_cores)
-    g_ptr_array_add (self->core_series, adbscope_series_new (capacity (self)));
+    {
+      g_ptr_array_add (self->core_paths, g_strdup_printf ("cpu.core%u_pct", self->core_series->len));
+      g_ptr_array_add (self->core_series, adbscope_series_new (capacity (self)));
+    }
   for (guint i = 0; i < self->core_series->len; i++)
-    push_to (g_ptr_array_index (self->core_series, i), t, i < s->n_cores ? s->core_pct[i] : NAN);
+    push_core (self, i, t, i < s->n_cores ? s->core_pct[i] : NAN);
 
   if (s->app_running)
     note_pid (self, s->pid);
@@ -366,6 +399,15 @@ on_fast_sample (AdbscopeFastCollector    *fast,
     thread_list_apply (self->threads, s->threads);
   else if (!s->app_running)
     thread_list_clear (self->threads);
+
+  if (recording (self))
+    {
+      adbscope_recording_add_tick (self->recording, t, s->dt_s, s->app_running, s->pid);
+      if (s->restarted)
+        adbscope_recording_add_restart (self->recording, t, s->pid);
+      if (s->threads != NULL || !s->app_running)
+        adbscope_recording_add_threads (self->recording, t, s->threads);
+    }
 
   if (s->restarted)
     g_signal_emit (self, signals[SIGNAL_RESTARTED], 0, s->pid);
@@ -380,6 +422,8 @@ on_frames_sample (AdbscopeFramesCollector    *frames,
   push (self, ADBSCOPE_SERIES_FPS, s->time_us, s->fps);
   push (self, ADBSCOPE_SERIES_JANKY_INTERVAL, s->time_us,
         s->new_frames > 0 ? 100.0 * s->new_janky / s->new_frames : NAN);
+  if (recording (self))
+    adbscope_recording_add_frames (self->recording, s);
 
   if (!isfinite (s->fps))
     return;
@@ -477,6 +521,13 @@ on_slow_sample (AdbscopeSlowCollector    *collector,
       self->processes = g_array_ref (s->processes);
       system_changed = TRUE;
     }
+  if (system_changed && recording (self))
+    {
+      gint64 counts[4] = { self->jobs[0], self->jobs[1], self->alarms[0], self->alarms[1] };
+
+      adbscope_recording_add_system (self->recording, t, self->processes, self->doze_deep,
+                                     self->doze_light, self->standby_bucket, counts);
+    }
   if (system_changed)
     g_signal_emit (self, signals[SIGNAL_SYSTEM_CHANGED], 0);
 }
@@ -567,6 +618,14 @@ probe_cb (GObject      *object,
   self->running = TRUE;
   self->start_time = g_date_time_new_now_utc ();
   self->start_us = g_get_monotonic_time ();
+  if (self->recording != NULL)
+    {
+      g_autoptr(JsonObject) device = adbscope_report_device_object (self->probe, self->serial);
+      g_autoptr(JsonObject) sources = adbscope_report_sources_object (self->probe);
+
+      adbscope_recording_begin (self->recording, self->start_us, self->start_time, self->serial,
+                                self->package, self->interval_ms, device, sources);
+    }
   start_collectors (self);
   g_task_return_boolean (task, TRUE);
 }
@@ -619,8 +678,12 @@ adbscope_session_stop (AdbscopeSession *self)
   g_clear_handle_id (&self->watchdog_id, g_source_remove);
   if (self->in_gap)
     {
-      g_array_index (self->gaps, AdbscopeGap, self->gaps->len - 1).end_us = g_get_monotonic_time ();
+      AdbscopeGap *gap = &g_array_index (self->gaps, AdbscopeGap, self->gaps->len - 1);
+
+      gap->end_us = g_get_monotonic_time ();
       self->in_gap = FALSE;
+      if (recording (self))
+        adbscope_recording_gap_ended (self->recording, gap->start_us, gap->end_us);
     }
   self->running = FALSE;
 }
@@ -643,6 +706,8 @@ adbscope_session_add_marker (AdbscopeSession *self,
   m.time_us = g_get_monotonic_time ();
   m.label = g_strdup (label != NULL ? label : "");
   g_array_append_val (self->markers, m);
+  if (recording (self))
+    adbscope_recording_add_marker (self->recording, m.time_us, m.label);
   g_signal_emit (self, signals[SIGNAL_MARKER], 0, self->markers->len - 1);
   return &g_array_index (self->markers, AdbscopeMarker, self->markers->len - 1);
 }
@@ -888,6 +953,8 @@ adbscope_session_finalize (GObject *object)
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
     g_clear_pointer (&self->series[i], adbscope_series_unref);
   g_ptr_array_unref (self->core_series);
+  g_ptr_array_unref (self->core_paths);
+  g_clear_object (&self->recording);
   g_object_unref (self->threads);
   g_array_unref (self->markers);
   g_array_unref (self->gaps);
@@ -943,6 +1010,7 @@ adbscope_session_init (AdbscopeSession *self)
   self->history_s = DEFAULT_HISTORY_S;
   self->collectors = g_ptr_array_new_with_free_func (g_object_unref);
   self->core_series = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_series_unref);
+  self->core_paths = g_ptr_array_new_with_free_func (g_free);
   self->threads = g_object_new (ADBSCOPE_TYPE_THREAD_LIST, NULL);
   self->markers = g_array_new (FALSE, FALSE, sizeof (AdbscopeMarker));
   g_array_set_clear_func (self->markers, (GDestroyNotify) marker_clear);
@@ -965,4 +1033,27 @@ adbscope_session_new (const char *serial,
   self->serial = g_strdup (serial);
   self->package = g_strdup (package);
   return self;
+}
+
+/**
+ * adbscope_session_set_recording:
+ * @recording: (nullable): where every sample, marker and gap also goes
+ *
+ * Set before the session starts; the caller closes the recording after
+ * adbscope_session_stop().
+ */
+void
+adbscope_session_set_recording (AdbscopeSession   *self,
+                                AdbscopeRecording *recording)
+{
+  g_return_if_fail (ADBSCOPE_IS_SESSION (self));
+  g_return_if_fail (!self->running);
+  g_set_object (&self->recording, recording);
+}
+
+AdbscopeRecording *
+adbscope_session_get_recording (AdbscopeSession *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  return self->recording;
 }

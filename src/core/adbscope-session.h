@@ -6,6 +6,7 @@
 #include "adbscope-probe.h"
 #include "adbscope-series.h"
 #include "adbscope-frames-collector.h"
+#include "adbscope-recording.h"
 
 G_BEGIN_DECLS
 
@@ -130,5 +131,8 @@ void                       adbscope_session_get_doze            (AdbscopeSession
                                                                  const char      **deep,
                                                                  const char      **light,
                                                                  const char      **bucket);
+void                       adbscope_session_set_recording       (AdbscopeSession  *self,
+                                                                 AdbscopeRecording *recording);
+AdbscopeRecording         *adbscope_session_get_recording       (AdbscopeSession  *self);
 
 G_END_DECLS

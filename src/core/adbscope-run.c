@@ -1,0 +1,735 @@
+/* adbscope-run.c: a run's data, from a recording or a live session
+ *
+ * Reading a recording is a handful of scans in insertion order (rowid),
+ * which is also time order per series: an 8-hour recording loads in well
+ * under a second (tests/bench/bench-recording.c).
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "adbscope-error.h"
+#include "adbscope-recording.h"
+#include "adbscope-recording-private.h"
+#include "adbscope-report.h"
+#include "adbscope-run.h"
+#include "adbscope-slow-collector.h"
+#include "adbscope-thread.h"
+
+static void
+run_thread_clear (AdbscopeRunThread *t)
+{
+  g_free (t->name);
+}
+
+static void
+marker_clear (AdbscopeMarker *m)
+{
+  g_free (m->label);
+}
+
+static void
+process_clear (AdbscopeAppProcess *p)
+{
+  g_free (p->name);
+}
+
+static AdbscopeRun *
+run_new (void)
+{
+  AdbscopeRun *run = g_new0 (AdbscopeRun, 1);
+
+  for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
+    run->series[i] = g_array_new (FALSE, FALSE, sizeof (AdbscopeSample));
+  run->cores = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  run->markers = g_array_new (FALSE, FALSE, sizeof (AdbscopeMarker));
+  g_array_set_clear_func (run->markers, (GDestroyNotify) marker_clear);
+  run->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeGap));
+  run->dts = g_array_new (FALSE, FALSE, sizeof (double));
+  run->pids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  run->frame_times = g_array_new (FALSE, FALSE, sizeof (float));
+  run->threads = g_array_new (FALSE, FALSE, sizeof (AdbscopeRunThread));
+  g_array_set_clear_func (run->threads, (GDestroyNotify) run_thread_clear);
+  run->refresh_hz = NAN;
+  for (guint i = 0; i < 4; i++)
+    run->jobs_alarms[i] = -1;
+  return run;
+}
+
+void
+adbscope_run_free (AdbscopeRun *run)
+{
+  if (run == NULL)
+    return;
+  for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
+    g_array_unref (run->series[i]);
+  g_ptr_array_unref (run->cores);
+  g_array_unref (run->markers);
+  g_array_unref (run->gaps);
+  g_array_unref (run->dts);
+  g_array_unref (run->pids);
+  g_array_unref (run->frame_times);
+  g_array_unref (run->threads);
+  g_clear_pointer (&run->processes, g_array_unref);
+  g_clear_pointer (&run->device, json_object_unref);
+  g_clear_pointer (&run->sources, json_object_unref);
+  g_free (run->recording);
+  g_free (run->serial);
+  g_free (run->package);
+  g_free (run->start);
+  g_free (run->doze_deep);
+  g_free (run->doze_light);
+  g_free (run->standby_bucket);
+  g_free (run);
+}
+
+static void
+note_pid (GArray *pids,
+          gint64  pid)
+{
+  for (guint i = 0; i < pids->len; i++)
+    if (g_array_index (pids, gint64, i) == pid)
+      return;
+  g_array_append_val (pids, pid);
+}
+
+static double
+refresh_from_device (JsonObject *device)
+{
+  JsonNode *n = device ? json_object_get_member (device, "refresh_hz") : NULL;
+
+  return n && JSON_NODE_HOLDS_VALUE (n) ? json_node_get_double (n) : NAN;
+}
+
+/* ---- from a live session ---- */
+
+static void
+copy_series (GArray         *to,
+             AdbscopeSeries *from,
+             gint64          origin)
+{
+  guint n = adbscope_series_get_length (from);
+
+  for (guint i = 0; i < n; i++)
+    {
+      AdbscopeSample s = *adbscope_series_get (from, i);
+
+      s.time_us -= origin;
+      g_array_append_val (to, s);
+    }
+}
+
+/**
+ * adbscope_run_new_from_session:
+ *
+ * What the session holds: its series cover the history it keeps (15
+ * minutes by default); counters and frame times cover the whole run.
+ */
+AdbscopeRun *
+adbscope_run_new_from_session (AdbscopeSession *session)
+{
+  AdbscopeRun *run = run_new ();
+  gint64 origin = adbscope_session_get_start_us (session);
+  GDateTime *start = adbscope_session_get_start_time (session);
+  const AdbscopeProbeResult *probe = adbscope_session_get_probe (session);
+  const GArray *a;
+  GListModel *threads;
+  const char *deep, *light, *bucket;
+
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (session), NULL);
+
+  run->serial = g_strdup (adbscope_session_get_serial (session));
+  run->package = g_strdup (adbscope_session_get_package (session));
+  run->start = start ? g_date_time_format_iso8601 (start) : NULL;
+  run->interval_ms = adbscope_session_get_interval (session);
+  run->end_us = start ? g_get_monotonic_time () - origin : 0;
+  run->to_us = run->end_us;
+  run->device = adbscope_report_device_object (probe, run->serial);
+  run->sources = adbscope_report_sources_object (probe);
+  run->refresh_hz = adbscope_session_get_refresh_rate (session);
+
+  for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
+    copy_series (run->series[i], adbscope_session_get_series (session, i), origin);
+  for (guint c = 0; c < adbscope_session_get_n_cores (session); c++)
+    {
+      GArray *core = g_array_new (FALSE, FALSE, sizeof (AdbscopeSample));
+
+      copy_series (core, adbscope_session_get_core_series (session, c), origin);
+      g_ptr_array_add (run->cores, core);
+    }
+
+  a = adbscope_session_get_markers (session);
+  for (guint i = 0; i < a->len; i++)
+    {
+      AdbscopeMarker m = g_array_index (a, AdbscopeMarker, i);
+
+      m.time_us -= origin;
+      m.label = g_strdup (m.label);
+      g_array_append_val (run->markers, m);
+    }
+  a = adbscope_session_get_gaps (session);
+  for (guint i = 0; i < a->len; i++)
+    {
+      AdbscopeGap g = g_array_index (a, AdbscopeGap, i);
+      gint64 last = adbscope_session_get_last_sample_us (session);
+
+      if (g.end_us == 0)
+        g.end_us = MAX (last, g.start_us);
+      g.start_us -= origin;
+      g.end_us -= origin;
+      g_array_append_val (run->gaps, g);
+    }
+  a = adbscope_session_get_frame_times (session);
+  g_array_append_vals (run->frame_times, a->data, a->len);
+  a = adbscope_session_get_pids (session);
+  g_array_append_vals (run->pids, a->data, a->len);
+  run->n_samples = adbscope_session_get_n_samples (session);
+  run->restarts = adbscope_session_get_restarts (session);
+  {
+    double ms = adbscope_session_get_measured_interval_ms (session);
+
+    /* the median is all the report reads from the intervals */
+    if (isfinite (ms))
+      {
+        double s = ms / 1000.0;
+        g_array_append_val (run->dts, s);
+      }
+  }
+  adbscope_session_get_frame_totals (session, &run->frames, &run->janky, &run->over_deadline,
+                                     run->causes, run->has_cause);
+
+  threads = adbscope_session_get_threads (session);
+  for (guint i = 0; i < g_list_model_get_n_items (threads); i++)
+    {
+      g_autoptr(AdbscopeThread) t = g_list_model_get_item (threads, i);
+      AdbscopeRunThread rt = {
+        adbscope_thread_get_tid (t), g_strdup (adbscope_thread_get_name (t)),
+        adbscope_thread_get_cpu_pct (t), adbscope_thread_get_max_cpu_pct (t),
+      };
+
+      g_array_append_val (run->threads, rt);
+    }
+
+  a = adbscope_session_get_processes (session);
+  if (a != NULL)
+    {
+      run->processes = g_array_new (FALSE, FALSE, sizeof (AdbscopeAppProcess));
+      g_array_set_clear_func (run->processes, (GDestroyNotify) process_clear);
+      for (guint i = 0; i < a->len; i++)
+        {
+          AdbscopeAppProcess p = g_array_index (a, AdbscopeAppProcess, i);
+
+          p.name = g_strdup (p.name);
+          g_array_append_val (run->processes, p);
+        }
+    }
+  adbscope_session_get_doze (session, &deep, &light, &bucket);
+  run->doze_deep = g_strdup (deep);
+  run->doze_light = g_strdup (light);
+  run->standby_bucket = g_strdup (bucket);
+  adbscope_session_get_jobs_alarms (session, &run->jobs_alarms[0], &run->jobs_alarms[1],
+                                    &run->jobs_alarms[2], &run->jobs_alarms[3]);
+  return run;
+}
+
+/* ---- from a recording ---- */
+
+static gboolean
+db_error (sqlite3     *db,
+          const char  *path,
+          GError     **error)
+{
+  int code = sqlite3_errcode (db);
+
+  if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
+                 _("%s is not an Adbscope recording (%s)"), path, sqlite3_errmsg (db));
+  else
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                 _("Cannot read the recording %s: %s"), path, sqlite3_errmsg (db));
+  return FALSE;
+}
+
+static sqlite3_stmt *
+prepare (sqlite3    *db,
+         const char *sql,
+         gint64      from_us,
+         gint64      to_us)
+{
+  sqlite3_stmt *st = NULL;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
+    return NULL;
+  /* Every query names the window ?1..?2 (unused ones are ignored). */
+  if (sqlite3_bind_parameter_count (st) >= 2)
+    {
+      sqlite3_bind_int64 (st, 1, from_us);
+      sqlite3_bind_int64 (st, 2, to_us);
+    }
+  return st;
+}
+
+static char *
+column_text (sqlite3_stmt *st,
+             int           col)
+{
+  const unsigned char *t = sqlite3_column_text (st, col);
+
+  return t ? g_strdup ((const char *) t) : NULL;
+}
+
+static double
+column_double (sqlite3_stmt *st,
+               int           col)
+{
+  return sqlite3_column_type (st, col) == SQLITE_NULL ? NAN : sqlite3_column_double (st, col);
+}
+
+static JsonObject *
+parse_object (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+
+  if (text == NULL || !json_parser_load_from_data (parser, text, -1, NULL))
+    return NULL;
+  root = json_parser_get_root (parser);
+  return JSON_NODE_HOLDS_OBJECT (root) ? json_object_ref (json_node_get_object (root)) : NULL;
+}
+
+/* The file, opened for reading.  Read-write when we may, so a recording
+ * left by a crash (WAL not folded in) can be recovered; nothing is written. */
+static sqlite3 *
+open_db (const char  *path,
+         GError     **error)
+{
+  sqlite3 *db = NULL;
+  int flags = access (path, W_OK) == 0 ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                   _("Cannot read the recording %s: no such file"), path);
+      return NULL;
+    }
+  if (sqlite3_open_v2 (path, &db, flags, NULL) != SQLITE_OK)
+    {
+      db_error (db, path, error);
+      sqlite3_close (db);
+      return NULL;
+    }
+  sqlite3_busy_timeout (db, 2000);
+  return db;
+}
+
+static GHashTable *
+read_meta (sqlite3     *db,
+           const char  *path,
+           GError     **error)
+{
+  g_autoptr(GHashTable) meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  sqlite3_stmt *st = NULL;
+  int version = 0;
+  const char *schema;
+
+  if (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+    {
+      db_error (db, path, error);
+      return NULL;
+    }
+  if (sqlite3_step (st) == SQLITE_ROW)
+    version = sqlite3_column_int (st, 0);
+  sqlite3_finalize (st);
+
+  if (sqlite3_prepare_v2 (db, "SELECT key, value FROM meta", -1, &st, NULL) != SQLITE_OK)
+    {
+      if (sqlite3_errcode (db) == SQLITE_ERROR)
+        g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
+                     _("%s is not an Adbscope recording"), path);
+      else
+        db_error (db, path, error);
+      return NULL;
+    }
+  while (sqlite3_step (st) == SQLITE_ROW)
+    g_hash_table_insert (meta, column_text (st, 0), column_text (st, 1));
+  sqlite3_finalize (st);
+
+  schema = g_hash_table_lookup (meta, "schema");
+  if (schema == NULL || !g_str_has_prefix (schema, "adbscope-recording/"))
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
+                   _("%s is not an Adbscope recording"), path);
+      return NULL;
+    }
+  if (version > ADBSCOPE_RECORDING_VERSION || !g_str_equal (schema, ADBSCOPE_RECORDING_SCHEMA))
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
+                   _("%s was written by a newer Adbscope (%s); update Adbscope to read it"), path, schema);
+      return NULL;
+    }
+  return g_steal_pointer (&meta);
+}
+
+static gint64
+meta_int (GHashTable *meta,
+          const char *key)
+{
+  const char *v = g_hash_table_lookup (meta, key);
+
+  return v ? g_ascii_strtoll (v, NULL, 10) : 0;
+}
+
+static gboolean
+load_series (AdbscopeRun *run,
+             sqlite3     *db)
+{
+  g_autoptr(GHashTable) by_id = g_hash_table_new (NULL, NULL);
+  sqlite3_stmt *st = prepare (db, "SELECT id, path FROM series", 0, 0);
+  int rc;
+
+  if (st == NULL)
+    return FALSE;
+  while (sqlite3_step (st) == SQLITE_ROW)
+    {
+      int id = sqlite3_column_int (st, 0);
+      const char *path = (const char *) sqlite3_column_text (st, 1);
+      GArray *target = NULL;
+      guint core;
+
+      for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
+        if (g_strcmp0 (path, adbscope_series_id_get_path (i)) == 0)
+          target = run->series[i];
+      if (target == NULL && path != NULL && sscanf (path, "cpu.core%u_pct", &core) == 1 && core < 4096)
+        {
+          while (run->cores->len <= core)
+            g_ptr_array_add (run->cores, g_array_new (FALSE, FALSE, sizeof (AdbscopeSample)));
+          target = g_ptr_array_index (run->cores, core);
+        }
+      /* a series this version does not know is skipped, not an error */
+      if (target != NULL)
+        g_hash_table_insert (by_id, GINT_TO_POINTER (id), target);
+    }
+  sqlite3_finalize (st);
+
+  st = prepare (db, "SELECT series, t_us, value FROM sample WHERE t_us BETWEEN ?1 AND ?2 ORDER BY rowid",
+                run->from_us, run->to_us);
+  if (st == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (st)) == SQLITE_ROW)
+    {
+      GArray *target = g_hash_table_lookup (by_id, GINT_TO_POINTER (sqlite3_column_int (st, 0)));
+      AdbscopeSample s = { sqlite3_column_int64 (st, 1), column_double (st, 2) };
+
+      if (target != NULL)
+        g_array_append_val (target, s);
+    }
+  sqlite3_finalize (st);
+  return rc == SQLITE_DONE;
+}
+
+static gboolean
+load_ticks (AdbscopeRun *run,
+            sqlite3     *db)
+{
+  sqlite3_stmt *st = prepare (db, "SELECT dt_s, app_running, pid FROM tick WHERE t_us BETWEEN ?1 AND ?2 ORDER BY rowid",
+                              run->from_us, run->to_us);
+  int rc;
+
+  if (st == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (st)) == SQLITE_ROW)
+    {
+      double dt = column_double (st, 0);
+
+      run->n_samples++;
+      if (isfinite (dt) && dt > 0)
+        g_array_append_val (run->dts, dt);
+      if (sqlite3_column_int (st, 1))
+        note_pid (run->pids, sqlite3_column_int64 (st, 2));
+    }
+  sqlite3_finalize (st);
+  if (rc != SQLITE_DONE)
+    return FALSE;
+
+  st = prepare (db, "SELECT count(*) FROM restart WHERE t_us BETWEEN ?1 AND ?2", run->from_us, run->to_us);
+  if (st == NULL)
+    return FALSE;
+  if (sqlite3_step (st) == SQLITE_ROW)
+    run->restarts = sqlite3_column_int (st, 0);
+  sqlite3_finalize (st);
+  return TRUE;
+}
+
+static gboolean
+load_events (AdbscopeRun *run,
+             sqlite3     *db)
+{
+  sqlite3_stmt *st = prepare (db, "SELECT t_us, label FROM marker WHERE t_us BETWEEN ?1 AND ?2 ORDER BY rowid",
+                              run->from_us, run->to_us);
+
+  if (st == NULL)
+    return FALSE;
+  while (sqlite3_step (st) == SQLITE_ROW)
+    {
+      AdbscopeMarker m = { sqlite3_column_int64 (st, 0), column_text (st, 1) };
+
+      g_array_append_val (run->markers, m);
+    }
+  sqlite3_finalize (st);
+
+  /* Gaps that overlap the window; one still open when the run ended
+   * (stopped or killed inside it) lasts to the end. */
+  st = prepare (db, "SELECT start_us, coalesce (end_us, (SELECT value FROM meta WHERE key = 'end_us')) FROM gap"
+                " WHERE start_us <= ?2 AND (end_us IS NULL OR end_us >= ?1) ORDER BY rowid",
+                run->from_us, run->to_us);
+  if (st == NULL)
+    return FALSE;
+  while (sqlite3_step (st) == SQLITE_ROW)
+    {
+      AdbscopeGap g = { sqlite3_column_int64 (st, 0), sqlite3_column_int64 (st, 1) };
+
+      g.end_us = MAX (g.end_us, g.start_us);
+      g_array_append_val (run->gaps, g);
+    }
+  sqlite3_finalize (st);
+  return TRUE;
+}
+
+static gboolean
+load_frames (AdbscopeRun *run,
+             sqlite3     *db)
+{
+  sqlite3_stmt *st = prepare (db, "SELECT new_frames, new_janky, over_deadline, missed_vsync, high_input_latency,"
+                              " slow_ui_thread, slow_bitmap_uploads, slow_issue_draw_commands,"
+                              " frame_deadline_missed, frame_ms FROM frames"
+                              " WHERE t_us BETWEEN ?1 AND ?2 AND fps IS NOT NULL ORDER BY rowid",
+                              run->from_us, run->to_us);
+  int rc;
+
+  if (st == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (st)) == SQLITE_ROW)
+    {
+      int bytes = sqlite3_column_bytes (st, 9);
+      const void *blob = sqlite3_column_blob (st, 9);
+      guint old = run->frame_times->len;
+
+      run->frames += sqlite3_column_int64 (st, 0);
+      run->janky += sqlite3_column_int64 (st, 1);
+      run->over_deadline += sqlite3_column_int64 (st, 2);
+      for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
+        if (sqlite3_column_type (st, 3 + c) != SQLITE_NULL)
+          {
+            run->has_cause[c] = TRUE;
+            run->causes[c] += sqlite3_column_int64 (st, 3 + c);
+          }
+      if (blob != NULL && bytes >= 4)
+        {
+          g_array_set_size (run->frame_times, old + bytes / 4);
+          memcpy (&g_array_index (run->frame_times, float, old), blob, (bytes / 4) * 4);
+          _adbscope_recording_floats_to_le (&g_array_index (run->frame_times, float, old), bytes / 4);
+        }
+    }
+  sqlite3_finalize (st);
+  return rc == SQLITE_DONE;
+}
+
+static gboolean
+load_threads (AdbscopeRun *run,
+              sqlite3     *db)
+{
+  gint64 last_tick = G_MININT64;
+  sqlite3_stmt *st = prepare (db, "SELECT max (t_us) FROM tick WHERE t_us BETWEEN ?1 AND ?2",
+                              run->from_us, run->to_us);
+
+  if (st == NULL)
+    return FALSE;
+  if (sqlite3_step (st) == SQLITE_ROW && sqlite3_column_type (st, 0) != SQLITE_NULL)
+    last_tick = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+
+  /* Alive at the window's end, in the order they appeared; the peak over
+   * the window and the share at the last sample (no row: 0 %). */
+  st = prepare (db, "SELECT t.tid, t.name,"
+                " (SELECT max (pct) FROM thread_sample s WHERE s.tid = t.tid"
+                "   AND s.t_us BETWEEN max (t.first_us, ?1) AND ?2),"
+                " (SELECT pct FROM thread_sample s WHERE s.tid = t.tid AND s.t_us = ?3)"
+                " FROM thread t WHERE t.first_us <= ?2 AND (t.last_us IS NULL OR t.last_us > ?2)"
+                " ORDER BY t.rowid", run->from_us, run->to_us);
+  if (st == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (st, 3, last_tick);
+  while (sqlite3_step (st) == SQLITE_ROW)
+    {
+      AdbscopeRunThread t = { sqlite3_column_int (st, 0), column_text (st, 1), column_double (st, 3),
+                              column_double (st, 2) };
+
+      if (!isfinite (t.last_pct))
+        t.last_pct = 0;
+      if (!isfinite (t.max_pct))
+        t.max_pct = 0;
+      g_array_append_val (run->threads, t);
+    }
+  sqlite3_finalize (st);
+  return TRUE;
+}
+
+static void
+load_processes (AdbscopeRun *run,
+                const char  *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *a;
+
+  if (text == NULL || !json_parser_load_from_data (parser, text, -1, NULL) ||
+      !JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
+    return;
+  a = json_node_get_array (json_parser_get_root (parser));
+  run->processes = g_array_new (FALSE, FALSE, sizeof (AdbscopeAppProcess));
+  g_array_set_clear_func (run->processes, (GDestroyNotify) process_clear);
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonObject *o = json_array_get_object_element (a, i);
+      AdbscopeAppProcess p = { 0 };
+
+      if (o == NULL)
+        continue;
+      p.pid = json_object_get_int_member_with_default (o, "pid", 0);
+      p.name = g_strdup (json_object_get_string_member_with_default (o, "name", ""));
+      p.rss_kb = json_object_get_null_member (o, "rss_kb") ? -1
+        : json_object_get_int_member_with_default (o, "rss_kb", -1);
+      g_array_append_val (run->processes, p);
+    }
+}
+
+static gboolean
+load_system (AdbscopeRun *run,
+             sqlite3     *db)
+{
+  sqlite3_stmt *st = prepare (db, "SELECT processes, doze_deep, doze_light, standby_bucket, jobs, jobs_running,"
+                              " alarms_pending, alarm_wakeups FROM system WHERE t_us BETWEEN ?1 AND ?2"
+                              " ORDER BY rowid DESC LIMIT 1", G_MININT64, run->to_us);
+  if (st == NULL)
+    return FALSE;
+  if (sqlite3_step (st) == SQLITE_ROW)
+    {
+      g_autofree char *procs = column_text (st, 0);
+
+      load_processes (run, procs);
+      run->doze_deep = column_text (st, 1);
+      run->doze_light = column_text (st, 2);
+      run->standby_bucket = column_text (st, 3);
+      for (guint k = 0; k < 4; k++)
+        run->jobs_alarms[k] = sqlite3_column_type (st, 4 + k) == SQLITE_NULL ? -1 : sqlite3_column_int64 (st, 4 + k);
+    }
+  sqlite3_finalize (st);
+  return TRUE;
+}
+
+/**
+ * adbscope_run_load:
+ * @from_us: start of the window (µs since the run's start)
+ * @to_us: end of the window
+ *
+ * Reads a recording, finished or not (one a crash left behind opens too).
+ */
+AdbscopeRun *
+adbscope_run_load (const char  *path,
+                   gint64       from_us,
+                   gint64       to_us,
+                   GError     **error)
+{
+  g_autoptr(AdbscopeRun) run = NULL;
+  g_autoptr(GHashTable) meta = NULL;
+  sqlite3 *db;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  db = open_db (path, error);
+  if (db == NULL)
+    return NULL;
+  meta = read_meta (db, path, error);
+  if (meta == NULL)
+    {
+      sqlite3_close (db);
+      return NULL;
+    }
+
+  run = run_new ();
+  run->recording = g_strdup (path);
+  run->serial = g_strdup (g_hash_table_lookup (meta, "serial"));
+  run->package = g_strdup (g_hash_table_lookup (meta, "package"));
+  run->start = g_strdup (g_hash_table_lookup (meta, "start"));
+  run->interval_ms = (guint) meta_int (meta, "interval_ms");
+  run->end_us = meta_int (meta, "end_us");
+  run->device = parse_object (g_hash_table_lookup (meta, "device"));
+  run->sources = parse_object (g_hash_table_lookup (meta, "sources"));
+  run->refresh_hz = refresh_from_device (run->device);
+  run->windowed = from_us > G_MININT64 || to_us < G_MAXINT64;
+  run->from_us = MAX (from_us, 0);
+  run->to_us = MIN (to_us, run->end_us);
+  if (run->to_us < run->from_us)
+    run->to_us = run->from_us;
+
+  ok = load_series (run, db) && load_ticks (run, db) && load_events (run, db) &&
+       load_frames (run, db) && load_threads (run, db) && load_system (run, db);
+  if (!ok)
+    {
+      db_error (db, path, error);
+      sqlite3_close (db);
+      return NULL;
+    }
+  sqlite3_close (db);
+  return g_steal_pointer (&run);
+}
+
+gboolean
+adbscope_run_find_marker (const char  *path,
+                          const char  *label,
+                          gint64      *from_us,
+                          gint64      *to_us,
+                          GError     **error)
+{
+  g_autoptr(GHashTable) meta = NULL;
+  sqlite3_stmt *st;
+  sqlite3 *db;
+  gboolean found = FALSE;
+
+  db = open_db (path, error);
+  if (db == NULL)
+    return FALSE;
+  meta = read_meta (db, path, error);
+  if (meta == NULL)
+    {
+      sqlite3_close (db);
+      return FALSE;
+    }
+  st = prepare (db, "SELECT m.t_us, coalesce ((SELECT min (n.t_us) FROM marker n WHERE n.rowid > m.rowid),"
+                " ?1) FROM marker m WHERE m.label = ?2 ORDER BY m.rowid LIMIT 1", 0, 0);
+  if (st == NULL)
+    {
+      db_error (db, path, error);
+      sqlite3_close (db);
+      return FALSE;
+    }
+  sqlite3_bind_int64 (st, 1, meta_int (meta, "end_us"));
+  sqlite3_bind_text (st, 2, label, -1, SQLITE_STATIC);
+  if (sqlite3_step (st) == SQLITE_ROW)
+    {
+      *from_us = sqlite3_column_int64 (st, 0);
+      *to_us = sqlite3_column_int64 (st, 1);
+      found = TRUE;
+    }
+  else
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,
+                 _("The recording has no marker “%s”"), label);
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+  return found;
+}

@@ -1,0 +1,80 @@
+/* adbscope-run.h: everything the report needs about one run, whole
+ *
+ * Loaded from a recording (the whole run, or a window of it) or taken from
+ * a live session (what it holds in memory).  The report is computed from
+ * this and nothing else, so a live run and its recording give one answer.
+ * Times are microseconds since the run's start.
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "adbscope-session.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  int     tid;
+  char   *name;
+  double  last_pct;
+  double  max_pct;
+} AdbscopeRunThread;
+
+typedef struct _AdbscopeRun
+{
+  char       *recording;       /* path; NULL for a live session */
+  char       *serial;
+  char       *package;
+  char       *start;           /* ISO 8601 UTC */
+  guint       interval_ms;
+  gint64      end_us;          /* length of the whole run */
+  gboolean    windowed;
+  gint64      from_us;         /* the window: [from_us, to_us] */
+  gint64      to_us;
+  JsonObject *device;          /* the report's objects, as probed */
+  JsonObject *sources;
+  double      refresh_hz;
+
+  GArray     *series[ADBSCOPE_N_SERIES];  /* AdbscopeSample */
+  GPtrArray  *cores;                      /* GArray of AdbscopeSample */
+  GArray     *markers;         /* AdbscopeMarker */
+  GArray     *gaps;            /* AdbscopeGap, end_us filled in */
+  GArray     *dts;             /* double s */
+  GArray     *pids;            /* gint64 */
+  guint64     n_samples;
+  guint       restarts;
+
+  gint64      frames;
+  gint64      janky;
+  gint64      over_deadline;
+  gint64      causes[ADBSCOPE_JANK_N_CAUSES];
+  gboolean    has_cause[ADBSCOPE_JANK_N_CAUSES];
+  GArray     *frame_times;     /* float ms */
+
+  GArray     *threads;         /* AdbscopeRunThread, alive at the end */
+  GArray     *processes;       /* AdbscopeAppProcess */
+  char       *doze_deep;
+  char       *doze_light;
+  char       *standby_bucket;
+  gint64      jobs_alarms[4];  /* jobs, running, alarms pending, wakeups; -1 unknown */
+} AdbscopeRun;
+
+/* A window: G_MININT64 / G_MAXINT64 for "from the start" / "to the end". */
+AdbscopeRun *adbscope_run_load              (const char       *path,
+                                             gint64            from_us,
+                                             gint64            to_us,
+                                             GError          **error);
+AdbscopeRun *adbscope_run_new_from_session  (AdbscopeSession  *session);
+void         adbscope_run_free              (AdbscopeRun      *run);
+/* The first marker labelled @label: its time and the next marker's (or
+ * the end); FALSE when there is none. */
+gboolean     adbscope_run_find_marker       (const char       *path,
+                                             const char       *label,
+                                             gint64           *from_us,
+                                             gint64           *to_us,
+                                             GError          **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeRun, adbscope_run_free)
+
+G_END_DECLS
