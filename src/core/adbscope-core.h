@@ -11,6 +11,7 @@
 #include "adbscope-series.h"
 #include "adbscope-assertion.h"
 #include "adbscope-collector.h"
+#include "adbscope-compare.h"
 #include "adbscope-control.h"
 #include "adbscope-fast-collector.h"
 #include "adbscope-frames-collector.h"
