@@ -733,3 +733,122 @@ adbscope_run_find_marker (const char  *path,
   sqlite3_close (db);
   return found;
 }
+
+static void
+bucket_add (GArray *out,
+            gint64  start,
+            gint64  width,
+            double  v)
+{
+  AdbscopeRunBucket *last = out->len ? &g_array_index (out, AdbscopeRunBucket, out->len - 1) : NULL;
+
+  if (last == NULL || last->t_us != start)
+    {
+      AdbscopeRunBucket b = { start, width, 0, v, v, 0 };
+
+      g_array_append_val (out, b);
+      last = &g_array_index (out, AdbscopeRunBucket, out->len - 1);
+    }
+  /* avg holds the sum until the end */
+  last->n++;
+  last->avg += v;
+  last->min = MIN (last->min, v);
+  last->max = MAX (last->max, v);
+}
+
+/**
+ * adbscope_run_read_buckets:
+ * @max_buckets: about how many columns the caller draws
+ *
+ * Min, max and average of one series in buckets over [@from_us, @to_us]:
+ * from the level of detail the writer kept (10 s, 100 s, 1000 s) when the
+ * range holds more than @max_buckets of the next finer one, else from
+ * the samples.  The extremes of every sample are in its bucket, so a spike
+ * is never lost at any zoom.  The tail the level of detail does not cover
+ * yet (a recording still being written, or left by a crash) comes from the
+ * samples.
+ *
+ * Returns: (transfer full): AdbscopeRunBucket in time order
+ */
+GArray *
+adbscope_run_read_buckets (const char  *path,
+                           const char  *series_path,
+                           gint64       from_us,
+                           gint64       to_us,
+                           guint        max_buckets,
+                           GError     **error)
+{
+  g_autoptr(GHashTable) meta = NULL;
+  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (AdbscopeRunBucket));
+  sqlite3 *db;
+  sqlite3_stmt *st;
+  gint64 interval_us, span = MAX (to_us - from_us, 1), width = 0, covered = from_us;
+  int level = -1, id = -1;
+
+  g_return_val_if_fail (max_buckets > 0, NULL);
+
+  db = open_db (path, error);
+  if (db == NULL)
+    return NULL;
+  meta = read_meta (db, path, error);
+  if (meta == NULL)
+    {
+      sqlite3_close (db);
+      return NULL;
+    }
+  interval_us = MAX (meta_int (meta, "interval_ms"), 1) * 1000;
+  if (span / interval_us > max_buckets)
+    {
+      width = 10 * G_USEC_PER_SEC;
+      for (level = 0; level + 1 < ADBSCOPE_RECORDING_LOD_LEVELS && span / width > max_buckets; level++)
+        width *= 10;
+    }
+
+  st = prepare (db, "SELECT id FROM series WHERE path = ?1", 0, 0);
+  sqlite3_bind_text (st, 1, series_path, -1, SQLITE_STATIC);
+  if (sqlite3_step (st) == SQLITE_ROW)
+    id = sqlite3_column_int (st, 0);
+  sqlite3_finalize (st);
+
+  if (level >= 0)
+    {
+      st = prepare (db, "SELECT t_us, n, min, max, sum FROM lod WHERE series = ?3 AND level = ?4"
+                    " AND t_us BETWEEN ?1 - ?5 + 1 AND ?2 ORDER BY t_us", from_us, to_us);
+      sqlite3_bind_int (st, 3, id);
+      sqlite3_bind_int (st, 4, level);
+      sqlite3_bind_int64 (st, 5, width);
+      while (sqlite3_step (st) == SQLITE_ROW)
+        {
+          AdbscopeRunBucket b = { sqlite3_column_int64 (st, 0), width, sqlite3_column_int (st, 1),
+                                  sqlite3_column_double (st, 2), sqlite3_column_double (st, 3),
+                                  sqlite3_column_double (st, 4) };
+
+          g_array_append_val (out, b);
+          covered = b.t_us + width;
+        }
+      sqlite3_finalize (st);
+    }
+  else
+    width = MAX (span / max_buckets, interval_us);
+
+  /* the samples: all of them, or the tail after the level of detail */
+  st = prepare (db, "SELECT t_us, value FROM sample WHERE series = ?3 AND t_us BETWEEN ?1 AND ?2"
+                " AND value IS NOT NULL ORDER BY t_us", covered, to_us);
+  sqlite3_bind_int (st, 3, id);
+  while (sqlite3_step (st) == SQLITE_ROW)
+    {
+      gint64 t = sqlite3_column_int64 (st, 0);
+      gint64 start = level >= 0 ? t / width * width : from_us + (t - from_us) / width * width;
+
+      bucket_add (out, start, width, sqlite3_column_double (st, 1));
+    }
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+
+  for (guint i = 0; i < out->len; i++)
+    {
+      AdbscopeRunBucket *b = &g_array_index (out, AdbscopeRunBucket, i);
+      b->avg = b->n ? b->avg / b->n : NAN;
+    }
+  return g_steal_pointer (&out);
+}

@@ -75,6 +75,24 @@ gboolean     adbscope_run_find_marker       (const char       *path,
                                              gint64           *to_us,
                                              GError          **error);
 
+/* One column of a chart: the extremes of a time range. */
+typedef struct
+{
+  gint64 t_us;         /* start of the range */
+  gint64 width_us;
+  guint  n;            /* finite samples in it */
+  double min;
+  double max;
+  double avg;
+} AdbscopeRunBucket;
+
+GArray      *adbscope_run_read_buckets      (const char       *path,
+                                             const char       *series_path,
+                                             gint64            from_us,
+                                             gint64            to_us,
+                                             guint             max_buckets,
+                                             GError          **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeRun, adbscope_run_free)
 
 G_END_DECLS
