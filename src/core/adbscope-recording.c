@@ -98,7 +98,6 @@ static const char schema_sql[] =
   "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
   "CREATE TABLE series (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, unit TEXT NOT NULL);"
   "CREATE TABLE sample (series INTEGER NOT NULL, t_us INTEGER NOT NULL, value REAL);"
-  "CREATE INDEX sample_by_series ON sample (series, t_us);"
   "CREATE TABLE lod (series INTEGER NOT NULL, level INTEGER NOT NULL, t_us INTEGER NOT NULL,"
   "  n INTEGER NOT NULL, min REAL NOT NULL, max REAL NOT NULL, sum REAL NOT NULL,"
   "  PRIMARY KEY (series, level, t_us)) WITHOUT ROWID;"

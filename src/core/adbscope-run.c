@@ -734,6 +734,43 @@ adbscope_run_find_marker (const char  *path,
   return found;
 }
 
+/* Rows arrive in time order but for a device answer stamped at the middle
+ * of a slow round trip (at most the shell's 15 s timeout): bisecting with
+ * this much slack finds every row of a range. */
+#define ROWID_SLACK_US (20 * G_USEC_PER_SEC)
+
+/* The first rowid of the sample table at or after @t_us, as if rows were
+ * in time order (see ROWID_SLACK_US). */
+static gint64
+rowid_at (sqlite3 *db,
+          gint64   t_us)
+{
+  sqlite3_stmt *st;
+  gint64 lo = 1, hi = 0;
+
+  st = prepare (db, "SELECT max (rowid) FROM sample", 0, 0);
+  if (sqlite3_step (st) == SQLITE_ROW)
+    hi = sqlite3_column_int64 (st, 0) + 1;
+  sqlite3_finalize (st);
+  st = prepare (db, "SELECT t_us FROM sample WHERE rowid >= ?1 ORDER BY rowid LIMIT 1", 0, 0);
+  while (lo < hi)
+    {
+      gint64 mid = lo + (hi - lo) / 2;
+      gint64 t = G_MAXINT64;
+
+      sqlite3_bind_int64 (st, 1, mid);
+      if (sqlite3_step (st) == SQLITE_ROW)
+        t = sqlite3_column_int64 (st, 0);
+      sqlite3_reset (st);
+      if (t < t_us)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  sqlite3_finalize (st);
+  return lo;
+}
+
 static void
 bucket_add (GArray *out,
             gint64  start,
@@ -832,9 +869,11 @@ adbscope_run_read_buckets (const char  *path,
     width = MAX (span / max_buckets, interval_us);
 
   /* the samples: all of them, or the tail after the level of detail */
-  st = prepare (db, "SELECT t_us, value FROM sample WHERE series = ?3 AND t_us BETWEEN ?1 AND ?2"
-                " AND value IS NOT NULL ORDER BY t_us", covered, to_us);
+  st = prepare (db, "SELECT t_us, value FROM sample WHERE rowid BETWEEN ?4 AND ?5 AND series = ?3"
+                " AND t_us BETWEEN ?1 AND ?2 AND value IS NOT NULL ORDER BY t_us", covered, to_us);
   sqlite3_bind_int (st, 3, id);
+  sqlite3_bind_int64 (st, 4, rowid_at (db, covered - ROWID_SLACK_US));
+  sqlite3_bind_int64 (st, 5, rowid_at (db, to_us + ROWID_SLACK_US));
   while (sqlite3_step (st) == SQLITE_ROW)
     {
       gint64 t = sqlite3_column_int64 (st, 0);

@@ -194,6 +194,26 @@ test_level_of_detail (void)
       g_assert_cmpfloat (max, ==, 500);
       g_assert_cmpuint (n, ==, 3600);
     }
+
+  /* zoomed in: the samples themselves, found by bisecting the rowids */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GArray) b = adbscope_run_read_buckets (hour_file (), "cpu.app_pct", (gint64) 1200 * G_USEC_PER_SEC,
+                                                     (gint64) 1300 * G_USEC_PER_SEC, 1000, &error);
+    double max = -1;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (b->len, ==, 101);
+    for (guint i = 0; i < b->len; i++)
+      {
+        const AdbscopeRunBucket *k = &g_array_index (b, AdbscopeRunBucket, i);
+
+        g_assert_cmpint (k->t_us, ==, (gint64) (1200 + i) * G_USEC_PER_SEC);
+        g_assert_cmpfloat (k->min, ==, adbscope_synth_app_pct (&hour, 1200 + i));
+        max = MAX (max, k->max);
+      }
+    g_assert_cmpfloat (max, ==, 500);
+  }
 }
 
 static void
