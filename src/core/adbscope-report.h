@@ -22,6 +22,8 @@ JsonObject *adbscope_report_device_object  (const AdbscopeProbeResult *probe,
                                             const char      *serial);
 JsonObject *adbscope_report_sources_object (const AdbscopeProbeResult *probe);
 JsonNode *adbscope_report_build_skeleton (void);
+void      adbscope_report_add_output_error (JsonNode    *report,
+                                          const char      *message);
 gboolean  adbscope_report_write          (JsonNode        *report,
                                           const char      *path,
                                           GError         **error);
