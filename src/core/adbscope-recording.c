@@ -801,14 +801,11 @@ adbscope_recording_add_threads (AdbscopeRecording *self,
 }
 
 void
-adbscope_recording_add_system (AdbscopeRecording *self,
-                               gint64             time_us,
-                               const GArray      *processes,
-                               const char        *doze_deep,
-                               const char        *doze_light,
-                               const char        *standby_bucket,
-                               const gint64       jobs_alarms[4])
+adbscope_recording_add_system (AdbscopeRecording         *self,
+                               gint64                     time_us,
+                               const AdbscopeSystemState *state)
 {
+  const GArray *processes = state->processes;
   Op *op = append (self, OP_SYSTEM, time_us);
 
   if (processes != NULL)
@@ -837,9 +834,13 @@ adbscope_recording_add_system (AdbscopeRecording *self,
       root = json_builder_get_root (b);
       op->text = json_to_string (root, FALSE);
     }
-  op->text2 = g_strdup_printf ("%s\n%s\n%s", doze_deep ? doze_deep : "",
-                               doze_light ? doze_light : "", standby_bucket ? standby_bucket : "");
-  memcpy (op->i, jobs_alarms, 4 * sizeof (gint64));
+  op->text2 = g_strdup_printf ("%s\n%s\n%s", state->doze_deep ? state->doze_deep : "",
+                               state->doze_light ? state->doze_light : "",
+                               state->standby_bucket ? state->standby_bucket : "");
+  op->i[0] = state->jobs;
+  op->i[1] = state->jobs_running;
+  op->i[2] = state->alarms_pending;
+  op->i[3] = state->alarm_wakeups;
 }
 
 void

@@ -12,7 +12,9 @@
 #include <json-glib/json-glib.h>
 
 #include "adbscope-frames-collector.h"
-#include "adbscope-parse-proc.h"
+#include "adbscope-delta.h"
+#include "adbscope-parse-gfxinfo.h"
+#include "adbscope-session.h"
 
 G_BEGIN_DECLS
 
@@ -69,14 +71,9 @@ void               adbscope_recording_add_frames    (AdbscopeRecording  *self,
 void               adbscope_recording_add_threads   (AdbscopeRecording  *self,
                                                      gint64              time_us,
                                                      const GArray       *usage);
-/* @processes: AdbscopeAppProcess; jobs and alarms -1 where unknown. */
 void               adbscope_recording_add_system    (AdbscopeRecording  *self,
                                                      gint64              time_us,
-                                                     const GArray       *processes,
-                                                     const char         *doze_deep,
-                                                     const char         *doze_light,
-                                                     const char         *standby_bucket,
-                                                     const gint64        jobs_alarms[4]);
+                                                     const AdbscopeSystemState *state);
 void               adbscope_recording_add_screenshot (AdbscopeRecording *self,
                                                      gint64              time_us,
                                                      GBytes             *png,

@@ -13,8 +13,9 @@
 #include "adbscope-assertion.h"
 #include "adbscope-error.h"
 #include "adbscope-report.h"
+#include "adbscope-parse-gfxinfo.h"
 #include "adbscope-run.h"
-#include "adbscope-slow-collector.h"
+#include "adbscope-stats.h"
 #include "adbscope-thread.h"
 
 static void
@@ -126,65 +127,38 @@ seconds (gint64 time_us)
   return time_us / 1e6;
 }
 
-static int
-compare_double (const void *a,
-                const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static int
-compare_float (gconstpointer a,
-               gconstpointer b)
-{
-  float x = *(const float *) a, y = *(const float *) b;
-  return (x > y) - (x < y);
-}
-
 static void
 add_frames (JsonObject        *root,
             const AdbscopeRun *run)
 {
+  static const AdbscopeFrameTotals none = { 0 };
+  static const struct { const char *key; double p; } ps[] = {
+    { "p50", 50 }, { "p90", 90 }, { "p95", 95 }, { "p99", 99 },
+  };
+  const AdbscopeFrameTotals *t = run ? &run->totals : &none;
+  const double *ms = run ? (const double *) (gpointer) run->frame_times->data : NULL;
+  guint n = run ? run->frame_times->len : 0;
   JsonObject *frames = section (root, "frames");
   JsonObject *causes = json_object_new ();
   JsonObject *ft = json_object_new ();
-  gint64 total = run ? run->frames : 0, janky = run ? run->janky : 0;
-  g_autoptr(GArray) times = NULL;
-  g_autofree double *sorted = NULL;
-  guint n = 0;
 
-  if (run != NULL)
-    {
-      times = g_array_copy (run->frame_times);
-      g_array_sort (times, compare_float);
-      n = times->len;
-      sorted = g_new (double, MAX (n, 1));
-      for (guint i = 0; i < n; i++)
-        sorted[i] = g_array_index (times, float, i);
-    }
-
-  json_object_set_int_member (frames, "total", total);
-  json_object_set_int_member (frames, "janky", janky);
-  set_number (frames, "janky_pct", total > 0 ? 100.0 * janky / total : NAN);
-  set_number (frames, "over_deadline_pct", n > 0 ? 100.0 * run->over_deadline / n : NAN);
+  json_object_set_int_member (frames, "total", t->frames);
+  json_object_set_int_member (frames, "janky", t->janky);
+  set_number (frames, "janky_pct", t->frames > 0 ? 100.0 * t->janky / t->frames : NAN);
+  set_number (frames, "over_deadline_pct", n > 0 ? 100.0 * t->over_deadline / n : NAN);
   set_number (frames, "refresh_hz", run ? run->refresh_hz : NAN);
   for (guint i = 0; i < ADBSCOPE_JANK_N_CAUSES; i++)
-    if (run != NULL && run->has_cause[i])
-      json_object_set_int_member (causes, adbscope_jank_cause_to_key (i), run->causes[i]);
+    if (t->has_cause[i])
+      json_object_set_int_member (causes, adbscope_jank_cause_to_key (i), t->causes[i]);
     else
       json_object_set_null_member (causes, adbscope_jank_cause_to_key (i));
   json_object_set_object_member (frames, "causes", causes);
 
+  /* The run keeps the frame times sorted, as the session does. */
   json_object_set_int_member (ft, "n", n);
-  {
-    static const struct { const char *key; double p; } ps[] = {
-      { "p50", 50 }, { "p90", 90 }, { "p95", 95 }, { "p99", 99 },
-    };
-    for (guint i = 0; i < G_N_ELEMENTS (ps); i++)
-      set_number (ft, ps[i].key, n > 0 ? adbscope_percentile_nearest_rank (sorted, n, ps[i].p) : NAN);
-    set_number (ft, "max", n > 0 ? sorted[n - 1] : NAN);
-  }
+  for (guint i = 0; i < G_N_ELEMENTS (ps); i++)
+    set_number (ft, ps[i].key, adbscope_percentile_nearest_rank (ms, n, ps[i].p));
+  set_number (ft, "max", n > 0 ? ms[n - 1] : NAN);
   json_object_set_object_member (frames, "frame_time_ms", ft);
 }
 
@@ -278,7 +252,7 @@ run_object (const AdbscopeRun *run)
     {
       g_autofree double *sorted = g_memdup2 (run->dts->data, run->dts->len * sizeof (double));
 
-      qsort (sorted, run->dts->len, sizeof (double), compare_double);
+      qsort (sorted, run->dts->len, sizeof (double), adbscope_compare_double);
       median_dt = sorted[run->dts->len / 2] * 1000.0;
     }
 
@@ -350,14 +324,14 @@ adbscope_report_sources_object (const AdbscopeProbeResult *p)
 static JsonObject *
 system_object (const AdbscopeRun *run)
 {
+  static const AdbscopeSystemState unknown = { NULL, NULL, NULL, NULL, -1, -1, -1, -1 };
+  const AdbscopeSystemState *st = run ? run->system : &unknown;
   JsonObject *o = json_object_new ();
   JsonArray *procs = json_array_new ();
-  const GArray *p = run ? run->processes : NULL;
-  static const char * const counts[] = { "jobs", "jobs_running", "alarms_pending", "alarm_wakeups" };
 
-  for (guint i = 0; p != NULL && i < p->len; i++)
+  for (guint i = 0; st->processes != NULL && i < st->processes->len; i++)
     {
-      const AdbscopeAppProcess *ap = &g_array_index (p, AdbscopeAppProcess, i);
+      const AdbscopeAppProcess *ap = &g_array_index (st->processes, AdbscopeAppProcess, i);
       JsonObject *po = json_object_new ();
 
       json_object_set_int_member (po, "pid", ap->pid);
@@ -366,11 +340,13 @@ system_object (const AdbscopeRun *run)
       json_array_add_object_element (procs, po);
     }
   json_object_set_array_member (o, "processes", procs);
-  set_string (o, "doze_deep", run ? run->doze_deep : NULL);
-  set_string (o, "doze_light", run ? run->doze_light : NULL);
-  set_string (o, "standby_bucket", run ? run->standby_bucket : NULL);
-  for (guint k = 0; k < G_N_ELEMENTS (counts); k++)
-    set_number (o, counts[k], run && run->jobs_alarms[k] >= 0 ? (double) run->jobs_alarms[k] : NAN);
+  set_string (o, "doze_deep", st->doze_deep);
+  set_string (o, "doze_light", st->doze_light);
+  set_string (o, "standby_bucket", st->standby_bucket);
+  set_number (o, "jobs", st->jobs >= 0 ? (double) st->jobs : NAN);
+  set_number (o, "jobs_running", st->jobs_running >= 0 ? (double) st->jobs_running : NAN);
+  set_number (o, "alarms_pending", st->alarms_pending >= 0 ? (double) st->alarms_pending : NAN);
+  set_number (o, "alarm_wakeups", st->alarm_wakeups >= 0 ? (double) st->alarm_wakeups : NAN);
   return o;
 }
 

@@ -19,6 +19,7 @@
 #include "adbscope-report.h"
 #include "adbscope-run.h"
 #include "adbscope-slow-collector.h"
+#include "adbscope-stats.h"
 #include "adbscope-thread.h"
 
 static void
@@ -52,12 +53,13 @@ run_new (void)
   run->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeGap));
   run->dts = g_array_new (FALSE, FALSE, sizeof (double));
   run->pids = g_array_new (FALSE, FALSE, sizeof (gint64));
-  run->frame_times = g_array_new (FALSE, FALSE, sizeof (float));
+  run->frame_times = g_array_new (FALSE, FALSE, sizeof (double));
   run->threads = g_array_new (FALSE, FALSE, sizeof (AdbscopeRunThread));
   g_array_set_clear_func (run->threads, (GDestroyNotify) run_thread_clear);
   run->refresh_hz = NAN;
-  for (guint i = 0; i < 4; i++)
-    run->jobs_alarms[i] = -1;
+  run->system = g_new0 (AdbscopeSystemState, 1);
+  run->system->jobs = run->system->jobs_running = -1;
+  run->system->alarms_pending = run->system->alarm_wakeups = -1;
   return run;
 }
 
@@ -75,16 +77,13 @@ adbscope_run_free (AdbscopeRun *run)
   g_array_unref (run->pids);
   g_array_unref (run->frame_times);
   g_array_unref (run->threads);
-  g_clear_pointer (&run->processes, g_array_unref);
+  adbscope_system_state_free (run->system);
   g_clear_pointer (&run->device, json_object_unref);
   g_clear_pointer (&run->sources, json_object_unref);
   g_free (run->recording);
   g_free (run->serial);
   g_free (run->package);
   g_free (run->start);
-  g_free (run->doze_deep);
-  g_free (run->doze_light);
-  g_free (run->standby_bucket);
   g_free (run);
 }
 
@@ -139,7 +138,6 @@ adbscope_run_new_from_session (AdbscopeSession *session)
   const AdbscopeProbeResult *probe = adbscope_session_get_probe (session);
   const GArray *a;
   GListModel *threads;
-  const char *deep, *light, *bucket;
 
   g_return_val_if_fail (ADBSCOPE_IS_SESSION (session), NULL);
 
@@ -200,8 +198,7 @@ adbscope_run_new_from_session (AdbscopeSession *session)
         g_array_append_val (run->dts, s);
       }
   }
-  adbscope_session_get_frame_totals (session, &run->frames, &run->janky, &run->over_deadline,
-                                     run->causes, run->has_cause);
+  run->totals = *adbscope_session_get_frame_totals (session);
 
   threads = adbscope_session_get_threads (session);
   for (guint i = 0; i < g_list_model_get_n_items (threads); i++)
@@ -215,25 +212,8 @@ adbscope_run_new_from_session (AdbscopeSession *session)
       g_array_append_val (run->threads, rt);
     }
 
-  a = adbscope_session_get_processes (session);
-  if (a != NULL)
-    {
-      run->processes = g_array_new (FALSE, FALSE, sizeof (AdbscopeAppProcess));
-      g_array_set_clear_func (run->processes, (GDestroyNotify) process_clear);
-      for (guint i = 0; i < a->len; i++)
-        {
-          AdbscopeAppProcess p = g_array_index (a, AdbscopeAppProcess, i);
-
-          p.name = g_strdup (p.name);
-          g_array_append_val (run->processes, p);
-        }
-    }
-  adbscope_session_get_doze (session, &deep, &light, &bucket);
-  run->doze_deep = g_strdup (deep);
-  run->doze_light = g_strdup (light);
-  run->standby_bucket = g_strdup (bucket);
-  adbscope_session_get_jobs_alarms (session, &run->jobs_alarms[0], &run->jobs_alarms[1],
-                                    &run->jobs_alarms[2], &run->jobs_alarms[3]);
+  adbscope_system_state_free (run->system);
+  run->system = adbscope_system_state_copy (adbscope_session_get_system_state (session));
   return run;
 }
 
@@ -519,23 +499,30 @@ load_frames (AdbscopeRun *run,
       const void *blob = sqlite3_column_blob (st, 9);
       guint old = run->frame_times->len;
 
-      run->frames += sqlite3_column_int64 (st, 0);
-      run->janky += sqlite3_column_int64 (st, 1);
-      run->over_deadline += sqlite3_column_int64 (st, 2);
+      AdbscopeFrameTotals *t = &run->totals;
+
+      t->frames += sqlite3_column_int64 (st, 0);
+      t->janky += sqlite3_column_int64 (st, 1);
+      t->over_deadline += sqlite3_column_int64 (st, 2);
       for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
         if (sqlite3_column_type (st, 3 + c) != SQLITE_NULL)
           {
-            run->has_cause[c] = TRUE;
-            run->causes[c] += sqlite3_column_int64 (st, 3 + c);
+            t->has_cause[c] = TRUE;
+            t->causes[c] += sqlite3_column_int64 (st, 3 + c);
           }
       if (blob != NULL && bytes >= 4)
         {
-          g_array_set_size (run->frame_times, old + bytes / 4);
-          memcpy (&g_array_index (run->frame_times, float, old), blob, (bytes / 4) * 4);
-          _adbscope_recording_floats_to_le (&g_array_index (run->frame_times, float, old), bytes / 4);
+          guint n = bytes / 4;
+          g_autofree float *ms = g_memdup2 (blob, n * 4);
+
+          _adbscope_recording_floats_to_le (ms, n);
+          g_array_set_size (run->frame_times, old + n);
+          for (guint i = 0; i < n; i++)
+            g_array_index (run->frame_times, double, old + i) = ms[i];
         }
     }
   sqlite3_finalize (st);
+  g_array_sort (run->frame_times, adbscope_compare_double);
   return rc == SQLITE_DONE;
 }
 
@@ -590,8 +577,8 @@ load_processes (AdbscopeRun *run,
       !JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
     return;
   a = json_node_get_array (json_parser_get_root (parser));
-  run->processes = g_array_new (FALSE, FALSE, sizeof (AdbscopeAppProcess));
-  g_array_set_clear_func (run->processes, (GDestroyNotify) process_clear);
+  run->system->processes = g_array_new (FALSE, FALSE, sizeof (AdbscopeAppProcess));
+  g_array_set_clear_func (run->system->processes, (GDestroyNotify) process_clear);
   for (guint i = 0; i < json_array_get_length (a); i++)
     {
       JsonObject *o = json_array_get_object_element (a, i);
@@ -603,7 +590,7 @@ load_processes (AdbscopeRun *run,
       p.name = g_strdup (json_object_get_string_member_with_default (o, "name", ""));
       p.rss_kb = json_object_get_null_member (o, "rss_kb") ? -1
         : json_object_get_int_member_with_default (o, "rss_kb", -1);
-      g_array_append_val (run->processes, p);
+      g_array_append_val (run->system->processes, p);
     }
 }
 
@@ -619,13 +606,15 @@ load_system (AdbscopeRun *run,
   if (sqlite3_step (st) == SQLITE_ROW)
     {
       g_autofree char *procs = column_text (st, 0);
+      gint64 *counts[] = { &run->system->jobs, &run->system->jobs_running,
+                           &run->system->alarms_pending, &run->system->alarm_wakeups };
 
       load_processes (run, procs);
-      run->doze_deep = column_text (st, 1);
-      run->doze_light = column_text (st, 2);
-      run->standby_bucket = column_text (st, 3);
-      for (guint k = 0; k < 4; k++)
-        run->jobs_alarms[k] = sqlite3_column_type (st, 4 + k) == SQLITE_NULL ? -1 : sqlite3_column_int64 (st, 4 + k);
+      run->system->doze_deep = column_text (st, 1);
+      run->system->doze_light = column_text (st, 2);
+      run->system->standby_bucket = column_text (st, 3);
+      for (guint k = 0; k < G_N_ELEMENTS (counts); k++)
+        *counts[k] = sqlite3_column_type (st, 4 + k) == SQLITE_NULL ? -1 : sqlite3_column_int64 (st, 4 + k);
     }
   sqlite3_finalize (st);
   return TRUE;

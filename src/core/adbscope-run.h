@@ -45,19 +45,11 @@ typedef struct _AdbscopeRun
   guint64     n_samples;
   guint       restarts;
 
-  gint64      frames;
-  gint64      janky;
-  gint64      over_deadline;
-  gint64      causes[ADBSCOPE_JANK_N_CAUSES];
-  gboolean    has_cause[ADBSCOPE_JANK_N_CAUSES];
-  GArray     *frame_times;     /* float ms */
+  AdbscopeFrameTotals totals;
+  GArray     *frame_times;     /* double ms, sorted */
 
   GArray     *threads;         /* AdbscopeRunThread, alive at the end */
-  GArray     *processes;       /* AdbscopeAppProcess */
-  char       *doze_deep;
-  char       *doze_light;
-  char       *standby_bucket;
-  gint64      jobs_alarms[4];  /* jobs, running, alarms pending, wakeups; -1 unknown */
+  AdbscopeSystemState *system; /* the last word of the slow loop */
 } AdbscopeRun;
 
 /* A window: G_MININT64 / G_MAXINT64 for "from the start" / "to the end". */

@@ -7,6 +7,8 @@
 
 #include <glib-object.h>
 
+#include "adbscope-stats.h"
+
 G_BEGIN_DECLS
 
 /* 24 h at one sample a second. */
@@ -82,9 +84,6 @@ gboolean              adbscope_samples_compute_stats  (const AdbscopeSample *sam
                                                        gint64               t0_us,
                                                        gint64               t1_us,
                                                        AdbscopeSeriesStats *stats);
-double                adbscope_percentile_nearest_rank (const double        *sorted,
-                                                        gsize                n,
-                                                        double               p);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeSeries, adbscope_series_unref)
 

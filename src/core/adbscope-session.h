@@ -5,8 +5,7 @@
 
 #include "adbscope-probe.h"
 #include "adbscope-series.h"
-#include "adbscope-frames-collector.h"
-#include "adbscope-recording.h"
+#include "adbscope-types.h"
 
 G_BEGIN_DECLS
 
@@ -70,6 +69,35 @@ typedef struct
   gint64 end_us;     /* 0 while the gap lasts */
 } AdbscopeGap;
 
+/* Frame counters summed over the frames samples that had a delta. */
+typedef struct
+{
+  gint64   frames;
+  gint64   janky;
+  gint64   over_deadline;     /* of the frames with a frame time */
+  gint64   causes[ADBSCOPE_JANK_N_CAUSES];
+  gboolean has_cause[ADBSCOPE_JANK_N_CAUSES];
+} AdbscopeFrameTotals;
+
+/* The slow loop's latest word on the app and the device; NULL and -1
+ * where it has not said (yet). */
+typedef struct
+{
+  GArray  *processes;         /* AdbscopeAppProcess; NULL before the first ps */
+  char    *doze_deep;
+  char    *doze_light;
+  char    *standby_bucket;
+  gint64   jobs;
+  gint64   jobs_running;
+  gint64   alarms_pending;
+  gint64   alarm_wakeups;
+} AdbscopeSystemState;
+
+AdbscopeSystemState *adbscope_system_state_copy (const AdbscopeSystemState *state);
+void                 adbscope_system_state_free (AdbscopeSystemState       *state);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeSystemState, adbscope_system_state_free)
+
 #define ADBSCOPE_TYPE_SESSION (adbscope_session_get_type ())
 
 G_DECLARE_FINAL_TYPE (AdbscopeSession, adbscope_session, ADBSCOPE, SESSION, GObject)
@@ -107,6 +135,11 @@ const AdbscopeMarker      *adbscope_session_add_marker          (AdbscopeSession
 const GArray              *adbscope_session_get_markers         (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_gaps            (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_frame_times     (AdbscopeSession  *self);
+const AdbscopeFrameTotals *adbscope_session_get_frame_totals    (AdbscopeSession  *self);
+const AdbscopeSystemState *adbscope_session_get_system_state    (AdbscopeSession  *self);
+const double              *adbscope_session_get_core_freqs      (AdbscopeSession  *self,
+                                                                 guint            *n_cores);
+const GArray              *adbscope_session_get_net_rates       (AdbscopeSession  *self);
 GDateTime                 *adbscope_session_get_start_time      (AdbscopeSession  *self);
 gint64                     adbscope_session_get_start_us        (AdbscopeSession  *self);
 gint64                     adbscope_session_get_last_sample_us  (AdbscopeSession  *self);
@@ -114,23 +147,9 @@ guint64                    adbscope_session_get_n_samples       (AdbscopeSession
 double                     adbscope_session_get_measured_interval_ms (AdbscopeSession *self);
 guint                      adbscope_session_get_restarts        (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_pids            (AdbscopeSession  *self);
-void                       adbscope_session_get_frame_totals    (AdbscopeSession  *self,
-                                                                 gint64           *frames,
-                                                                 gint64           *janky,
-                                                                 gint64           *over_deadline,
-                                                                 gint64            causes[ADBSCOPE_JANK_N_CAUSES],
-                                                                 gboolean          has_cause[ADBSCOPE_JANK_N_CAUSES]);
 double                     adbscope_session_get_refresh_rate    (AdbscopeSession  *self);
-const GArray              *adbscope_session_get_processes       (AdbscopeSession  *self);
-void                       adbscope_session_get_jobs_alarms     (AdbscopeSession  *self,
-                                                                 gint64           *jobs,
-                                                                 gint64           *jobs_running,
-                                                                 gint64           *alarms_pending,
-                                                                 gint64           *alarm_wakeups);
-void                       adbscope_session_get_doze            (AdbscopeSession  *self,
-                                                                 const char      **deep,
-                                                                 const char      **light,
-                                                                 const char      **bucket);
+typedef struct _AdbscopeRecording AdbscopeRecording;
+
 void                       adbscope_session_set_recording       (AdbscopeSession  *self,
                                                                  AdbscopeRecording *recording);
 AdbscopeRecording         *adbscope_session_get_recording       (AdbscopeSession  *self);

@@ -54,7 +54,7 @@ adbscope_synth_write (const char             *path,
   AdbscopeAppProcess proc = { 4242, (char *) "io.github.adbscope.demo", 50000 };
   guint n = adbscope_synth_n_ticks (run);
   gint64 step = (gint64) run->interval_ms * 1000;
-  gint64 counts[4] = { 3, 1, 2, 0 };
+  AdbscopeSystemState state = { NULL, (char *) "ACTIVE", (char *) "ACTIVE", (char *) "ACTIVE", 3, 1, 2, 0 };
   /* the live flush stamps "now - origin" as the end so far: start now */
   gint64 origin = g_get_monotonic_time ();
 
@@ -71,6 +71,7 @@ adbscope_synth_write (const char             *path,
       u->pct = j % 5;
     }
   g_array_append_val (procs, proc);
+  state.processes = procs;
 
   for (guint i = 0; i < n; i++)
     {
@@ -111,7 +112,7 @@ adbscope_synth_write (const char             *path,
       write_frames (rec, run, t);
       adbscope_recording_add_threads (rec, t, usage);
       if (i % 5 == 0)
-        adbscope_recording_add_system (rec, t, procs, "ACTIVE", "ACTIVE", "ACTIVE", counts);
+        adbscope_recording_add_system (rec, t, &state);
       if (i > 0 && (rel / G_USEC_PER_SEC) % ADBSCOPE_SYNTH_MARKER_EVERY_S == 0 && rel % G_USEC_PER_SEC == 0)
         {
           g_autofree char *label = g_strdup_printf ("m%" G_GINT64_FORMAT, rel / G_USEC_PER_SEC);
