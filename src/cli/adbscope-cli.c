@@ -49,6 +49,9 @@ adbscope_cli_handles (const char *arg)
   if (g_str_equal (arg, "--version") || g_str_equal (arg, "--help") ||
       g_str_equal (arg, "-h") || g_str_equal (arg, "help"))
     return TRUE;
+  /* `adbscope run.adbscope` opens the recording in the window. */
+  if (g_str_has_suffix (arg, ADBSCOPE_RECORDING_SUFFIX) && g_file_test (arg, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
   return arg[0] != '-';
 }
 

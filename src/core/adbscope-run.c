@@ -880,3 +880,89 @@ adbscope_run_read_buckets (const char  *path,
     }
   return g_steal_pointer (&out);
 }
+
+static const char *
+member_string (JsonObject *o,
+               const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+
+  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
+    ? json_node_get_string (n) : NULL;
+}
+
+static double
+member_number (JsonObject *o,
+               const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+
+  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) != G_TYPE_STRING
+    ? json_node_get_double (n) : NAN;
+}
+
+static void
+cluster_free (AdbscopeCluster *c)
+{
+  g_array_unref (c->cpus);
+  g_free (c);
+}
+
+/**
+ * adbscope_run_dup_probe:
+ *
+ * The device and its sources as probed when the run started, from the
+ * report objects the recording kept.
+ */
+AdbscopeProbeResult *
+adbscope_run_dup_probe (const AdbscopeRun *run)
+{
+  AdbscopeProbeResult *p = g_new0 (AdbscopeProbeResult, 1);
+  JsonObject *d = run->device;
+  JsonArray *clusters = d && json_object_has_member (d, "clusters") ? json_object_get_array_member (d, "clusters") : NULL;
+  double v;
+
+  p->sdk_int = isfinite (v = member_number (d, "sdk")) ? (int) v : -1;
+  p->sdk = p->sdk_int >= 0 ? g_strdup_printf ("%d", p->sdk_int) : NULL;
+  p->release = g_strdup (member_string (d, "release"));
+  p->model = g_strdup (member_string (d, "model"));
+  p->manufacturer = g_strdup (member_string (d, "manufacturer"));
+  p->abi = g_strdup (member_string (d, "abi"));
+  p->device = g_strdup (member_string (d, "device"));
+  p->n_cores = isfinite (v = member_number (d, "cores")) ? (guint) v : 0;
+  p->max_freq_khz = g_new (double, MAX (p->n_cores, 1));
+  for (guint i = 0; i < p->n_cores; i++)
+    p->max_freq_khz[i] = NAN;
+  p->page_size = isfinite (v = member_number (d, "page_size")) ? (gint64) v : -1;
+  p->refresh_hz = member_number (d, "refresh_hz");
+  p->clusters = g_ptr_array_new_with_free_func ((GDestroyNotify) cluster_free);
+  for (guint i = 0; clusters != NULL && i < json_array_get_length (clusters); i++)
+    {
+      JsonObject *co = json_array_get_object_element (clusters, i);
+      JsonArray *cpus = co && json_object_has_member (co, "cpus") ? json_object_get_array_member (co, "cpus") : NULL;
+      AdbscopeCluster *c = g_new0 (AdbscopeCluster, 1);
+
+      c->id = i;
+      c->cpus = g_array_new (FALSE, FALSE, sizeof (int));
+      c->max_freq_khz = member_number (co, "max_freq_khz");
+      for (guint k = 0; cpus != NULL && k < json_array_get_length (cpus); k++)
+        {
+          int cpu = json_array_get_int_element (cpus, k);
+
+          g_array_append_val (c->cpus, cpu);
+          if (cpu >= 0 && (guint) cpu < p->n_cores)
+            p->max_freq_khz[cpu] = c->max_freq_khz;
+        }
+      g_ptr_array_add (p->clusters, c);
+    }
+  for (guint i = 0; i < ADBSCOPE_N_SOURCES; i++)
+    {
+      JsonObject *so = run->sources && json_object_has_member (run->sources, adbscope_source_to_key (i))
+        ? json_object_get_object_member (run->sources, adbscope_source_to_key (i)) : NULL;
+      JsonNode *sup = so ? json_object_get_member (so, "supported") : NULL;
+
+      p->supported[i] = sup && JSON_NODE_HOLDS_VALUE (sup) && json_node_get_boolean (sup);
+      p->reason[i] = g_strdup (member_string (so, "reason"));
+    }
+  return p;
+}

@@ -59,6 +59,7 @@ AdbscopeRun *adbscope_run_load              (const char       *path,
                                              GError          **error);
 AdbscopeRun *adbscope_run_new_from_session  (AdbscopeSession  *session);
 void         adbscope_run_free              (AdbscopeRun      *run);
+AdbscopeProbeResult *adbscope_run_dup_probe (const AdbscopeRun *run);
 /* The first marker labelled @label: its time and the next marker's (or
  * the end); FALSE when there is none. */
 gboolean     adbscope_run_find_marker       (const char       *path,

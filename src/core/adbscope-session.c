@@ -25,6 +25,7 @@
 #include "adbscope-meminfo-collector.h"
 #include "adbscope-recording.h"
 #include "adbscope-report.h"
+#include "adbscope-run.h"
 #include "adbscope-session.h"
 #include "adbscope-session-private.h"
 #include "adbscope-slow-collector.h"
@@ -104,6 +105,7 @@ struct _AdbscopeSession
   GArray                  *net_rates;    /* AdbscopeNetRate */
   AdbscopeSystemState      system;
   AdbscopeFrameTotals      frame_totals;
+  guint                    recorded_restarts;  /* a session made from a recording */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeSession, adbscope_session, G_TYPE_OBJECT)
@@ -745,7 +747,7 @@ guint
 adbscope_session_get_restarts (AdbscopeSession *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), 0);
-  return self->fast ? adbscope_fast_collector_get_restarts (self->fast) : 0;
+  return self->fast ? adbscope_fast_collector_get_restarts (self->fast) : self->recorded_restarts;
 }
 
 const AdbscopeFrameTotals *
@@ -1073,4 +1075,100 @@ _adbscope_session_get_collector (AdbscopeSession *self,
         return c;
     }
   return NULL;
+}
+
+static AdbscopeSeries *
+series_from_samples (const GArray *samples)
+{
+  /* a ring holds at most 24 h at 1 s: a longer run shows its end */
+  guint cap = CLAMP (samples->len, 2, ADBSCOPE_SERIES_MAX_CAPACITY);
+  AdbscopeSeries *series = adbscope_series_new (cap);
+  guint first = samples->len > cap ? samples->len - cap : 0;
+
+  for (guint i = first; i < samples->len; i++)
+    {
+      const AdbscopeSample *x = &g_array_index (samples, AdbscopeSample, i);
+      adbscope_series_push (series, x->time_us, x->value);
+    }
+  return series;
+}
+
+/**
+ * adbscope_session_new_from_run:
+ * @run: a run read from a recording
+ *
+ * A session that never runs and holds what @run holds (times in µs since
+ * the run's start), so the pages show a recording as they show a live run.
+ */
+AdbscopeSession *
+adbscope_session_new_from_run (const AdbscopeRun *run)
+{
+  AdbscopeSession *self;
+  g_autoptr(GArray) usage = g_array_new (FALSE, TRUE, sizeof (AdbscopeThreadUsage));
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  self = adbscope_session_new (run->serial ? run->serial : "", run->package ? run->package : "");
+  self->interval_ms = MAX (run->interval_ms, 100);
+  self->probe = adbscope_run_dup_probe (run);
+  for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
+    {
+      adbscope_series_unref (self->series[i]);
+      self->series[i] = series_from_samples (run->series[i]);
+    }
+  for (guint c = 0; c < run->cores->len; c++)
+    {
+      g_ptr_array_add (self->core_paths, g_strdup_printf ("cpu.core%u_pct", c));
+      g_ptr_array_add (self->core_series, series_from_samples (g_ptr_array_index (run->cores, c)));
+    }
+  for (guint i = 0; i < run->markers->len; i++)
+    {
+      AdbscopeMarker m = g_array_index (run->markers, AdbscopeMarker, i);
+
+      m.label = g_strdup (m.label);
+      g_array_append_val (self->markers, m);
+    }
+  g_array_append_vals (self->gaps, run->gaps->data, run->gaps->len);
+  g_array_append_vals (self->frame_times, run->frame_times->data, run->frame_times->len);
+  g_array_append_vals (self->pids, run->pids->data, run->pids->len);
+  self->frame_totals = run->totals;
+  system_state_clear (&self->system);
+  self->system.processes = run->system->processes ? g_array_ref (run->system->processes) : NULL;
+  self->system.doze_deep = g_strdup (run->system->doze_deep);
+  self->system.doze_light = g_strdup (run->system->doze_light);
+  self->system.standby_bucket = g_strdup (run->system->standby_bucket);
+  self->system.jobs = run->system->jobs;
+  self->system.jobs_running = run->system->jobs_running;
+  self->system.alarms_pending = run->system->alarms_pending;
+  self->system.alarm_wakeups = run->system->alarm_wakeups;
+  self->n_samples = run->n_samples;
+  self->recorded_restarts = run->restarts;
+  if (run->dts->len > 0)
+    {
+      g_autoptr(GArray) sorted = g_array_copy (run->dts);
+
+      g_array_sort (sorted, adbscope_compare_double);
+      self->measured_interval_ms = g_array_index (sorted, double, sorted->len / 2) * 1000;
+    }
+  if (run->start != NULL)
+    self->start_time = g_date_time_new_from_iso8601 (run->start, NULL);
+  self->start_us = 0;
+  self->last_sample_us = run->end_us;
+
+  /* the threads alive at the end: their peak, then their last share */
+  for (int pass = 0; pass < 2; pass++)
+    {
+      g_array_set_size (usage, run->threads->len);
+      for (guint i = 0; i < run->threads->len; i++)
+        {
+          const AdbscopeRunThread *t = &g_array_index (run->threads, AdbscopeRunThread, i);
+          AdbscopeThreadUsage *u = &g_array_index (usage, AdbscopeThreadUsage, i);
+
+          u->tid = t->tid;
+          g_strlcpy (u->comm, t->name ? t->name : "", sizeof u->comm);
+          u->pct = pass == 0 ? t->max_pct : t->last_pct;
+        }
+      adbscope_thread_list_apply (self->threads, usage);
+    }
+  return self;
 }

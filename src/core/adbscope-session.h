@@ -154,4 +154,8 @@ void                       adbscope_session_set_recording       (AdbscopeSession
                                                                  AdbscopeRecording *recording);
 AdbscopeRecording         *adbscope_session_get_recording       (AdbscopeSession  *self);
 
+typedef struct _AdbscopeRun AdbscopeRun;
+
+AdbscopeSession           *adbscope_session_new_from_run        (const AdbscopeRun *run);
+
 G_END_DECLS

@@ -37,7 +37,7 @@ struct _AdbscopeChartCard
   GArray         *ids;          /* AdbscopeSeriesId, in layer order */
   GPtrArray      *layers;       /* AdbscopeChartLayer*, borrowed from the chart */
   AdbscopeDataView *view;
-  GBinding       *bindings[2];
+  GBinding       *bindings[3];
   double          value_max;    /* fixed top of the value range; 0: automatic */
   gboolean        stacked;
   gboolean        fill;
@@ -173,22 +173,23 @@ adbscope_chart_sync_markers (AdbscopeChart    *chart,
 
 /**
  * adbscope_chart_bind_view:
- * @bindings: (out caller-allocates) (array fixed-size=2): to unbind with
+ * @bindings: (out caller-allocates) (array fixed-size=3): to unbind with
  *
  * Binds @chart's visible window and interval to @view, once.
  */
 void
 adbscope_chart_bind_view (AdbscopeChart    *chart,
                           AdbscopeDataView *view,
-                          GBinding         *bindings[2])
+                          GBinding         *bindings[3])
 {
-  for (guint i = 0; i < 2; i++)
+  for (guint i = 0; i < 3; i++)
     g_clear_pointer (&bindings[i], g_binding_unbind);
   adbscope_chart_set_markers (chart, NULL, 0);
   if (view == NULL)
     return;
   bindings[0] = g_object_bind_property (view, "visible-seconds", chart, "visible-seconds", G_BINDING_SYNC_CREATE);
   bindings[1] = g_object_bind_property (view, "interval-us", chart, "interval", G_BINDING_SYNC_CREATE);
+  bindings[2] = g_object_bind_property (view, "end-time", chart, "end-time", G_BINDING_SYNC_CREATE);
 }
 
 /**

@@ -19,7 +19,7 @@ struct _AdbscopeCpuPage
   GPtrArray      *cluster_rows;    /* AdwActionRow*, borrowed */
   GPtrArray      *cluster_bars;    /* GtkLevelBar*, borrowed */
   gboolean        clusters_built;
-  GBinding       *bindings[2];
+  GBinding       *bindings[3];
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeCpuPage, adbscope_cpu_page, ADBSCOPE_TYPE_PAGE)

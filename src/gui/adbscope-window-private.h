@@ -7,6 +7,8 @@
 #include "adbscope-device-monitor.h"
 #include "adbscope-device-picker.h"
 #include "adbscope-page.h"
+#include "adbscope-recording.h"
+#include "adbscope-run.h"
 #include "adbscope-session.h"
 #include "adbscope-window.h"
 
@@ -47,6 +49,7 @@ struct _AdbscopeWindow
   AdbscopePage          *power_page;
   AdbscopePage          *system_page;
   AdbscopePage          *network_page;
+  GtkScrollbar          *time_scrollbar;
 
   /* State */
   GSettings             *settings;
@@ -61,6 +64,10 @@ struct _AdbscopeWindow
   gboolean               device_lost;
   char                  *last_toast;
   guint                  n_toasts;
+  AdbscopeRecording     *recording;       /* the live run's file */
+  char                  *opened_path;     /* the recording shown, read-only */
+  gint64                 opened_end_us;
+  gboolean               scrolling;
 };
 
 void         _adbscope_window_class_actions_init (AdbscopeWindowClass *klass);
@@ -88,6 +95,12 @@ void         _adbscope_window_set_paused         (AdbscopeWindow      *self,
                                                   gboolean             paused);
 void         _adbscope_window_set_visible_seconds (AdbscopeWindow     *self,
                                                    guint               seconds);
+gboolean     _adbscope_window_open_recording     (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  GError             **error);
+const char  *_adbscope_window_get_opened_path    (AdbscopeWindow      *self);
+void         _adbscope_window_scroll_to          (AdbscopeWindow      *self,
+                                                  double               end_s);
 
 /* For tests */
 AdbscopeSession      *_adbscope_window_get_session       (AdbscopeWindow *self);

@@ -60,7 +60,24 @@ adbscope_synth_write (const char             *path,
 
   if (rec == NULL)
     return FALSE;
-  adbscope_recording_begin (rec, origin, start, "synthetic:1", "io.github.adbscope.demo", run->interval_ms, NULL, NULL);
+  {
+    /* a device where every source works */
+    g_autoptr(AdbscopeProbeResult) probe = g_new0 (AdbscopeProbeResult, 1);
+    g_autoptr(JsonObject) device = NULL;
+    g_autoptr(JsonObject) sources = NULL;
+
+    probe->model = g_strdup ("Synthetic");
+    probe->n_cores = run->n_cores;
+    probe->refresh_hz = run->fps;
+    probe->page_size = 4096;
+    probe->clusters = g_ptr_array_new ();
+    for (guint k = 0; k < ADBSCOPE_N_SOURCES; k++)
+      probe->supported[k] = TRUE;
+    device = adbscope_report_device_object (probe, "synthetic:1");
+    sources = adbscope_report_sources_object (probe);
+    adbscope_recording_begin (rec, origin, start, "synthetic:1", "io.github.adbscope.demo", run->interval_ms,
+                              device, sources);
+  }
   g_array_set_size (usage, run->n_threads);
   for (guint j = 0; j < run->n_threads; j++)
     {
