@@ -382,12 +382,17 @@ _adbscope_window_scroll_to (AdbscopeWindow *self,
   gtk_adjustment_set_value (adj, end_s - gtk_adjustment_get_page_size (adj));
 }
 
+/* Zooming keeps the right edge where it was, but never past either end. */
 static void
 on_visible_seconds (AdbscopeDataView *view,
                     GParamSpec       *pspec,
                     AdbscopeWindow   *self)
 {
+  GtkAdjustment *adj = gtk_scrollbar_get_adjustment (self->time_scrollbar);
+
   sync_scrollbar (self);
+  adbscope_data_view_set_end_time (view, MAX ((gint64) ((gtk_adjustment_get_value (adj) +
+                                                         gtk_adjustment_get_page_size (adj)) * 1e6), 1));
 }
 
 /**

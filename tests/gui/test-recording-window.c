@@ -133,6 +133,8 @@ test_scroll_and_zoom (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.time-window", "u", 0));
   gui_test_spin (100);
   g_assert_cmpfloat (adbscope_data_view_get_visible_seconds (view), >=, 3600);
+  /* the whole run: the right edge moved back to its end */
+  g_assert_cmpint (adbscope_data_view_get_end_time (view), >=, (gint64) 3600 * G_USEC_PER_SEC);
   {
     const char *keep = g_getenv ("ADBSCOPE_TEST_SCREENSHOT_DIR");   /* to look at it */
     g_autofree char *png = g_build_filename (keep ? keep : tmpdir, "recording-whole-run.png", NULL);
