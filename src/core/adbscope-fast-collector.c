@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adbscope-delta-window.h"
 #include "adbscope-delta.h"
 #include "adbscope-error.h"
 #include "adbscope-fast-collector.h"
@@ -112,6 +111,7 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   AdbscopeProcMeminfo mem = { 0 };
   int pid = self->pid;
   double idle;
+  double window = NAN;
 
   s->time_us = time_us;
   s->dt_s = s->system_pct = s->system_norm_pct = NAN;
@@ -139,9 +139,15 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   if (!(stat = adbscope_proc_parse_stat (adbscope_grep_output_lookup (grep, "/proc/stat"), -1, error)))
     return NULL;
 
+  /* dt_s is what the device's clock says; window is the same unless it
+   * is too short for a delta (adbscope_delta_interval()), then NaN and
+   * every value across the two samples is NaN. */
   if (self->prev_stat != NULL)
-    s->dt_s = s->uptime_s - self->prev_uptime;
-  if (self->prev_stat != NULL && adbscope_delta_window_is_usable (s->dt_s))
+    {
+      s->dt_s = s->uptime_s - self->prev_uptime;
+      window = adbscope_delta_interval (self->prev_uptime, s->uptime_s);
+    }
+  if (self->prev_stat != NULL && isfinite (window))
     {
       usage = adbscope_delta_cpu (self->prev_stat, stat);
       s->system_pct = usage->total_pct;
@@ -191,8 +197,8 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
     }
 
   net = adbscope_proc_parse_net_dev (adbscope_grep_output_lookup (grep, "/proc/net/dev"), -1, NULL);
-  if (net != NULL && self->prev_net != NULL && adbscope_delta_window_is_usable (s->dt_s))
-    s->net = adbscope_delta_net_rates (self->prev_net, net, s->dt_s,
+  if (net != NULL && self->prev_net != NULL && isfinite (window))
+    s->net = adbscope_delta_net_rates (self->prev_net, net, window,
                                        &s->net_rx_bytes_per_s, &s->net_tx_bytes_per_s);
 
   /* The app. */
@@ -231,8 +237,8 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
           if (self->n_max_freq > 0)
             s->app_norm_pct = adbscope_delta_normalise (s->app_pct, s->core_freq_khz, self->max_freq_khz,
                                                         MIN (s->n_cores, self->n_max_freq));
-          if (tasks != NULL && self->prev_tasks != NULL && isfinite (s->dt_s))
-            s->threads = adbscope_delta_threads (self->prev_tasks, tasks, s->dt_s);
+          if (tasks != NULL && self->prev_tasks != NULL && isfinite (window))
+            s->threads = adbscope_delta_threads (self->prev_tasks, tasks, window);
         }
       self->prev_app = app;
       self->have_prev_app = TRUE;
@@ -323,10 +329,3 @@ adbscope_fast_collector_init (AdbscopeFastCollector *self)
 {
 }
 
-AdbscopeFastCollector *
-adbscope_fast_collector_new (const char *serial,
-                             const char *package)
-{
-  return g_object_new (ADBSCOPE_TYPE_FAST_COLLECTOR,
-                       "name", "fast", "serial", serial, "package", package, NULL);
-}

@@ -44,8 +44,6 @@ typedef struct
   double   net_tx_bytes_per_s;
 } AdbscopeFastSample;
 
-AdbscopeFastCollector *adbscope_fast_collector_new          (const char            *serial,
-                                                             const char            *package);
 void                   adbscope_fast_collector_set_max_freqs (AdbscopeFastCollector *self,
                                                               const double          *max_freq_khz,
                                                               guint                  n_cores);

@@ -15,7 +15,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "adbscope-delta-window.h"
 #include "adbscope-delta.h"
 #include "adbscope-error.h"
 #include "adbscope-frames-collector.h"
@@ -135,7 +134,7 @@ _adbscope_frames_collector_parse (AdbscopeFramesCollector  *self,
   /* A dump right after the previous one (a late answer) is no base for a
    * rate: no FPS for it, and the previous dump stays the base so its
    * frames are counted with the next interval. */
-  if (same && !adbscope_delta_window_is_usable (s->uptime_s - self->prev_uptime))
+  if (same && !isfinite (adbscope_delta_interval (self->prev_uptime, s->uptime_s)))
     {
       s->dt_s = s->uptime_s - self->prev_uptime;
       return g_steal_pointer (&s);

@@ -536,6 +536,9 @@ adbscope_chart_unit_range (const char *unit,
 
   adbscope_chart_axis_unit (unit, big, &u);
   adbscope_chart_auto_range (data_min / u.scale, data_max / u.scale, range_min, range_max);
+  /* Bytes come whole: an idle rate axis reads 0–4 B/s, not 0–1 in halves. */
+  if (unit != NULL && (strcmp (unit, "B/s") == 0 || strcmp (unit, "kB") == 0) && *range_max - *range_min < 4)
+    *range_max = *range_min + 4;
   *range_min *= u.scale;
   *range_max *= u.scale;
 }

@@ -27,6 +27,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "adbscope-adb.h"
 #include "adbscope-error.h"
 #include "adbscope-sim.h"
 #include "adbscope-sim-private.h"
@@ -39,7 +40,6 @@ typedef struct
   gboolean           no_connect;
   gboolean           connected;
   int                exit_code;
-  char              *adb;
   char              *serial;
 } SimRun;
 
@@ -240,7 +240,9 @@ on_tick (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* adb connect exits 0 even when it failed: read what it says. */
+/* The core's adb connect (it reads adb's verdict: adb exits 0 either way).
+ * A sim that plays an unauthorized phone is connected when adb says it
+ * failed to authenticate. */
 static void
 on_connect_done (GObject      *source,
                  GAsyncResult *result,
@@ -248,29 +250,16 @@ on_connect_done (GObject      *source,
 {
   SimRun *run = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
 
-  if (!g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result, &out, &err, &error))
+  if (adbscope_adb_connect_finish (result, &error) ||
+      (run->device->unauthorized && g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_DEVICE_UNAUTHORIZED)))
     {
-      run->exit_code = print_error (ADBSCOPE_ERROR_ADB_FAILED, error->message);
-      g_main_loop_quit (run->device->loop);
+      run->connected = TRUE;
+      print_ready_line (run);
       return;
     }
-  if ((out != NULL && (strstr (out, "connected to") != NULL)) ||
-      (run->device->unauthorized && out != NULL && strstr (out, "failed to authenticate") != NULL))
-    {
-      if (strstr (out, "failed to connect") == NULL)
-        {
-          run->connected = TRUE;
-          print_ready_line (run);
-          return;
-        }
-    }
   {
-    g_autofree char *message = g_strdup_printf (_("adb connect %s failed: %s%s"), run->serial,
-                                                out != NULL ? g_strstrip (out) : "",
-                                                err != NULL ? g_strstrip (err) : "");
+    g_autofree char *message = g_strdup_printf (_("adb connect %s failed: %s"), run->serial, error->message);
 
     run->exit_code = print_error (ADBSCOPE_ERROR_ADB_FAILED, message);
   }
@@ -281,27 +270,21 @@ static gboolean
 start_connect (SimRun  *run,
                GError **error)
 {
-  g_autoptr(GSubprocess) proc = NULL;
-
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE |
-                           G_SUBPROCESS_FLAGS_STDIN_INHERIT, error,
-                           run->adb, "connect", run->serial, NULL);
-  if (proc == NULL)
+  if (adbscope_adb_get_path (error) == NULL)
     return FALSE;
-  g_subprocess_communicate_utf8_async (proc, NULL, run->cancellable, on_connect_done, run);
+  adbscope_adb_connect_async (run->serial, run->cancellable, on_connect_done, run);
   return TRUE;
 }
 
 static void
 run_disconnect (SimRun *run)
 {
-  const char *argv[] = { run->adb, "disconnect", run->serial, NULL };
+  const char *args[] = { "disconnect", run->serial, NULL };
+  g_autofree char *out = NULL;
 
   /* Synchronous is fine here: the loop is done and nothing answers the
    * adb server any more. */
-  g_spawn_sync (NULL, (char **) argv, NULL,
-                G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                NULL, NULL, NULL, NULL, NULL, NULL);
+  out = adbscope_adb_run_sync (NULL, args, NULL, NULL, NULL, NULL);
 }
 
 static gboolean
@@ -448,7 +431,6 @@ adbscope_sim_main (int    argc,
   run.exit_code = 0;
   run.no_connect = no_connect;
   run.cancellable = g_cancellable_new ();
-  run.adb = g_strdup (g_getenv ("ADB") != NULL ? g_getenv ("ADB") : "adb");
 
   if (!listen_tcp (device, (guint16) port, &error) ||
       (control_service = listen_control (device, &error)) == NULL)
@@ -527,7 +509,6 @@ out:
   g_clear_object (&run.control_in);
   g_clear_object (&run.cancellable);
   g_clear_object (&device->service);
-  g_free (run.adb);
   g_free (run.serial);
   g_free (device->banner);
   g_hash_table_unref (device->apps);

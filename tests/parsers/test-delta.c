@@ -198,6 +198,10 @@ test_rates (void)
   g_assert_true (isnan (adbscope_delta_rate (5, 10, 0)));
   g_assert_true (isnan (adbscope_delta_interval (100.5, 100.5)));
   g_assert_cmpfloat_with_epsilon (adbscope_delta_interval (100.25, 101.5), 1.25, EPS);
+  /* Two reads 50 ms apart (a late answer): 5 ticks, too few for a delta */
+  g_assert_true (isnan (adbscope_delta_interval (100.25, 100.30)));
+  g_assert_cmpfloat_with_epsilon (adbscope_delta_interval (100.0, 100.0 + ADBSCOPE_DELTA_MIN_WINDOW_S),
+                                  ADBSCOPE_DELTA_MIN_WINDOW_S, EPS);
 }
 
 #define GFX(uptime, total, janky, vsync, ui) \

@@ -9,8 +9,9 @@
 /**
  * adbscope_delta_interval:
  *
- * Returns: Δ device uptime in seconds, NaN when not positive (the same
- *   reading twice, or a device that rebooted in between)
+ * Returns: Δ device uptime in seconds, NaN when shorter than
+ *   ADBSCOPE_DELTA_MIN_WINDOW_S (a late answer right after the one
+ *   before, the same reading twice, a device that rebooted in between)
  */
 double
 adbscope_delta_interval (double uptime_before_s,
@@ -18,7 +19,8 @@ adbscope_delta_interval (double uptime_before_s,
 {
   double dt = uptime_after_s - uptime_before_s;
 
-  return isfinite (dt) && dt > 0 ? dt : NAN;
+  /* uptime has centisecond digits: 100.10 − 100.00 is 0.0999… in binary */
+  return isfinite (dt) && dt >= ADBSCOPE_DELTA_MIN_WINDOW_S - 1e-9 ? dt : NAN;
 }
 
 static void

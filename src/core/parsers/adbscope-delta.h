@@ -5,7 +5,14 @@
  * functions instead of their own arithmetic.  The rules:
  *
  *  interval    Δ device uptime in seconds (the device's clock, never the
- *              host's); NaN when it is not positive.
+ *              host's).  The counters are coarse: /proc/stat, /proc/PID/stat
+ *              and /proc/uptime advance in ticks of 1/USER_HZ = 10 ms, the
+ *              frames counter in whole frames, so over W seconds each read
+ *              is off by up to one tick, about 1 / (W · USER_HZ) of the
+ *              value: 10 % at 100 ms, 100 % at 10 ms.  A window shorter
+ *              than ADBSCOPE_DELTA_MIN_WINDOW_S (ten ticks; also the
+ *              shortest sample interval) is NaN, and so is every value
+ *              across it: never a number made of noise.
  *  CPU %       Δ busy ticks / Δ all ticks of /proc/stat, idle = idle +
  *              iowait.  System and app CPU are a share of all cores (100 =
  *              every core busy); a core present in only one snapshot or
@@ -38,6 +45,9 @@
 #include "adbscope-types.h"
 
 G_BEGIN_DECLS
+
+#define ADBSCOPE_DELTA_MIN_TICKS    10
+#define ADBSCOPE_DELTA_MIN_WINDOW_S (ADBSCOPE_DELTA_MIN_TICKS / 100.0)
 
 typedef struct
 {
