@@ -313,7 +313,6 @@ adbscope_cli_record (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autoptr(GPtrArray) assertions = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_assertion_free);
-  g_autoptr(JsonNode) skeleton = NULL;
   g_autoptr(JsonNode) report = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GMainLoop) loop = NULL;
@@ -375,18 +374,8 @@ adbscope_cli_record (int    argc,
       return adbscope_cli_print_error (error);
     }
 
-  skeleton = adbscope_report_build_skeleton ();
-  for (guint i = 0; asserts != NULL && asserts[i] != NULL; i++)
-    {
-      AdbscopeAssertion *a = adbscope_assertion_parse (asserts[i], &error);
-
-      if (a == NULL || !adbscope_assertion_check_path (a, skeleton, &error))
-        {
-          adbscope_assertion_free (a);
-          return adbscope_cli_print_error (error);
-        }
-      g_ptr_array_add (assertions, a);
-    }
+  if (!adbscope_cli_parse_assertions (asserts, assertions, &error))
+    return adbscope_cli_print_error (error);
 
   /* Every output is checked before anything starts: a run must never end
    * with a report that has nowhere to go. */

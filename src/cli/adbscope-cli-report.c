@@ -124,7 +124,6 @@ adbscope_cli_report (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new (_("RECORDING"));
   g_autoptr(GPtrArray) assertions = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_assertion_free);
-  g_autoptr(JsonNode) skeleton = NULL;
   g_autoptr(JsonNode) report = NULL;
   g_autoptr(GError) error = NULL;
   gint64 from_us = G_MININT64, to_us = G_MAXINT64;
@@ -145,18 +144,8 @@ adbscope_cli_report (int    argc,
   if (from != NULL && to != NULL && to_us <= from_us)
     return adbscope_cli_usage_error (_("--to must be after --from"));
 
-  skeleton = adbscope_report_build_skeleton ();
-  for (guint i = 0; asserts != NULL && asserts[i] != NULL; i++)
-    {
-      AdbscopeAssertion *a = adbscope_assertion_parse (asserts[i], &error);
-
-      if (a == NULL || !adbscope_assertion_check_path (a, skeleton, &error))
-        {
-          adbscope_assertion_free (a);
-          return adbscope_cli_print_error (error);
-        }
-      g_ptr_array_add (assertions, a);
-    }
+  if (!adbscope_cli_parse_assertions (asserts, assertions, &error))
+    return adbscope_cli_print_error (error);
 
   if (marker != NULL && !adbscope_run_find_marker (argv[1], marker, &from_us, &to_us, &error))
     return adbscope_cli_print_error (error);

@@ -186,3 +186,26 @@ adbscope_cli_run (int    argc,
     return rc;
   }
 }
+
+/* --assert EXPR…, each parsed and checked against the report's shape (a
+ * path the report does not have is a usage error before anything runs). */
+gboolean
+adbscope_cli_parse_assertions (char       **expressions,
+                               GPtrArray   *assertions,
+                               GError     **error)
+{
+  g_autoptr(JsonNode) skeleton = adbscope_report_build_skeleton ();
+
+  for (guint i = 0; expressions != NULL && expressions[i] != NULL; i++)
+    {
+      AdbscopeAssertion *a = adbscope_assertion_parse (expressions[i], error);
+
+      if (a == NULL || !adbscope_assertion_check_path (a, skeleton, error))
+        {
+          adbscope_assertion_free (a);
+          return FALSE;
+        }
+      g_ptr_array_add (assertions, a);
+    }
+  return TRUE;
+}

@@ -148,12 +148,14 @@ _adbscope_window_export_samples (AdbscopeWindow  *self,
 
 typedef gboolean (*ExportFunc) (AdbscopeWindow *self, const char *path, GError **error);
 
+/* A chooser's answer: the "chooser-func" attached to it gets the local
+ * path; a saved file is announced when "announce" is set. */
 static void
-export_response (GtkNativeDialog *dialog,
-                 int              response,
-                 AdbscopeWindow  *self)
+chooser_response (GtkNativeDialog *dialog,
+                  int              response,
+                  AdbscopeWindow  *self)
 {
-  ExportFunc func = g_object_get_data (G_OBJECT (dialog), "export-func");
+  ExportFunc func = g_object_get_data (G_OBJECT (dialog), "chooser-func");
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
@@ -165,7 +167,7 @@ export_response (GtkNativeDialog *dialog,
         _adbscope_window_toast (self, _("Choose a local file"));
       else if (!func (self, path, &error))
         _adbscope_window_toast (self, error->message);
-      else
+      else if (g_object_get_data (G_OBJECT (dialog), "announce") != NULL)
         {
           g_autofree char *base = g_path_get_basename (path);
           g_autofree char *text = g_strdup_printf (_("Saved “%s”"), base);
@@ -198,8 +200,9 @@ export_with_chooser (AdbscopeWindow *self,
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_object_set_data (G_OBJECT (chooser), "export-func", func);
-  g_signal_connect (chooser, "response", G_CALLBACK (export_response), self);
+  g_object_set_data (G_OBJECT (chooser), "chooser-func", func);
+  g_object_set_data (G_OBJECT (chooser), "announce", GINT_TO_POINTER (TRUE));
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
@@ -222,25 +225,6 @@ export_samples_action (GtkWidget  *widget,
 }
 
 static void
-open_response (GtkNativeDialog *dialog,
-               int              response,
-               AdbscopeWindow  *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr(GError) error = NULL;
-
-      if (path == NULL)
-        _adbscope_window_toast (self, _("Choose a local file"));
-      else if (!_adbscope_window_open_recording (self, path, &error))
-        _adbscope_window_toast (self, error->message);
-    }
-  g_object_unref (dialog);
-}
-
-static void
 open_recording_action (GtkWidget  *widget,
                        const char *action_name,
                        GVariant   *param)
@@ -259,7 +243,8 @@ open_recording_action (GtkWidget  *widget,
   if (g_file_test (dir, G_FILE_TEST_IS_DIR))
     gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect (chooser, "response", G_CALLBACK (open_response), self);
+  g_object_set_data (G_OBJECT (chooser), "chooser-func", _adbscope_window_open_recording);
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
