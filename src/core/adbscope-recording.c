@@ -35,6 +35,8 @@ typedef enum
   OP_THREAD_SAMPLE,
   OP_SYSTEM,
   OP_SCREENSHOT,
+  OP_CONNECTION,
+  OP_DNS,
   N_OPS
 } OpKind;
 
@@ -47,6 +49,8 @@ typedef struct
   double  v;
   char   *text;
   char   *text2;
+  char   *text3;
+  char   *text4;
   GBytes *blob;
 } Op;
 
@@ -135,6 +139,8 @@ static const char * const op_sql[N_OPS] = {
   [OP_THREAD_SAMPLE] = "INSERT INTO thread_sample (t_us, tid, pct) VALUES (?1, ?2, ?3)",
   [OP_SYSTEM] = "INSERT INTO system VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
   [OP_SCREENSHOT] = "INSERT INTO screenshot (t_us, png, cost_ms) VALUES (?1, ?2, ?3)",
+  [OP_CONNECTION] = "INSERT INTO connection VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+  [OP_DNS] = "INSERT INTO dns (t_us, name, type, answers) VALUES (?1, ?2, ?3, ?4)",
 };
 
 static void
@@ -142,6 +148,8 @@ op_clear (Op *op)
 {
   g_free (op->text);
   g_free (op->text2);
+  g_free (op->text3);
+  g_free (op->text4);
   g_clear_pointer (&op->blob, g_bytes_unref);
 }
 
@@ -399,6 +407,26 @@ write_op (AdbscopeRecording *self,
       sqlite3_bind_blob (st, 2, g_bytes_get_data (op->blob, NULL),
                          (int) g_bytes_get_size (op->blob), SQLITE_STATIC);
       bind_double_or_null (st, 3, op->v);
+      break;
+    case OP_CONNECTION:
+      sqlite3_bind_int64 (st, 1, op->t);
+      if (op->i[0] >= 0)
+        sqlite3_bind_int64 (st, 2, op->i[0]);
+      else
+        sqlite3_bind_null (st, 2);
+      bind_text_or_null (st, 3, op->text);
+      bind_text_or_null (st, 4, op->text2);
+      bind_text_or_null (st, 5, op->text3);
+      bind_text_or_null (st, 6, op->text4);
+      bind_count_or_null (st, 7, op->i[1]);
+      bind_count_or_null (st, 8, op->i[2]);
+      bind_count_or_null (st, 9, op->i[3]);
+      break;
+    case OP_DNS:
+      sqlite3_bind_int64 (st, 1, op->t);
+      bind_text_or_null (st, 2, op->text);
+      bind_text_or_null (st, 3, op->text2);
+      bind_text_or_null (st, 4, op->text3);
       break;
     case N_OPS:
     default:
@@ -855,6 +883,65 @@ adbscope_recording_add_screenshot (AdbscopeRecording *self,
   op = append (self, OP_SCREENSHOT, time_us);
   op->blob = g_bytes_ref (png);
   op->v = cost_ms;
+}
+
+/**
+ * adbscope_recording_add_connection:
+ * @end_us: when it closed (monotonic), or 0 while open at the end of the run
+ * @uid: the app's uid on the device, or -1
+ * @rx_bytes: (nullable): -1 where unknown, like @tx_bytes
+ *
+ * For the network capture: one row per connection, written when it
+ * closes (or when the run ends with it open).
+ */
+void
+adbscope_recording_add_connection (AdbscopeRecording *self,
+                                   gint64             start_us,
+                                   gint64             end_us,
+                                   const char        *protocol,
+                                   const char        *local,
+                                   const char        *remote,
+                                   const char        *host,
+                                   gint64             uid,
+                                   gint64             rx_bytes,
+                                   gint64             tx_bytes)
+{
+  Op *op;
+
+  g_return_if_fail (ADBSCOPE_IS_RECORDING (self));
+  g_return_if_fail (protocol != NULL && remote != NULL);
+  op = append (self, OP_CONNECTION, start_us);
+  op->i[0] = end_us > 0 ? end_us - self->origin_us : -1;
+  op->text = g_strdup (protocol);
+  op->text2 = g_strdup (local);
+  op->text3 = g_strdup (remote);
+  op->text4 = g_strdup (host);
+  op->i[1] = uid;
+  op->i[2] = rx_bytes;
+  op->i[3] = tx_bytes;
+}
+
+/**
+ * adbscope_recording_add_dns:
+ * @answers: (nullable): the addresses, comma-separated
+ *
+ * For the network capture: one row per DNS answer.
+ */
+void
+adbscope_recording_add_dns (AdbscopeRecording *self,
+                            gint64             time_us,
+                            const char        *name,
+                            const char        *type,
+                            const char        *answers)
+{
+  Op *op;
+
+  g_return_if_fail (ADBSCOPE_IS_RECORDING (self));
+  g_return_if_fail (name != NULL);
+  op = append (self, OP_DNS, time_us);
+  op->text = g_strdup (name);
+  op->text2 = g_strdup (type);
+  op->text3 = g_strdup (answers);
 }
 
 gboolean

@@ -78,6 +78,22 @@ void               adbscope_recording_add_screenshot (AdbscopeRecording *self,
                                                      gint64              time_us,
                                                      GBytes             *png,
                                                      double              cost_ms);
+/* The network capture's hook (the agent link writes these). */
+void               adbscope_recording_add_connection (AdbscopeRecording *self,
+                                                     gint64              start_us,
+                                                     gint64              end_us,
+                                                     const char         *protocol,
+                                                     const char         *local,
+                                                     const char         *remote,
+                                                     const char         *host,
+                                                     gint64              uid,
+                                                     gint64              rx_bytes,
+                                                     gint64              tx_bytes);
+void               adbscope_recording_add_dns       (AdbscopeRecording  *self,
+                                                     gint64              time_us,
+                                                     const char         *name,
+                                                     const char         *type,
+                                                     const char         *answers);
 /* Hands what is pending to the writer thread (also done once a second). */
 void               adbscope_recording_flush         (AdbscopeRecording  *self);
 /* Final flush, end time, checkpoint; waits for the writer.  Reports the

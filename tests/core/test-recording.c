@@ -243,6 +243,40 @@ test_schema (void)
   g_assert_cmpuint (g_strv_length (names), >=, 14);
 }
 
+/* The rows the network capture and screenshots write, as the sqlite3
+ * shell reads them back. */
+static void
+test_capture_rows (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = synth_path ("capture.adbscope");
+  g_autoptr(AdbscopeRecording) rec = adbscope_recording_create (path, &error);
+  g_autoptr(GDateTime) start = g_date_time_new_now_utc ();
+  g_autoptr(GBytes) png = g_bytes_new_static ("\x89PNG\r\n\x1a\n", 8);
+  gint64 origin = g_get_monotonic_time ();
+  g_autofree char *conn = NULL;
+  g_autofree char *dns = NULL;
+  g_autofree char *shot = NULL;
+
+  g_assert_no_error (error);
+  adbscope_recording_begin (rec, origin, start, "s", "p.q", 1000, NULL, NULL);
+  adbscope_recording_add_connection (rec, origin + 1000000, origin + 3000000, "tcp", "10.0.0.2:40000",
+                                     "93.184.216.34:443", "example.com", 10123, 5000, 700);
+  adbscope_recording_add_connection (rec, origin + 2000000, 0, "udp", NULL, "10.0.0.1:53", NULL, -1, -1, -1);
+  adbscope_recording_add_dns (rec, origin + 900000, "example.com", "A", "93.184.216.34");
+  adbscope_recording_add_screenshot (rec, origin + 1500000, png, 42.5);
+  g_assert_true (adbscope_recording_close (rec, origin + 4000000, &error));
+  g_assert_no_error (error);
+
+  conn = sqlite3_shell (path, "SELECT group_concat (quote (start_us) || ',' || quote (end_us) || ',' || protocol || ','"
+                        " || quote (host) || ',' || quote (rx_bytes), ';') FROM connection");
+  g_assert_cmpstr (conn, ==, "1000000,3000000,tcp,'example.com',5000;2000000,NULL,udp,NULL,NULL");
+  dns = sqlite3_shell (path, "SELECT t_us, name, type, answers FROM dns");
+  g_assert_cmpstr (dns, ==, "900000|example.com|A|93.184.216.34");
+  shot = sqlite3_shell (path, "SELECT t_us, length (png), hex (substr (png, 2, 3)), cost_ms FROM screenshot");
+  g_assert_cmpstr (shot, ==, "1500000|8|504E47|42.5");
+}
+
 static void
 test_refuses_to_overwrite (void)
 {
@@ -316,6 +350,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/recording/window", test_window);
   g_test_add_func ("/recording/level-of-detail", test_level_of_detail);
   g_test_add_func ("/recording/schema", test_schema);
+  g_test_add_func ("/recording/capture-rows", test_capture_rows);
   g_test_add_func ("/recording/refuses-to-overwrite", test_refuses_to_overwrite);
   g_test_add_func ("/recording/bad-files", test_bad_files);
   rc = g_test_run ();
