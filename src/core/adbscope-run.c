@@ -530,6 +530,7 @@ static gboolean
 load_threads (AdbscopeRun *run,
               sqlite3     *db)
 {
+  g_autoptr(GHashTable) peaks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   gint64 last_tick = G_MININT64;
   sqlite3_stmt *st = prepare (db, "SELECT max (t_us) FROM tick WHERE t_us BETWEEN ?1 AND ?2",
                               run->from_us, run->to_us);
@@ -540,26 +541,34 @@ load_threads (AdbscopeRun *run,
     last_tick = sqlite3_column_int64 (st, 0);
   sqlite3_finalize (st);
 
-  /* Alive at the window's end, in the order they appeared; the peak over
-   * the window and the share at the last sample (no row: 0 %). */
-  st = prepare (db, "SELECT t.tid, t.name,"
-                " (SELECT max (pct) FROM thread_sample s WHERE s.tid = t.tid"
-                "   AND s.t_us BETWEEN max (t.first_us, ?1) AND ?2),"
-                " (SELECT pct FROM thread_sample s WHERE s.tid = t.tid AND s.t_us = ?3)"
-                " FROM thread t WHERE t.first_us <= ?2 AND (t.last_us IS NULL OR t.last_us > ?2)"
-                " ORDER BY t.rowid", run->from_us, run->to_us);
+  /* The peak of every thread over the window and its share at the last
+   * sample (no row: 0 %), in one pass over the samples. */
+  st = prepare (db, "SELECT tid, max (pct), max (CASE WHEN t_us = ?3 THEN pct END) FROM thread_sample"
+                " WHERE t_us BETWEEN ?1 AND ?2 GROUP BY tid", run->from_us, run->to_us);
   if (st == NULL)
     return FALSE;
   sqlite3_bind_int64 (st, 3, last_tick);
   while (sqlite3_step (st) == SQLITE_ROW)
     {
-      AdbscopeRunThread t = { sqlite3_column_int (st, 0), column_text (st, 1), column_double (st, 3),
-                              column_double (st, 2) };
+      double *v = g_new (double, 2);
 
-      if (!isfinite (t.last_pct))
-        t.last_pct = 0;
-      if (!isfinite (t.max_pct))
-        t.max_pct = 0;
+      v[0] = column_double (st, 1);
+      v[1] = column_double (st, 2);
+      g_hash_table_insert (peaks, GINT_TO_POINTER (sqlite3_column_int (st, 0)), v);
+    }
+  sqlite3_finalize (st);
+
+  /* Alive at the window's end, in the order they appeared. */
+  st = prepare (db, "SELECT tid, name FROM thread WHERE first_us <= ?2 AND (last_us IS NULL OR last_us > ?2)"
+                " ORDER BY rowid", run->from_us, run->to_us);
+  if (st == NULL)
+    return FALSE;
+  while (sqlite3_step (st) == SQLITE_ROW)
+    {
+      const double *v = g_hash_table_lookup (peaks, GINT_TO_POINTER (sqlite3_column_int (st, 0)));
+      AdbscopeRunThread t = { sqlite3_column_int (st, 0), column_text (st, 1),
+                              v && isfinite (v[1]) ? v[1] : 0, v && isfinite (v[0]) ? v[0] : 0 };
+
       g_array_append_val (run->threads, t);
     }
   sqlite3_finalize (st);
