@@ -1,8 +1,8 @@
 /* adbscope-run.c: a run's data, from a recording or a live session
  *
  * Reading a recording is a handful of scans in insertion order (rowid),
- * which is also time order per series: an 8-hour recording loads in well
- * under a second (tests/bench/bench-recording.c).
+ * which is also time order per series: an 8-hour recording at 1 s loads in
+ * about a second (tests/bench/bench-recording.c).
  */
 #include "config.h"
 
