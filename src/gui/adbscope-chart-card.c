@@ -38,6 +38,12 @@ struct _AdbscopeChartCard
   GPtrArray      *layers;       /* AdbscopeChartLayer*, borrowed from the chart */
   AdbscopeDataView *view;
   GBinding       *bindings[3];
+  /* What the chart drew last: the same series with no new sample and no
+   * new marker is nothing to redraw (other collectors' samples). */
+  AdbscopeSeries *drawn_series;
+  guint64         drawn_pushed;
+  guint           drawn_markers;
+  gint64          drawn_end_time;
   double          value_max;    /* fixed top of the value range; 0: automatic */
   gboolean        stacked;
   gboolean        fill;
@@ -207,6 +213,7 @@ adbscope_chart_card_set_view (AdbscopeChartCard *self,
   if (self->view == view)
     return;
   g_set_object (&self->view, view);
+  self->drawn_series = NULL;
   adbscope_chart_bind_view (self->chart, view, self->bindings);
 }
 
@@ -239,7 +246,26 @@ adbscope_chart_card_update (AdbscopeChartCard *self,
       gtk_label_set_text (self->reason_label, reason != NULL ? reason : _("Not supported on this device"));
       gtk_stack_set_visible_child_name (self->stack, "unsupported");
       gtk_label_set_text (self->value_label, "");
+      self->drawn_series = NULL;
       return;
+    }
+
+  if (self->ids->len > 0)
+    {
+      AdbscopeSeries *first = adbscope_data_view_get_series (view, g_array_index (self->ids, AdbscopeSeriesId, 0));
+      guint64 pushed = 0;
+      guint n_markers = adbscope_data_view_get_n_markers (view);
+
+      for (guint i = 0; i < self->ids->len; i++)
+        pushed += adbscope_series_get_n_pushed (adbscope_data_view_get_series (view, g_array_index (self->ids, AdbscopeSeriesId, i)));
+      /* (a recording scrolled is new to draw too) */
+      if (first == self->drawn_series && pushed == self->drawn_pushed && n_markers == self->drawn_markers &&
+          adbscope_data_view_get_end_time (view) == self->drawn_end_time)
+        return;
+      self->drawn_series = first;
+      self->drawn_pushed = pushed;
+      self->drawn_markers = n_markers;
+      self->drawn_end_time = adbscope_data_view_get_end_time (view);
     }
 
   for (guint i = 0; i < self->ids->len; i++)

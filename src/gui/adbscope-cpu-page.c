@@ -20,6 +20,10 @@ struct _AdbscopeCpuPage
   GPtrArray      *cluster_bars;    /* GtkLevelBar*, borrowed */
   gboolean        clusters_built;
   GBinding       *bindings[3];
+  AdbscopeSeries *drawn_series;    /* core 0 as last drawn */
+  guint64         drawn_pushed;
+  guint           drawn_markers;
+  gint64          drawn_end_time;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeCpuPage, adbscope_cpu_page, ADBSCOPE_TYPE_PAGE)
@@ -164,6 +168,19 @@ update_cores (AdbscopeCpuPage  *self,
               AdbscopeDataView *view)
 {
   guint n = adbscope_data_view_get_n_cores (view);
+  AdbscopeSeries *first = n > 0 ? adbscope_data_view_get_core_series (view, 0) : NULL;
+  guint64 pushed = first != NULL ? adbscope_series_get_n_pushed (first) : 0;
+
+  /* Only fast samples move the cores: other collectors' updates leave the
+   * chart as it is. */
+  if (first == self->drawn_series && pushed == self->drawn_pushed &&
+      adbscope_data_view_get_n_markers (view) == self->drawn_markers && self->core_layers->len == n &&
+      adbscope_data_view_get_end_time (view) == self->drawn_end_time)
+    return;
+  self->drawn_series = first;
+  self->drawn_pushed = pushed;
+  self->drawn_markers = adbscope_data_view_get_n_markers (view);
+  self->drawn_end_time = adbscope_data_view_get_end_time (view);
 
   while (self->core_layers->len < n)
     {
@@ -199,6 +216,7 @@ adbscope_cpu_page_set_view (AdbscopePage     *page,
   AdbscopeCpuPage *self = ADBSCOPE_CPU_PAGE (page);
 
   clear_clusters (self);
+  self->drawn_series = NULL;
   adbscope_chart_bind_view (self->core_chart, view, self->bindings);
 }
 

@@ -9,6 +9,7 @@
 #include "adbscope-application.h"
 #include "adbscope-chart-card.h"
 #include "adbscope-chart.h"
+#include "adbscope-chart-private.h"
 #include "adbscope-core.h"
 #include "adbscope-test-recording.h"
 #include "adbscope-window-private.h"
@@ -124,8 +125,14 @@ test_scroll_and_zoom (void)
   g_assert_cmpfloat (adbscope_data_view_get_visible_seconds (view), ==, 300);
   g_assert_cmpfloat (gtk_adjustment_get_page_size (adj), ==, 300);
 
-  _adbscope_window_scroll_to (window, 1000);
-  gui_test_spin (200);
+  {
+    gint64 before = _adbscope_chart_get_last_snapshot_us (chart);
+
+    _adbscope_window_scroll_to (window, 1000);
+    gui_test_spin (300);
+    /* no new sample, but the charts were drawn again at the new place */
+    g_assert_cmpint (_adbscope_chart_get_last_snapshot_us (chart), >, before);
+  }
   g_assert_cmpint (adbscope_data_view_get_end_time (view), ==, (gint64) 1000 * G_USEC_PER_SEC);
   g_assert_cmpint (adbscope_chart_get_end_time (chart), ==, (gint64) 1000 * G_USEC_PER_SEC);
   g_assert_cmpfloat (adbscope_chart_get_visible_seconds (chart), ==, 300);
