@@ -16,6 +16,7 @@ int       adbscope_cli_mark            (int argc, char **argv);
 int       adbscope_cli_stop            (int argc, char **argv);
 int       adbscope_cli_report          (int argc, char **argv);
 int       adbscope_cli_compare         (int argc, char **argv);
+int       adbscope_cli_agent           (int argc, char **argv);
 
 #ifdef ADBSCOPE_HAVE_SIM
 int adbscope_sim_main      (int argc, char **argv);

@@ -13,6 +13,7 @@
 #include "adbscope-assertion.h"
 #include "adbscope-error.h"
 #include "adbscope-report.h"
+#include "adbscope-report-network.h"
 #include "adbscope-parse-gfxinfo.h"
 #include "adbscope-run.h"
 #include "adbscope-stats.h"
@@ -408,6 +409,9 @@ build (const AdbscopeRun *run,
   json_object_set_array_member (cpu, "cores", cores);
   json_object_set_array_member (cpu, "threads", threads_array (run));
 
+  json_object_set_object_member (section (root, "network"), "agent",
+                                 run && run->network_agent ? copy_object (run->network_agent)
+                                 : adbscope_report_network_agent (NULL));
   add_frames (root, run);
   json_object_set_object_member (root, "system", system_object (run));
   json_object_set_array_member (root, "markers", markers_array (run));
@@ -472,7 +476,8 @@ adbscope_report_build (AdbscopeSession *session,
  * null, so an assertion naming one is refused as "not a number". */
 static const char * const string_keys[] = {
   "serial", "model", "manufacturer", "device", "release", "abi", "start", "package",
-  "doze_deep", "doze_light", "standby_bucket", "reason", "label", "name", "recording", NULL
+  "doze_deep", "doze_light", "standby_bucket", "reason", "label", "name", "recording",
+  "agent_version", "platform", "file", NULL
 };
 
 static void

@@ -17,6 +17,7 @@
 #include "adbscope-recording.h"
 #include "adbscope-recording-private.h"
 #include "adbscope-report.h"
+#include "adbscope-report-network.h"
 #include "adbscope-run.h"
 #include "adbscope-slow-collector.h"
 #include "adbscope-stats.h"
@@ -80,6 +81,7 @@ adbscope_run_free (AdbscopeRun *run)
   adbscope_system_state_free (run->system);
   g_clear_pointer (&run->device, json_object_unref);
   g_clear_pointer (&run->sources, json_object_unref);
+  g_clear_pointer (&run->network_agent, json_object_unref);
   g_free (run->recording);
   g_free (run->serial);
   g_free (run->package);
@@ -149,6 +151,7 @@ adbscope_run_new_from_session (AdbscopeSession *session)
   run->to_us = run->end_us;
   run->device = adbscope_report_device_object (probe, run->serial);
   run->sources = adbscope_report_sources_object (probe);
+  run->network_agent = adbscope_report_network_agent (session);
   run->refresh_hz = adbscope_session_get_refresh_rate (session);
 
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
@@ -668,6 +671,7 @@ adbscope_run_load (const char  *path,
   run->end_us = meta_int (meta, "end_us");
   run->device = parse_object (g_hash_table_lookup (meta, "device"));
   run->sources = parse_object (g_hash_table_lookup (meta, "sources"));
+  run->network_agent = parse_object (g_hash_table_lookup (meta, "network_agent"));
   run->refresh_hz = refresh_from_device (run->device);
   run->windowed = from_us > G_MININT64 || to_us < G_MAXINT64;
   run->from_us = MAX (from_us, 0);

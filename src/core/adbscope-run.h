@@ -34,6 +34,7 @@ typedef struct _AdbscopeRun
   gint64      to_us;
   JsonObject *device;          /* the report's objects, as probed */
   JsonObject *sources;
+  JsonObject *network_agent;   /* the report's network.agent, as the run ended */
   double      refresh_hz;
 
   GArray     *series[ADBSCOPE_N_SERIES];  /* AdbscopeSample */

@@ -85,6 +85,7 @@ struct _AdbscopeSession
   GPtrArray               *core_paths;   /* "cpu.core<N>_pct" */
   AdbscopeRecording       *recording;
   AdbscopeThreadList      *threads;
+  AdbscopeNetwork         *network;
   GArray                  *markers;      /* AdbscopeMarker */
   GArray                  *gaps;         /* AdbscopeGap */
   GArray                  *frame_times;  /* double ms, ascending */
@@ -456,6 +457,34 @@ on_slow_sample (AdbscopeSlowCollector    *collector,
   queue_updated (self);
 }
 
+/* The app's own traffic, from the agent, next to /proc/net/dev's. */
+static void
+on_network_updated (AdbscopeNetwork *network,
+                    AdbscopeSession *self)
+{
+  gint64 t;
+  double rx, tx;
+
+  if (adbscope_network_get_app_rate (network, &t, &rx, &tx))
+    {
+      push (self, ADBSCOPE_SERIES_NET_APP_RX, t, rx);
+      push (self, ADBSCOPE_SERIES_NET_APP_TX, t, tx);
+    }
+  queue_updated (self);
+}
+
+static void
+on_network_gap (AdbscopeNetwork *network,
+                gboolean         started,
+                AdbscopeSession *self)
+{
+  if (!started)
+    return;
+  push (self, ADBSCOPE_SERIES_NET_APP_RX, g_get_monotonic_time (), NAN);
+  push (self, ADBSCOPE_SERIES_NET_APP_TX, g_get_monotonic_time (), NAN);
+  queue_updated (self);
+}
+
 static void
 add_collector (AdbscopeSession   *self,
                AdbscopeCollector *collector)
@@ -710,6 +739,14 @@ adbscope_session_get_threads (AdbscopeSession *self)
   return G_LIST_MODEL (self->threads);
 }
 
+/* What the agent reports (empty without a capture). */
+AdbscopeNetwork *
+adbscope_session_get_network (AdbscopeSession *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  return self->network;
+}
+
 GDateTime *
 adbscope_session_get_start_time (AdbscopeSession *self)
 {
@@ -909,6 +946,7 @@ adbscope_session_finalize (GObject *object)
   g_ptr_array_unref (self->core_paths);
   g_clear_object (&self->recording);
   g_object_unref (self->threads);
+  g_object_unref (self->network);
   g_array_unref (self->markers);
   g_array_unref (self->gaps);
   g_array_unref (self->frame_times);
@@ -1010,6 +1048,9 @@ adbscope_session_init (AdbscopeSession *self)
   self->core_series = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_series_unref);
   self->core_paths = g_ptr_array_new_with_free_func (g_free);
   self->threads = adbscope_thread_list_new ();
+  self->network = adbscope_network_new ();
+  g_signal_connect (self->network, "updated", G_CALLBACK (on_network_updated), self);
+  g_signal_connect (self->network, "gap", G_CALLBACK (on_network_gap), self);
   self->markers = g_array_new (FALSE, FALSE, sizeof (AdbscopeMarker));
   g_array_set_clear_func (self->markers, (GDestroyNotify) marker_clear);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeGap));

@@ -5,6 +5,7 @@
 
 #include "adbscope-probe.h"
 #include "adbscope-series.h"
+#include "adbscope-network.h"
 #include "adbscope-types.h"
 
 G_BEGIN_DECLS
@@ -38,6 +39,8 @@ G_BEGIN_DECLS
   X (JANKY_INTERVAL,     "frames.janky_interval_pct",  "%")    \
   X (NET_RX,             "network.rx_bytes_per_s",     "B/s")  \
   X (NET_TX,             "network.tx_bytes_per_s",     "B/s")  \
+  X (NET_APP_RX,         "network.app_rx_bytes_per_s", "B/s")  \
+  X (NET_APP_TX,         "network.app_tx_bytes_per_s", "B/s")  \
   X (BATTERY_LEVEL,      "power.battery_level_pct",    "%")    \
   X (BATTERY_TEMP,       "power.battery_temp_c",       "°C")   \
   X (BATTERY_VOLTAGE,    "power.voltage_mv",           "mV")   \
@@ -130,6 +133,7 @@ guint                      adbscope_session_get_n_cores         (AdbscopeSession
 AdbscopeSeries            *adbscope_session_get_core_series     (AdbscopeSession  *self,
                                                                  guint             core);
 GListModel                *adbscope_session_get_threads         (AdbscopeSession  *self);
+AdbscopeNetwork           *adbscope_session_get_network         (AdbscopeSession  *self);
 const AdbscopeMarker      *adbscope_session_add_marker          (AdbscopeSession  *self,
                                                                  const char       *label);
 const GArray              *adbscope_session_get_markers         (AdbscopeSession  *self);
