@@ -15,6 +15,8 @@ int       adbscope_cli_connect         (int argc, char **argv);
 char     *adbscope_cli_find_serial     (const char *serial, GError **error);
 int       adbscope_cli_mark            (int argc, char **argv);
 int       adbscope_cli_stop            (int argc, char **argv);
+int       adbscope_cli_report          (int argc, char **argv);
+int       adbscope_cli_compare         (int argc, char **argv);
 int       adbscope_cli_agent           (int argc, char **argv);
 
 #ifdef ADBSCOPE_HAVE_SIM

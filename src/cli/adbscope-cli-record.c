@@ -12,8 +12,11 @@
 #include <glib-unix.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <glib/gstdio.h>
 
 #include "adbscope-core.h"
+#include "adbscope-report-network.h"
 #include "adbscope-validate.h"
 #include "adbscope-cli.h"
 #include "adbscope-cli-commands.h"
@@ -178,6 +181,64 @@ deliver_report (JsonNode          *report,
   return FALSE;
 }
 
+/* Beside -o (report.json → report.adbscope; report-2.adbscope when that
+ * exists), else a dated file in the data folder. */
+static char *
+default_recording_path (const char *output,
+                        const char *package)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *base = NULL;
+  char *path;
+
+  if (output != NULL)
+    base = adbscope_recording_path_beside (output);
+  else
+    {
+      g_autofree char *dir = adbscope_recording_default_dir ();
+      g_autofree char *name = adbscope_recording_default_name (package, now);
+
+      g_mkdir_with_parents (dir, 0700);
+      base = g_build_filename (dir, name, NULL);
+    }
+  path = g_strdup (base);
+  for (guint i = 2; g_file_test (path, G_FILE_TEST_EXISTS) && i < 10000; i++)
+    {
+      g_autofree char *stem = g_strndup (base, strlen (base) - strlen (ADBSCOPE_RECORDING_SUFFIX));
+
+      g_free (path);
+      path = g_strdup_printf ("%s-%u" ADBSCOPE_RECORDING_SUFFIX, stem, i);
+    }
+  return path;
+}
+
+/* The whole run, read back from the file the run was streamed into.  If
+ * the file could not be written, what the session holds in memory. */
+static JsonNode *
+report_from_recording (AdbscopeSession   *session,
+                       AdbscopeRecording *recording,
+                       GPtrArray         *assertions)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = NULL;
+  g_autoptr(JsonObject) agent = adbscope_report_network_agent (session);
+  g_autoptr(JsonNode) agent_node = json_node_init_object (json_node_alloc (), agent);
+  g_autofree char *agent_text = json_to_string (agent_node, FALSE);
+
+  /* The capture's summary is the session's, over the whole run: kept with
+   * the recording so `adbscope report` gives it too. */
+  if (adbscope_recording_has_begun (recording))
+    adbscope_recording_set_meta (recording, "network_agent", agent_text);
+  if (adbscope_recording_close (recording, g_get_monotonic_time (), &error))
+    run = adbscope_run_load (adbscope_recording_get_path (recording), G_MININT64, G_MAXINT64, &error);
+  if (run == NULL)
+    {
+      g_printerr ("adbscope: %s\n", error->message);
+      return adbscope_report_build (session, assertions);
+    }
+  return adbscope_report_build_run (run, assertions);
+}
+
 /* --capture ------------------------------------------------------------- */
 
 static void
@@ -299,6 +360,7 @@ adbscope_cli_record (int    argc,
   g_autofree char *samples = NULL;
   g_autofree char *profile = NULL;
   g_autofree char *pcap = NULL;
+  g_autofree char *recording_path = NULL;
   g_auto(GStrv) asserts = NULL;
   gboolean demo = FALSE;
   gboolean capture = FALSE;
@@ -312,6 +374,7 @@ adbscope_cli_record (int    argc,
     { "interval", 0, 0, G_OPTION_ARG_STRING, &interval, N_("Sample interval (default 1s)"), N_("I") },
     { "meminfo-interval", 0, 0, G_OPTION_ARG_STRING, &meminfo_interval, N_("App memory interval (default 2s)"), N_("I") },
     { "samples", 0, 0, G_OPTION_ARG_FILENAME, &samples, N_("Stream one CSV row per sample to this file"), N_("FILE") },
+    { "recording", 0, 0, G_OPTION_ARG_FILENAME, &recording_path, N_("Write the recording here (default: beside -o, or in the data folder)"), N_("FILE") },
     { "assert", 0, 0, G_OPTION_ARG_STRING_ARRAY, &asserts, N_("Fail (exit 3) unless PATH OP NUMBER holds, e.g. 'frames.janky_pct < 5'"), N_("EXPR") },
     { "capture", 0, 0, G_OPTION_ARG_NONE, &capture, N_("Capture network traffic through the agent"), NULL },
     { "pcap", 0, 0, G_OPTION_ARG_FILENAME, &pcap, N_("Write captured packets to this pcap file"), N_("FILE") },
@@ -319,13 +382,13 @@ adbscope_cli_record (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autoptr(GPtrArray) assertions = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_assertion_free);
-  g_autoptr(JsonNode) skeleton = NULL;
   g_autoptr(JsonNode) report = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(AdbscopeSession) session = NULL;
   g_autoptr(AdbscopeControlServer) control = NULL;
   g_autoptr(AdbscopeDemo) demo_dev = NULL;
+  g_autoptr(AdbscopeRecording) recording = NULL;
   g_autoptr(AdbscopeCliOutput) stdout_out = NULL;
   g_autoptr(AdbscopeCliOutput) report_out = NULL;
   g_autoptr(AdbscopeCliOutput) samples_out = NULL;
@@ -376,18 +439,8 @@ adbscope_cli_record (int    argc,
   if (pcap != NULL)
     capture = TRUE;
 
-  skeleton = adbscope_report_build_skeleton ();
-  for (guint i = 0; asserts != NULL && asserts[i] != NULL; i++)
-    {
-      AdbscopeAssertion *a = adbscope_assertion_parse (asserts[i], &error);
-
-      if (a == NULL || !adbscope_assertion_check_path (a, skeleton, &error))
-        {
-          adbscope_assertion_free (a);
-          return adbscope_cli_print_error (error);
-        }
-      g_ptr_array_add (assertions, a);
-    }
+  if (!adbscope_cli_parse_assertions (asserts, assertions, &error))
+    return adbscope_cli_print_error (error);
 
   /* Every output is checked before anything starts: a run must never end
    * with a report that has nowhere to go. */
@@ -409,6 +462,12 @@ adbscope_cli_record (int    argc,
       samples_out = g_steal_pointer (&check);
       r.samples = samples_out;
     }
+
+  if (recording_path == NULL)
+    recording_path = default_recording_path (output, package);
+  recording = adbscope_recording_create (recording_path, &error);
+  if (recording == NULL)
+    return adbscope_cli_print_error (error);
 
   loop = g_main_loop_new (NULL, FALSE);
   r.loop = loop;
@@ -458,6 +517,7 @@ adbscope_cli_record (int    argc,
 
   adbscope_session_set_interval (session, (guint) interval_ms);
   adbscope_session_set_meminfo_interval (session, (guint) meminfo_ms);
+  adbscope_session_set_recording (session, recording);
   g_signal_connect (control, "mark", G_CALLBACK (on_mark), &r);
   g_signal_connect (control, "stop", G_CALLBACK (on_stop), &r);
   g_signal_connect (session, "sample", G_CALLBACK (on_sample), &r);
@@ -485,7 +545,7 @@ adbscope_cli_record (int    argc,
   if (r.error != NULL && (!r.started || r.capture_failed))
     goto fail;
 
-  report = adbscope_report_build (session, assertions);
+  report = report_from_recording (session, recording, assertions);
   if (r.samples_error != NULL)
     adbscope_report_add_output_error (report, r.samples_error->message);
   if (demo_dev != NULL)
@@ -535,6 +595,12 @@ adbscope_cli_record (int    argc,
 fail:
   stop_capture (&r);
   g_clear_error (&r.samples_error);
+  /* Nothing was recorded: leave no empty file behind. */
+  if (recording != NULL && !adbscope_recording_has_begun (recording))
+    {
+      adbscope_recording_close (recording, 0, NULL);
+      adbscope_recording_remove_files (recording_path);
+    }
   if (control != NULL)
     adbscope_control_server_stop (control);
   if (demo_dev != NULL)

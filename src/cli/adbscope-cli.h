@@ -35,4 +35,8 @@ gboolean adbscope_cli_parse        (GOptionContext *context,
                                     char       ***argv,
                                     int          *exit_code);
 
+gboolean adbscope_cli_parse_assertions (char      **expressions,
+                                        GPtrArray  *assertions,
+                                        GError    **error);
+
 G_END_DECLS

@@ -152,5 +152,14 @@ double                     adbscope_session_get_measured_interval_ms (AdbscopeSe
 guint                      adbscope_session_get_restarts        (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_pids            (AdbscopeSession  *self);
 double                     adbscope_session_get_refresh_rate    (AdbscopeSession  *self);
+typedef struct _AdbscopeRecording AdbscopeRecording;
+
+void                       adbscope_session_set_recording       (AdbscopeSession  *self,
+                                                                 AdbscopeRecording *recording);
+AdbscopeRecording         *adbscope_session_get_recording       (AdbscopeSession  *self);
+
+typedef struct _AdbscopeRun AdbscopeRun;
+
+AdbscopeSession           *adbscope_session_new_from_run        (const AdbscopeRun *run);
 
 G_END_DECLS

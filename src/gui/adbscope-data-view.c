@@ -44,6 +44,7 @@ struct _AdbscopeDataView
 
   AdbscopeSession  *session;
   double            visible_seconds;
+  gint64            end_time_us;    /* right edge of the charts; 0 follows the newest */
   gint64            interval_us;
   GArray           *markers;        /* AdbscopeMarker, copies */
   Frozen           *frozen;         /* only while paused */
@@ -56,6 +57,7 @@ enum {
   PROP_SESSION,
   PROP_PAUSED,
   PROP_VISIBLE_SECONDS,
+  PROP_END_TIME,
   PROP_INTERVAL_US,
   N_PROPS
 };
@@ -250,6 +252,9 @@ adbscope_data_view_get_property (GObject    *object,
     case PROP_INTERVAL_US:
       g_value_set_int64 (value, self->interval_us);
       break;
+    case PROP_END_TIME:
+      g_value_set_int64 (value, self->end_time_us);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -273,6 +278,9 @@ adbscope_data_view_set_property (GObject      *object,
       break;
     case PROP_VISIBLE_SECONDS:
       adbscope_data_view_set_visible_seconds (self, g_value_get_double (value));
+      break;
+    case PROP_END_TIME:
+      adbscope_data_view_set_end_time (self, g_value_get_int64 (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -299,6 +307,11 @@ adbscope_data_view_class_init (AdbscopeDataViewClass *klass)
   properties[PROP_VISIBLE_SECONDS] =
     g_param_spec_double ("visible-seconds", NULL, NULL, 10, 24 * 3600, 300,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The time at the charts' right edge (the session's clock); 0 follows
+   * the newest sample.  A recording is scrolled with it. */
+  properties[PROP_END_TIME] =
+    g_param_spec_int64 ("end-time", NULL, NULL, 0, G_MAXINT64, 0,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* The measured sampling interval (µs), for the charts' gap detection */
   properties[PROP_INTERVAL_US] =
     g_param_spec_int64 ("interval-us", NULL, NULL, 0, G_MAXINT64, G_USEC_PER_SEC,
@@ -377,6 +390,26 @@ adbscope_data_view_set_visible_seconds (AdbscopeDataView *self,
     return;
   self->visible_seconds = seconds;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_SECONDS]);
+}
+
+gint64
+adbscope_data_view_get_end_time (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), 0);
+  return self->end_time_us;
+}
+
+void
+adbscope_data_view_set_end_time (AdbscopeDataView *self,
+                                 gint64            end_time_us)
+{
+  g_return_if_fail (ADBSCOPE_IS_DATA_VIEW (self));
+
+  if (self->end_time_us == end_time_us)
+    return;
+  self->end_time_us = end_time_us;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_END_TIME]);
+  emit_updated (self);
 }
 
 gint64

@@ -18,6 +18,9 @@ void                       adbscope_data_view_set_paused          (AdbscopeDataV
 double                     adbscope_data_view_get_visible_seconds (AdbscopeDataView *self);
 void                       adbscope_data_view_set_visible_seconds (AdbscopeDataView *self,
                                                                    double            seconds);
+gint64                     adbscope_data_view_get_end_time        (AdbscopeDataView *self);
+void                       adbscope_data_view_set_end_time        (AdbscopeDataView *self,
+                                                                   gint64            end_time_us);
 gint64                     adbscope_data_view_get_interval_us     (AdbscopeDataView *self);
 
 const char                *adbscope_data_view_get_package         (AdbscopeDataView *self);

@@ -8,6 +8,8 @@
 #include "adbscope-device-monitor.h"
 #include "adbscope-device-picker.h"
 #include "adbscope-page.h"
+#include "adbscope-recording.h"
+#include "adbscope-run.h"
 #include "adbscope-session.h"
 #include "adbscope-window.h"
 
@@ -48,6 +50,7 @@ struct _AdbscopeWindow
   AdbscopePage          *power_page;
   AdbscopePage          *system_page;
   AdbscopePage          *network_page;
+  GtkScrollbar          *time_scrollbar;
 
   /* State */
   GSettings             *settings;
@@ -68,6 +71,10 @@ struct _AdbscopeWindow
   GCancellable          *capture_cancellable;
   AdwMessageDialog      *capture_dialog;     /* weak */
   gboolean               capture_checking;
+  AdbscopeRecording     *recording;       /* the live run's file */
+  char                  *opened_path;     /* the recording shown, read-only */
+  gint64                 opened_end_us;
+  gboolean               scrolling;
 };
 
 void         _adbscope_window_class_actions_init (AdbscopeWindowClass *klass);
@@ -95,6 +102,12 @@ void         _adbscope_window_set_paused         (AdbscopeWindow      *self,
                                                   gboolean             paused);
 void         _adbscope_window_set_visible_seconds (AdbscopeWindow     *self,
                                                    guint               seconds);
+gboolean     _adbscope_window_open_recording     (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  GError             **error);
+const char  *_adbscope_window_get_opened_path    (AdbscopeWindow      *self);
+void         _adbscope_window_scroll_to          (AdbscopeWindow      *self,
+                                                  double               end_s);
 
 void         _adbscope_window_start_capture      (AdbscopeWindow      *self);
 void         _adbscope_window_stop_capture       (AdbscopeWindow      *self);

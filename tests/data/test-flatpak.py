@@ -20,6 +20,8 @@ RUNTIME = {
     "libusb-1.0", "zlib", "libzstd", "liblz4", "libbrotlidec", "libpcre2-8",
     # app icons (GTK's own dependencies; libwebp is in the Freedesktop SDK)
     "cairo", "librsvg-2.0", "libwebp",
+    # from the freedesktop base the GNOME runtime is built on (recordings)
+    "sqlite3",
     # meson's name for the C library's pthreads, not a package
     "threads",
 }

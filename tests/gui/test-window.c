@@ -450,24 +450,6 @@ test_paused_frozen (void)
   g_assert_false (same_pixels (live_a, live_b));
 }
 
-static GtkLabel *
-find_label_containing (GtkWidget  *widget,
-                       const char *needle)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkLabel *found;
-
-      if (GTK_IS_LABEL (child) && strstr (gtk_label_get_text (GTK_LABEL (child)), needle) != NULL)
-        return GTK_LABEL (child);
-      if ((found = find_label_containing (child, needle)) != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The frames page's p50 / p90 / p99 are the report's, to the digit. */
 static void
 test_frame_percentiles_match_report (void)
@@ -481,7 +463,7 @@ test_frame_percentiles_match_report (void)
   show_page ("frames");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.pause", NULL));
   gui_test_spin (100);
-  label = find_label_containing (GTK_WIDGET (_adbscope_window_get_page (window, "frames")), " ms");
+  label = gui_test_find_label (GTK_WIDGET (_adbscope_window_get_page (window, "frames")), " ms");
   g_assert_nonnull (label);
 
   /* The view froze at the same moment as the session's frame times: no
@@ -891,7 +873,7 @@ test_dialogs (void)
     GMenuModel *model = gtk_menu_button_get_menu_model (menu);
 
     g_assert_nonnull (model);
-    g_assert_cmpint (g_menu_model_get_n_items (model), ==, 2);
+    g_assert_cmpint (g_menu_model_get_n_items (model), ==, 3);
   }
 }
 
