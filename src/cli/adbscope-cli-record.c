@@ -453,6 +453,10 @@ adbscope_cli_record (int    argc,
   for (guint i = 0; i < assertions->len; i++)
     if (!((AdbscopeAssertion *) g_ptr_array_index (assertions, i))->pass)
       rc = ADBSCOPE_EXIT_ASSERTION;
+  /* What the exit code says (docs/architecture.md): an output that failed
+   * beats a device lost for good, which beats a failed assertion. */
+  if (adbscope_session_is_device_lost (session))
+    rc = ADBSCOPE_EXIT_DEVICE_LOST;
   if (!delivered || r.samples_error != NULL)
     rc = ADBSCOPE_EXIT_ERROR;
   g_clear_error (&r.samples_error);

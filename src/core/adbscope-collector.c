@@ -37,6 +37,7 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   SIGNAL_SAMPLE,
+  SIGNAL_COMMAND_FAILED,
   N_SIGNALS
 };
 
@@ -81,6 +82,7 @@ run_cb (GObject      *object,
           priv->n_errors++;
           if (klass->handle_error != NULL)
             klass->handle_error (self, data->tick, error);
+          g_signal_emit (self, signals[SIGNAL_COMMAND_FAILED], 0, error);
         }
       schedule_next (self);
     }
@@ -387,6 +389,11 @@ adbscope_collector_class_init (AdbscopeCollectorClass *klass)
   signals[SIGNAL_SAMPLE] =
     g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+  /* The shell gave no answer (device gone, adb failed, timeout); the
+   * GError is borrowed.  Not emitted for a cancelled or closed shell. */
+  signals[SIGNAL_COMMAND_FAILED] =
+    g_signal_new ("command-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
 }
 
 static void

@@ -254,6 +254,29 @@ device_object (AdbscopeSession *session)
   return o;
 }
 
+/* When adb lost the device, for how long, and why; end_s null while it
+ * was still gone at the end of the run. */
+static JsonArray *
+losses_array (AdbscopeSession *session)
+{
+  JsonArray *a = json_array_new ();
+  const GArray *losses = session ? adbscope_session_get_device_losses (session) : NULL;
+  gint64 now = g_get_monotonic_time ();
+
+  for (guint i = 0; losses != NULL && i < losses->len; i++)
+    {
+      const AdbscopeDeviceLoss *l = &g_array_index (losses, AdbscopeDeviceLoss, i);
+      JsonObject *o = json_object_new ();
+
+      set_number (o, "start_s", seconds_since (session, l->start_us));
+      set_number (o, "end_s", l->end_us ? seconds_since (session, l->end_us) : NAN);
+      set_number (o, "duration_s", ((l->end_us ? l->end_us : now) - l->start_us) / 1e6);
+      set_string (o, "reason", l->reason);
+      json_array_add_object_element (a, o);
+    }
+  return a;
+}
+
 static JsonObject *
 run_object (AdbscopeSession *session)
 {
@@ -282,6 +305,8 @@ run_object (AdbscopeSession *session)
       json_array_add_object_element (gaps, go);
     }
   json_object_set_array_member (o, "gap_list", gaps);
+  json_object_set_boolean_member (o, "device_lost", session ? adbscope_session_is_device_lost (session) : FALSE);
+  json_object_set_array_member (o, "device_losses", losses_array (session));
   json_object_set_array_member (o, "output_errors", json_array_new ());
   return o;
 }

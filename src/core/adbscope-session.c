@@ -208,6 +208,7 @@ struct _AdbscopeSession
   AdbscopeThreadList      *threads;
   GArray                  *markers;      /* AdbscopeMarker */
   GArray                  *gaps;         /* AdbscopeGap */
+  GArray                  *losses;       /* AdbscopeDeviceLoss */
   GArray                  *frame_times;  /* float ms */
   GArray                  *dts;          /* double s, measured intervals */
   GArray                  *pids;         /* gint64 */
@@ -319,12 +320,40 @@ note_pid (AdbscopeSession *self,
   g_array_append_val (self->pids, pid);
 }
 
+static AdbscopeDeviceLoss *
+current_loss (AdbscopeSession *self)
+{
+  AdbscopeDeviceLoss *loss;
+
+  if (self->losses->len == 0)
+    return NULL;
+  loss = &g_array_index (self->losses, AdbscopeDeviceLoss, self->losses->len - 1);
+  return loss->end_us == 0 ? loss : NULL;
+}
+
+static void
+on_command_failed (AdbscopeCollector *collector,
+                   const GError      *error,
+                   AdbscopeSession   *self)
+{
+  AdbscopeDeviceLoss loss = { g_get_monotonic_time (), 0, NULL };
+
+  if (!self->running || current_loss (self) != NULL)
+    return;
+  loss.reason = g_strdup (error->message);
+  g_array_append_val (self->losses, loss);
+}
+
 static void
 on_fast_sample (AdbscopeFastCollector    *fast,
                 const AdbscopeFastSample *s,
                 AdbscopeSession          *self)
 {
   gint64 t = s->time_us;
+  AdbscopeDeviceLoss *loss = current_loss (self);
+
+  if (loss != NULL)
+    loss->end_us = g_get_monotonic_time ();
 
   if (self->in_gap)
     {
@@ -485,6 +514,7 @@ static void
 add_collector (AdbscopeSession   *self,
                AdbscopeCollector *collector)
 {
+  g_signal_connect (collector, "command-failed", G_CALLBACK (on_command_failed), self);
   g_ptr_array_add (self->collectors, collector);
 }
 
@@ -657,6 +687,20 @@ const GArray *
 adbscope_session_get_gaps (AdbscopeSession *self)
 {
   return self->gaps;
+}
+
+const GArray *
+adbscope_session_get_device_losses (AdbscopeSession *self)
+{
+  return self->losses;
+}
+
+/* TRUE while adb cannot reach the device (and at the end of a run that
+ * lost it for good). */
+gboolean
+adbscope_session_is_device_lost (AdbscopeSession *self)
+{
+  return current_loss (self) != NULL;
 }
 
 const GArray *
@@ -864,6 +908,12 @@ marker_clear (AdbscopeMarker *m)
 }
 
 static void
+device_loss_clear (AdbscopeDeviceLoss *loss)
+{
+  g_free (loss->reason);
+}
+
+static void
 adbscope_session_dispose (GObject *object)
 {
   AdbscopeSession *self = ADBSCOPE_SESSION (object);
@@ -891,6 +941,7 @@ adbscope_session_finalize (GObject *object)
   g_object_unref (self->threads);
   g_array_unref (self->markers);
   g_array_unref (self->gaps);
+  g_array_unref (self->losses);
   g_array_unref (self->frame_times);
   g_array_unref (self->dts);
   g_array_unref (self->pids);
@@ -947,6 +998,8 @@ adbscope_session_init (AdbscopeSession *self)
   self->markers = g_array_new (FALSE, FALSE, sizeof (AdbscopeMarker));
   g_array_set_clear_func (self->markers, (GDestroyNotify) marker_clear);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeGap));
+  self->losses = g_array_new (FALSE, FALSE, sizeof (AdbscopeDeviceLoss));
+  g_array_set_clear_func (self->losses, (GDestroyNotify) device_loss_clear);
   self->frame_times = g_array_new (FALSE, FALSE, sizeof (float));
   self->dts = g_array_new (FALSE, FALSE, sizeof (double));
   self->pids = g_array_new (FALSE, FALSE, sizeof (gint64));

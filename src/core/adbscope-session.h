@@ -69,6 +69,15 @@ typedef struct
   gint64 end_us;     /* 0 while the gap lasts */
 } AdbscopeGap;
 
+/* adb lost the device: from the first failed command to the next fast
+ * sample (end_us 0 while it lasts). */
+typedef struct
+{
+  gint64  start_us;
+  gint64  end_us;
+  char   *reason;
+} AdbscopeDeviceLoss;
+
 #define ADBSCOPE_TYPE_SESSION (adbscope_session_get_type ())
 
 G_DECLARE_FINAL_TYPE (AdbscopeSession, adbscope_session, ADBSCOPE, SESSION, GObject)
@@ -105,6 +114,8 @@ const AdbscopeMarker      *adbscope_session_add_marker          (AdbscopeSession
                                                                  const char       *label);
 const GArray              *adbscope_session_get_markers         (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_gaps            (AdbscopeSession  *self);
+const GArray              *adbscope_session_get_device_losses   (AdbscopeSession  *self);
+gboolean                   adbscope_session_is_device_lost      (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_frame_times     (AdbscopeSession  *self);
 GDateTime                 *adbscope_session_get_start_time      (AdbscopeSession  *self);
 gint64                     adbscope_session_get_start_us        (AdbscopeSession  *self);

@@ -588,6 +588,54 @@ test_sighup_writes_report (void)
   g_assert_cmpint (report_samples (report), >=, 1);
 }
 
+/* The phone gone for good mid-run: the report says when and for how long,
+ * and the exit status (4) tells CI it was not a clean run. */
+static void
+test_device_lost (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) lost = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_autoptr(GSubprocess) rec = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  g_autofree char *out = NULL;
+  JsonArray *losses;
+  JsonObject *l;
+
+  g_assert_no_error (error);
+  rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
+               "record", "-s", adbscope_test_device_get_serial (lost), "-p", ADBSCOPE_DEMO_PACKAGE,
+               "--duration", "8s", NULL);
+  g_assert_no_error (error);
+  wait_for_state_file ();
+  g_usleep (2500 * 1000);
+  adbscope_test_device_kill (lost);
+  g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (rec), ==, 4);
+  report = parse_json (out);
+  g_assert_true (json_node_get_boolean (adbscope_report_lookup (report, "run.device_lost")));
+  losses = json_node_get_array (adbscope_report_lookup (report, "run.device_losses"));
+  g_assert_cmpuint (json_array_get_length (losses), ==, 1);
+  l = json_array_get_object_element (losses, 0);
+  g_test_message ("lost at %.2f s for %.2f s: %s", json_object_get_double_member (l, "start_s"),
+                  json_object_get_double_member (l, "duration_s"), json_object_get_string_member (l, "reason"));
+  g_assert_cmpfloat (json_object_get_double_member (l, "start_s"), >=, 1.0);
+  g_assert_cmpfloat (json_object_get_double_member (l, "start_s"), <=, 7.0);
+  g_assert_cmpfloat (json_object_get_double_member (l, "duration_s"), >=, 1.0);
+  g_assert_true (json_object_get_null_member (l, "end_s"));
+  g_assert_nonnull (json_object_get_string_member (l, "reason"));
+  /* A clean run says so too. */
+  {
+    g_autoptr(JsonNode) clean = NULL;
+    int status;
+
+    clean = run_json (&status, "record", "-s", adbscope_test_device_get_serial (device), "-p",
+                      ADBSCOPE_DEMO_PACKAGE, "--duration", "2s", "--assert", "run.device_lost == false", NULL);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (clean, "run.device_losses"))), ==, 0);
+  }
+}
+
 static void
 test_no_recording (void)
 {
@@ -618,6 +666,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/cli/sigint-writes-report", test_sigint_still_writes_report);
   g_test_add_func ("/record/cli/sighup-writes-report", test_sighup_writes_report);
   g_test_add_func ("/record/cli/output-paths", test_output_paths);
+  g_test_add_func ("/record/cli/device-lost", test_device_lost);
   g_test_add_func ("/record/cli/output-unprivileged", test_output_unprivileged);
   rc = g_test_run ();
 
