@@ -59,7 +59,8 @@ parse_duration_ms (const char *text,
     v *= 3600000;
   else
     return FALSE;
-  if (v > (double) G_MAXUINT32 * 100)
+  /* 0.5ms would round to 0, which means "forever": not what was asked. */
+  if (v < 1 || v > (double) G_MAXUINT32 * 100)
     return FALSE;
   *ms = (guint64) v;
   return TRUE;
@@ -300,7 +301,7 @@ adbscope_cli_record (int    argc,
   if (demo && serial != NULL)
     return adbscope_cli_usage_error (_("--demo and -s cannot be used together"));
   if (duration != NULL && !parse_duration_ms (duration, &duration_ms))
-    return adbscope_cli_usage_error (_("Cannot read the duration “%s” (write e.g. 30s, 5m)"), duration);
+    return adbscope_cli_usage_error (_("Cannot use the duration “%s”: write a positive time of at least 1ms, e.g. 30s or 5m"), duration);
   if (interval != NULL && (!parse_duration_ms (interval, &interval_ms) || interval_ms < 100 || interval_ms > 60000))
     return adbscope_cli_usage_error (_("The interval must be between 100ms and 60s"));
   if (meminfo_interval != NULL && (!parse_duration_ms (meminfo_interval, &meminfo_ms) || meminfo_ms < 500))

@@ -27,6 +27,18 @@ set_number (JsonObject *o,
     json_object_set_null_member (o, key);
 }
 
+/* Counts and ids are integers in the JSON (34, not 34.0); -1 is null. */
+static void
+set_int (JsonObject *o,
+         const char *key,
+         gint64      v)
+{
+  if (v >= 0)
+    json_object_set_int_member (o, key, v);
+  else
+    json_object_set_null_member (o, key);
+}
+
 static void
 set_string (JsonObject *o,
             const char *key,
@@ -135,23 +147,30 @@ add_frames (JsonObject      *root,
   gboolean has[ADBSCOPE_JANK_N_CAUSES] = { 0 };
   g_autoptr(GArray) times = NULL;
   double refresh = NAN;
+  gboolean measured = FALSE;
 
   if (session != NULL)
     {
+      AdbscopeSeriesStats fps = { 0 };
+
+      /* Frames were measured when at least one interval had a rate: an app
+       * that never drew (or never ran) has null totals, not 0. */
+      measured = adbscope_series_compute_stats (adbscope_session_get_series (session, ADBSCOPE_SERIES_FPS), &fps) &&
+                 fps.n > 0;
       adbscope_session_get_frame_totals (session, &total, &janky, &over, c, has);
       times = g_array_copy ((GArray *) adbscope_session_get_frame_times (session));
       g_array_sort (times, compare_float);
       refresh = adbscope_session_get_refresh_rate (session);
     }
 
-  json_object_set_int_member (frames, "total", total);
-  json_object_set_int_member (frames, "janky", janky);
-  set_number (frames, "janky_pct", total > 0 ? 100.0 * janky / total : NAN);
+  set_int (frames, "total", measured ? total : -1);
+  set_int (frames, "janky", measured ? janky : -1);
+  set_number (frames, "janky_pct", measured && total > 0 ? 100.0 * janky / total : NAN);
   set_number (frames, "over_deadline_pct",
               times != NULL && times->len > 0 ? 100.0 * over / times->len : NAN);
   set_number (frames, "refresh_hz", refresh);
   for (guint i = 0; i < ADBSCOPE_JANK_N_CAUSES; i++)
-    if (has[i])
+    if (has[i] && measured)
       json_object_set_int_member (causes, adbscope_jank_cause_to_key (i), c[i]);
     else
       json_object_set_null_member (causes, adbscope_jank_cause_to_key (i));
@@ -233,10 +252,10 @@ device_object (AdbscopeSession *session)
   set_string (o, "manufacturer", p ? p->manufacturer : NULL);
   set_string (o, "device", p ? p->device : NULL);
   set_string (o, "release", p ? p->release : NULL);
-  set_number (o, "sdk", p ? p->sdk_int : NAN);
+  set_int (o, "sdk", p && p->sdk_int > 0 ? p->sdk_int : -1);
   set_string (o, "abi", p ? p->abi : NULL);
-  set_number (o, "cores", p ? p->n_cores : NAN);
-  set_number (o, "page_size", p && p->page_size > 0 ? p->page_size : NAN);
+  set_int (o, "cores", p && p->n_cores > 0 ? (gint64) p->n_cores : -1);
+  set_int (o, "page_size", p && p->page_size > 0 ? (gint64) p->page_size : -1);
   set_number (o, "refresh_hz", p ? p->refresh_hz : NAN);
   for (guint i = 0; p != NULL && i < p->clusters->len; i++)
     {
@@ -247,7 +266,7 @@ device_object (AdbscopeSession *session)
       for (guint k = 0; k < c->cpus->len; k++)
         json_array_add_int_element (cpus, g_array_index (c->cpus, int, k));
       json_object_set_array_member (co, "cpus", cpus);
-      set_number (co, "max_freq_khz", c->max_freq_khz);
+      set_int (co, "max_freq_khz", isfinite (c->max_freq_khz) && c->max_freq_khz > 0 ? (gint64) c->max_freq_khz : -1);
       json_array_add_object_element (clusters, co);
     }
   json_object_set_array_member (o, "clusters", clusters);
@@ -322,7 +341,8 @@ app_object (AdbscopeSession *session)
   for (guint i = 0; p != NULL && i < p->len; i++)
     json_array_add_int_element (pids, g_array_index (p, gint64, i));
   json_object_set_array_member (o, "pids", pids);
-  json_object_set_int_member (o, "restarts", session ? adbscope_session_get_restarts (session) : 0);
+  /* Restarts are counted between sightings: null for an app never seen. */
+  set_int (o, "restarts", p != NULL && p->len > 0 ? (gint64) adbscope_session_get_restarts (session) : -1);
   return o;
 }
 
@@ -360,7 +380,7 @@ system_object (AdbscopeSession *session)
 
       json_object_set_int_member (po, "pid", ap->pid);
       set_string (po, "name", ap->name);
-      set_number (po, "rss_kb", ap->rss_kb >= 0 ? (double) ap->rss_kb : NAN);
+      set_int (po, "rss_kb", ap->rss_kb);
       json_array_add_object_element (procs, po);
     }
   json_object_set_array_member (o, "processes", procs);
@@ -372,10 +392,10 @@ system_object (AdbscopeSession *session)
 
     if (session != NULL)
       adbscope_session_get_jobs_alarms (session, &jobs, &running, &pending, &wakeups);
-    set_number (o, "jobs", jobs >= 0 ? (double) jobs : NAN);
-    set_number (o, "jobs_running", running >= 0 ? (double) running : NAN);
-    set_number (o, "alarms_pending", pending >= 0 ? (double) pending : NAN);
-    set_number (o, "alarm_wakeups", wakeups >= 0 ? (double) wakeups : NAN);
+    set_int (o, "jobs", jobs);
+    set_int (o, "jobs_running", running);
+    set_int (o, "alarms_pending", pending);
+    set_int (o, "alarm_wakeups", wakeups);
   }
   return o;
 }

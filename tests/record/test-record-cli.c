@@ -86,6 +86,75 @@ wait_for_state_file (void)
   g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
 }
 
+/* Runs `adbscope ARGS…` to the end with stdout to @stdout_path (or a pipe
+ * when NULL, returned in *out), as @user (or us when NULL); returns the
+ * exit status. */
+static int
+run_as (const char  *user,
+        const char  *stdout_path,
+        char       **out,
+        char       **err,
+        ...)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  GSubprocessFlags flags = G_SUBPROCESS_FLAGS_STDERR_PIPE;
+  const char *arg;
+  va_list ap;
+
+  if (stdout_path == NULL)
+    flags |= G_SUBPROCESS_FLAGS_STDOUT_PIPE;
+  launcher = g_subprocess_launcher_new (flags);
+  if (stdout_path != NULL)
+    g_subprocess_launcher_set_stdout_file_path (launcher, stdout_path);
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", runtime_dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
+  if (user != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "setpriv");
+      g_ptr_array_add (argv, g_strdup_printf ("--reuid=%s", user));
+      g_ptr_array_add (argv, (char *) "--regid=nogroup");
+      g_ptr_array_add (argv, (char *) "--clear-groups");
+      g_ptr_array_add (argv, (char *) "--");
+    }
+  g_ptr_array_add (argv, (char *) g_getenv ("ADBSCOPE_BIN"));
+  va_start (ap, err);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, out, err, &error);
+  g_assert_no_error (error);
+  if (user != NULL)
+    g_free (argv->pdata[1]);
+  return g_subprocess_get_exit_status (proc);
+}
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (!json_parser_load_from_data (parser, text, -1, &error))
+    g_error ("not JSON (%s): %s", error->message, text);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static gint64
+report_samples (JsonNode *report)
+{
+  JsonNode *n = adbscope_report_lookup (report, "run.samples");
+
+  g_assert_nonnull (n);
+  return json_node_get_int (n);
+}
+
 static void
 test_mark_stop_samples (void)
 {
@@ -273,6 +342,34 @@ test_bad_input (void)
   capture = run_json (&status, "record", "-p", ADBSCOPE_DEMO_PACKAGE, "--capture", NULL);
   g_assert_cmpint (status, ==, 1);
   g_assert_cmpstr (error_code (capture), ==, "not_supported");
+
+  /* What cannot be honoured is a usage error before the run. */
+  {
+    static const char * const cases[][6] = {
+      { "record", "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "0.5ms", NULL },
+      { "record", "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "-3s", NULL },
+      { "record", "-p", ADBSCOPE_DEMO_PACKAGE, "--profile", "legacy-8", NULL },
+      { "record", "--demo", "--profile", "bogus", NULL },
+      { "record", "--demo", "--interval", "50ms", NULL },
+      { "sim", "bogus", NULL },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autoptr(JsonNode) j = NULL;
+        g_autofree char *out = NULL, *err = NULL;
+        gint64 t0 = g_get_monotonic_time ();
+        int rc = run_as (NULL, NULL, &out, &err, cases[i][0], cases[i][1], cases[i][2], cases[i][3],
+                         cases[i][4], cases[i][5], NULL);
+
+        g_test_message ("%s %s %s %s %s: %s", cases[i][0], cases[i][1], cases[i][2], cases[i][3],
+                        cases[i][4] ? cases[i][4] : "", out);
+        j = parse_json (out);
+        g_assert_cmpint (rc, ==, 2);
+        g_assert_cmpstr (error_code (j), ==, "usage");
+        g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+      }
+  }
 }
 
 static void
@@ -310,75 +407,6 @@ test_apps (void)
   bad = run_json (&status, "apps", "-s", "a b", NULL);
   g_assert_cmpint (status, ==, 1);
   g_assert_cmpstr (error_code (bad), ==, "invalid_serial");
-}
-
-/* Runs `adbscope ARGS…` to the end with stdout to @stdout_path (or a pipe
- * when NULL, returned in *out), as @user (or us when NULL); returns the
- * exit status. */
-static int
-run_as (const char  *user,
-        const char  *stdout_path,
-        char       **out,
-        char       **err,
-        ...)
-{
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GError) error = NULL;
-  GSubprocessFlags flags = G_SUBPROCESS_FLAGS_STDERR_PIPE;
-  const char *arg;
-  va_list ap;
-
-  if (stdout_path == NULL)
-    flags |= G_SUBPROCESS_FLAGS_STDOUT_PIPE;
-  launcher = g_subprocess_launcher_new (flags);
-  if (stdout_path != NULL)
-    g_subprocess_launcher_set_stdout_file_path (launcher, stdout_path);
-  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", runtime_dir, TRUE);
-  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
-  if (user != NULL)
-    {
-      g_ptr_array_add (argv, (char *) "setpriv");
-      g_ptr_array_add (argv, g_strdup_printf ("--reuid=%s", user));
-      g_ptr_array_add (argv, (char *) "--regid=nogroup");
-      g_ptr_array_add (argv, (char *) "--clear-groups");
-      g_ptr_array_add (argv, (char *) "--");
-    }
-  g_ptr_array_add (argv, (char *) g_getenv ("ADBSCOPE_BIN"));
-  va_start (ap, err);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, out, err, &error);
-  g_assert_no_error (error);
-  if (user != NULL)
-    g_free (argv->pdata[1]);
-  return g_subprocess_get_exit_status (proc);
-}
-
-static JsonNode *
-parse_json (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  if (!json_parser_load_from_data (parser, text, -1, &error))
-    g_error ("not JSON (%s): %s", error->message, text);
-  return json_node_copy (json_parser_get_root (parser));
-}
-
-static gint64
-report_samples (JsonNode *report)
-{
-  JsonNode *n = adbscope_report_lookup (report, "run.samples");
-
-  g_assert_nonnull (n);
-  return json_node_get_int (n);
 }
 
 /* Output goes where the user pointed, checked before the run; a failed
@@ -636,6 +664,50 @@ test_device_lost (void)
   }
 }
 
+/* An app that never ran: nothing measured is null, never 0, and an
+ * assertion on it fails with a message.  Counts and ids are integers. */
+static void
+test_never_ran_is_null (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) idle = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_autoptr(JsonNode) report = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  JsonObject *a;
+  static const char * const nulls[] = { "frames.total", "frames.janky", "frames.janky_pct",
+                                        "cpu.app_pct.avg", "app.restarts" };
+  static const char * const ints[] = { "device.sdk", "device.cores", "run.samples",
+                                       "run.interval_ms_configured" };
+  int rc;
+
+  g_assert_no_error (error);
+  adbscope_test_device_control (idle, "kill-app " ADBSCOPE_DEMO_PACKAGE);
+  rc = run_as (NULL, NULL, &out, &err, "record", "-s", adbscope_test_device_get_serial (idle),
+               "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "3s", "--assert", "frames.janky <= 0", NULL);
+  report = parse_json (out);
+  g_assert_cmpint (rc, ==, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (nulls); i++)
+    {
+      JsonNode *n = adbscope_report_lookup (report, nulls[i]);
+
+      g_test_message ("%s is %s", nulls[i], n ? json_node_type_name (n) : "missing");
+      g_assert_nonnull (n);
+      g_assert_true (JSON_NODE_HOLDS_NULL (n));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+    {
+      JsonNode *n = adbscope_report_lookup (report, ints[i]);
+
+      g_assert_nonnull (n);
+      g_assert_cmpint (json_node_get_value_type (n), ==, G_TYPE_INT64);
+    }
+  g_assert_null (strstr (out, "\"sdk\" : 34.0"));
+  a = json_array_get_object_element (json_node_get_array (adbscope_report_lookup (report, "assertions")), 0);
+  g_assert_false (json_object_get_boolean_member (a, "pass"));
+  g_assert_true (json_object_get_null_member (a, "value"));
+  g_assert_nonnull (strstr (json_object_get_string_member (a, "message"), "no value"));
+}
+
 static void
 test_no_recording (void)
 {
@@ -667,6 +739,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/cli/sighup-writes-report", test_sighup_writes_report);
   g_test_add_func ("/record/cli/output-paths", test_output_paths);
   g_test_add_func ("/record/cli/device-lost", test_device_lost);
+  g_test_add_func ("/record/cli/never-ran-is-null", test_never_ran_is_null);
   g_test_add_func ("/record/cli/output-unprivileged", test_output_unprivileged);
   rc = g_test_run ();
 

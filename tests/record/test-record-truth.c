@@ -542,7 +542,7 @@ test_legacy_unsupported (void)
   /* The supported ones have data. */
   g_assert_true (json_node_get_boolean (adbscope_report_lookup (report, "sources.frames.supported")));
   g_assert_false (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (report, "cpu.app_pct.avg")));
-  g_assert_cmpfloat (json_node_get_double (adbscope_report_lookup (report, "device.sdk")), ==, 26);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "device.sdk")), ==, 26);
   watch_clear (&w);
 }
 
