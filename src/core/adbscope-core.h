@@ -13,6 +13,7 @@
 #include "adbscope-assertion.h"
 #include "adbscope-collector.h"
 #include "adbscope-control.h"
+#include "adbscope-control-request.h"
 #include "adbscope-fast-collector.h"
 #include "adbscope-frames-collector.h"
 #include "adbscope-probe.h"

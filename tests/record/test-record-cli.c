@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <libsoup/soup.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -708,6 +709,203 @@ test_never_ran_is_null (void)
   g_assert_nonnull (strstr (json_object_get_string_member (a, "message"), "no value"));
 }
 
+static JsonNode *
+read_state (void)
+{
+  g_autofree char *path = g_build_filename (runtime_dir, "adbscope", "record.json", NULL);
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return parse_json (text);
+}
+
+/* Two records started in the same instant, many times: exactly one runs,
+ * the other says so; the loser never touches the winner's control file,
+ * so mark and stop still reach the one running. */
+static void
+test_two_records_race (void)
+{
+  const char *serial = adbscope_test_device_get_serial (device);
+  g_autofree char *state_path = g_build_filename (runtime_dir, "adbscope", "record.json", NULL);
+
+  for (guint round = 0; round < 5; round++)
+    {
+      g_autoptr(GError) error = NULL;
+      GSubprocess *recs[2];
+      g_autoptr(JsonNode) mark = NULL;
+      g_autoptr(JsonNode) stop = NULL;
+      int winner = -1, status;
+
+      for (guint i = 0; i < 2; i++)
+        {
+          recs[i] = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
+                           "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "60s", NULL);
+          g_assert_no_error (error);
+        }
+      /* The loser ends at once with address_in_use. */
+      {
+        gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+        while (winner < 0 && g_get_monotonic_time () < deadline)
+          {
+            for (guint i = 0; i < 2; i++)
+              if (g_subprocess_get_identifier (recs[i]) == NULL)
+                winner = 1 - (int) i;
+            g_usleep (20 * 1000);
+          }
+      }
+      g_assert_cmpint (winner, >=, 0);
+      {
+        g_autofree char *out = NULL;
+        g_autoptr(JsonNode) j = NULL;
+
+        g_subprocess_communicate_utf8 (recs[1 - winner], NULL, NULL, &out, NULL, &error);
+        g_assert_no_error (error);
+        j = parse_json (out);
+        g_assert_cmpint (g_subprocess_get_exit_status (recs[1 - winner]), ==, 1);
+        g_assert_cmpstr (error_code (j), ==, "address_in_use");
+      }
+      wait_for_state_file ();
+      {
+        g_autoptr(JsonNode) state = read_state ();
+
+        g_assert_cmpint (json_node_get_int (adbscope_report_lookup (state, "pid")), ==,
+                         g_ascii_strtoll (g_subprocess_get_identifier (recs[winner]), NULL, 10));
+      }
+      mark = run_json (&status, "mark", "still reachable", NULL);
+      g_assert_cmpint (status, ==, 0);
+      stop = run_json (&status, "stop", NULL);
+      g_assert_cmpint (status, ==, 0);
+      g_subprocess_wait (recs[winner], NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (g_subprocess_get_exit_status (recs[winner]), ==, 0);
+      g_assert_false (g_file_test (state_path, G_FILE_TEST_EXISTS));
+      g_object_unref (recs[0]);
+      g_object_unref (recs[1]);
+    }
+}
+
+/* A control file left behind whose pid is alive but no record (pid 1)
+ * blocks nothing: without the run lock it is stale. */
+static void
+test_stale_control_file (void)
+{
+  g_autofree char *dir = g_build_filename (runtime_dir, "adbscope", NULL);
+  g_autofree char *state_path = g_build_filename (dir, "record.json", NULL);
+  g_autoptr(JsonNode) mark = NULL;
+  g_autoptr(JsonNode) rec = NULL;
+  int status;
+
+  g_mkdir_with_parents (dir, 0700);
+  g_assert_true (g_file_set_contents (state_path, "{\"port\":9,\"token\":\"00\",\"pid\":1}", -1, NULL));
+  mark = run_json (&status, "mark", "x", NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_cmpstr (error_code (mark), ==, "no_recording");
+  rec = run_json (&status, "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
+                  "--duration", "2s", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (rec, "run.samples")), >=, 1);
+  g_assert_false (g_file_test (state_path, G_FILE_TEST_EXISTS));
+}
+
+/* POST with a body; returns the HTTP status and the reply in *reply. */
+static guint
+post (guint         port,
+      const char   *token,
+      const char   *path,
+      const char   *body,
+      gsize         len,
+      char        **reply)
+{
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 20, NULL);
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u%s", port, path);
+  g_autofree char *auth = g_strdup_printf ("Bearer %s", token);
+  g_autoptr(SoupMessage) msg = soup_message_new ("POST", url);
+  g_autoptr(GBytes) request = g_bytes_new (body, len);
+  g_autoptr(GBytes) answer = NULL;
+  g_autoptr(GError) error = NULL;
+
+  soup_session_set_proxy_resolver (session, NULL);
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+  soup_message_set_request_body_from_bytes (msg, "application/json", request);
+  answer = soup_session_send_and_read (session, msg, NULL, &error);
+  if (reply != NULL)
+    *reply = answer ? g_strndup (g_bytes_get_data (answer, NULL), g_bytes_get_size (answer)) : g_strdup (error->message);
+  return soup_message_get_status (msg);
+}
+
+/* Hostile bodies, with the right token: deep nesting, nesting hidden in a
+ * comment, a 30 MB label, a label too long, invalid UTF-8.  Each is refused
+ * with 4xx and the record still runs, marks and writes its report. */
+static void
+test_hostile_bodies (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) rec = NULL;
+  g_autoptr(JsonNode) state = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  g_autoptr(JsonNode) long_mark = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GString) deep = g_string_new ("{\"label\":");
+  g_autoptr(GString) hidden = g_string_new ("{\"label\":\"a\",\"x\":/*\"*/");
+  g_autoptr(GString) huge = g_string_new ("{\"label\":\"");
+  g_autoptr(GString) longer = g_string_new ("{\"label\":\"");
+  g_autofree char *too_long_label = g_strnfill (ADBSCOPE_MARKER_MAX_LABEL + 1, 'x');
+  struct { const char *what; GString *body; } cases[5];
+  guint port;
+  const char *token;
+  int status;
+
+  /* Under the size limit, so it is the depth that is refused. */
+  for (guint i = 0; i < ADBSCOPE_CONTROL_MAX_BODY - 100; i++)
+    g_string_append_c (deep, '[');
+  for (guint i = 0; i < 200; i++)
+    g_string_append_c (hidden, '[');
+  for (gsize i = 0; i < 30 * 1024 * 1024; i++)
+    g_string_append_c (huge, 'x');
+  g_string_append (huge, "\"}");
+  g_string_append_printf (longer, "%s\"}", too_long_label);
+  cases[0].what = "deep"; cases[0].body = deep;
+  cases[1].what = "hidden in a comment"; cases[1].body = hidden;
+  cases[2].what = "30 MB"; cases[2].body = huge;
+  cases[3].what = "label too long"; cases[3].body = longer;
+  cases[4].what = "invalid UTF-8"; cases[4].body = g_string_new ("{\"label\":\"\xff\xfe\"}");
+
+  rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
+               "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
+               "--duration", "60s", NULL);
+  g_assert_no_error (error);
+  wait_for_state_file ();
+  state = read_state ();
+  port = (guint) json_node_get_int (adbscope_report_lookup (state, "port"));
+  token = json_node_get_string (adbscope_report_lookup (state, "token"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *reply = NULL;
+      guint code = post (port, token, "/mark", cases[i].body->str, cases[i].body->len, &reply);
+
+      g_test_message ("%s: HTTP %u %s", cases[i].what, code, reply);
+      g_assert_cmpuint (code, >=, 400);
+      g_assert_cmpuint (code, <, 500);
+    }
+  g_string_free (cases[4].body, TRUE);
+  g_assert_cmpuint (post (port, token, "/mark", "{\"label\":\"fine\"}", 16, NULL), ==, 200);
+
+  /* The client refuses a label the server would refuse. */
+  long_mark = run_json (&status, "mark", too_long_label, NULL);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_cmpstr (error_code (long_mark), ==, "usage");
+
+  g_assert_cmpuint (post (port, token, "/stop", "", 0, NULL), ==, 200);
+  g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (rec));
+  g_assert_cmpint (g_subprocess_get_exit_status (rec), ==, 0);
+  report = parse_json (out);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (report, "markers"))), ==, 1);
+}
+
 static void
 test_no_recording (void)
 {
@@ -739,6 +937,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/cli/sighup-writes-report", test_sighup_writes_report);
   g_test_add_func ("/record/cli/output-paths", test_output_paths);
   g_test_add_func ("/record/cli/device-lost", test_device_lost);
+  g_test_add_func ("/record/cli/two-records-race", test_two_records_race);
+  g_test_add_func ("/record/cli/stale-control-file", test_stale_control_file);
+  g_test_add_func ("/record/cli/hostile-bodies", test_hostile_bodies);
   g_test_add_func ("/record/cli/never-ran-is-null", test_never_ran_is_null);
   g_test_add_func ("/record/cli/output-unprivileged", test_output_unprivileged);
   rc = g_test_run ();
