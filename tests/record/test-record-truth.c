@@ -505,6 +505,57 @@ test_short_stall_sigstop (void)
   stall_run ("sigstop");
 }
 
+/* Threads named with a newline, or cut by the kernel's 15-byte limit in
+ * the middle of a CJK character: both are listed, bytes replaced, and the
+ * other threads are still there. */
+static void
+test_odd_thread_names (void)
+{
+  const char *args[] = {
+    "--app", "com.example.names=/usr/bin/python3 -c '"
+    "import threading, time\n"
+    "def run(name):\n"
+    "    open(\"/proc/self/task/%d/comm\" % threading.get_native_id(), \"wb\").write(name)\n"
+    "    time.sleep(3600)\n"
+    "for n in (b\"line\\nbreak\", \"a渲染线程工作\".encode()[:15], b\"plain\"):\n"
+    "    threading.Thread(target=run, args=(n,), daemon=True).start()\n"
+    "time.sleep(3600)\n'",
+    NULL
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start ("pixel-14", args, &error);
+  g_autoptr(AdbscopeSession) session = NULL;
+  Watch w = { 0 };
+  GListModel *threads;
+  gboolean newline = FALSE, cut = FALSE, plain = FALSE;
+
+  g_assert_no_error (error);
+  w.pid = adbscope_test_device_get_app_pid (dev, "com.example.names");
+  g_assert_cmpint (w.pid, >, 0);
+  w.want_samples = 4;
+  session = start_session (dev, "com.example.names", &w);
+  g_main_loop_run (w.loop);
+  adbscope_session_stop (session);
+
+  threads = adbscope_session_get_threads (session);
+  for (guint i = 0; i < g_list_model_get_n_items (threads); i++)
+    {
+      g_autoptr(AdbscopeThread) t = g_list_model_get_item (threads, i);
+      const char *name = adbscope_thread_get_name (t);
+
+      g_test_message ("thread %d “%s”", adbscope_thread_get_tid (t), name);
+      g_assert_true (g_utf8_validate (name, -1, NULL));
+      newline |= g_str_equal (name, "line?break");
+      cut |= g_str_has_prefix (name, "a渲染线程") && strlen (name) > strlen ("a渲染线程");
+      plain |= g_str_equal (name, "plain");
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (threads), ==, 4);
+  g_assert_true (newline);
+  g_assert_true (cut);
+  g_assert_true (plain);
+  watch_clear (&w);
+}
+
 /* legacy-8: PSI, cpufreq and thermal not supported, with reasons, never zero. */
 static void
 test_legacy_unsupported (void)
@@ -556,6 +607,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/truth/restart", test_restart);
   g_test_add_func ("/record/truth/stall-gap", test_stall_gap);
   g_test_add_func ("/record/truth/short-stall-control", test_short_stall_control);
+  g_test_add_func ("/record/truth/odd-thread-names", test_odd_thread_names);
   g_test_add_func ("/record/truth/short-stall-sigstop", test_short_stall_sigstop);
   g_test_add_func ("/record/truth/legacy-unsupported", test_legacy_unsupported);
   return g_test_run ();
