@@ -333,6 +333,7 @@ adbscope_sim_sandbox_create (AdbscopeSimDevice *device,
     env = g_environ_unsetenv (env, "TERM");
     env = g_environ_unsetenv (env, "ADB");
     env = g_environ_unsetenv (env, "ANDROID_ADB_SERVER_PORT");
+    env = g_environ_unsetenv (env, "ADB_SERVER_SOCKET");
     device->child_env = g_steal_pointer (&env);
   }
 

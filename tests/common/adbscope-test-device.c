@@ -214,6 +214,14 @@ server_ref (GError **error)
         }
       g_usleep (10 * 1000);
     }
+  /* Every adb client from now on (the sim's adb connect/disconnect, record,
+   * the tests' own) reaches this server by a "remote" socket spec, so none
+   * can ever start a daemon of its own when ours is gone: a test that
+   * fails or is killed leaves no adb server behind. */
+  {
+    g_autofree char *spec = g_strdup_printf ("tcp:127.0.0.1:%d", server.port);
+    g_setenv ("ADB_SERVER_SOCKET", spec, TRUE);
+  }
   return TRUE;
 }
 

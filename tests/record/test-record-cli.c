@@ -6,6 +6,7 @@
 #include <libsoup/soup.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -15,6 +16,13 @@
 
 static AdbscopeTestDevice *device;
 static char *runtime_dir;
+
+/* Whatever a test starts dies with it, even when it fails. */
+static void
+die_with_test (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
 
 static GSubprocess *
 spawn (GSubprocessFlags   flags,
@@ -27,6 +35,7 @@ spawn (GSubprocessFlags   flags,
   const char *arg;
   va_list ap;
 
+  g_subprocess_launcher_set_child_setup (launcher, die_with_test, NULL, NULL);
   g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime ? runtime : runtime_dir, TRUE);
   g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
   g_ptr_array_add (argv, (char *) g_getenv ("ADBSCOPE_BIN"));
@@ -51,6 +60,7 @@ run_json (int *status, ...)
   const char *arg;
   va_list ap;
 
+  g_subprocess_launcher_set_child_setup (launcher, die_with_test, NULL, NULL);
   g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
   g_ptr_array_add (argv, (char *) g_getenv ("ADBSCOPE_BIN"));
   va_start (ap, status);
@@ -110,6 +120,7 @@ run_as (const char  *user,
   launcher = g_subprocess_launcher_new (flags);
   if (stdout_path != NULL)
     g_subprocess_launcher_set_stdout_file_path (launcher, stdout_path);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_test, NULL, NULL);
   g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", runtime_dir, TRUE);
   g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
@@ -906,6 +917,82 @@ test_hostile_bodies (void)
   g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (report, "markers"))), ==, 1);
 }
 
+/* Processes that still carry the private server's port in their environment. */
+static guint
+count_processes_of (const char *spec)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  g_autofree char *needle = g_strdup_printf ("ANDROID_ADB_SERVER_PORT=%s", spec);
+  const char *name;
+  guint n = 0;
+
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "environ", NULL);
+      g_autofree char *env = NULL;
+      gsize len;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &env, &len, NULL))
+        continue;
+      for (gsize off = 0; off < len; off += strlen (env + off) + 1)
+        if (g_str_equal (env + off, needle))
+          {
+            n++;
+            break;
+          }
+    }
+  return n;
+}
+
+/* A test that fails halfway (here: aborts with a record running) leaves
+ * nothing behind: no adb server, no sim, no record. */
+static void
+test_failing_test_leaves_nothing (void)
+{
+  g_autofree char *spec_file = g_build_filename (runtime_dir, "leftover-spec", NULL);
+  g_autofree char *spec = NULL;
+  g_autofree char *port = NULL;
+  gint64 deadline;
+
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GError) error = NULL;
+      GSubprocess *rec;
+
+      /* Our runtime_dir is this child's own: the parent names the file. */
+      g_assert_true (g_file_set_contents (g_getenv ("ADBSCOPE_TEST_SPEC_FILE"),
+                                          g_getenv ("ANDROID_ADB_SERVER_PORT"), -1, NULL));
+      rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, NULL, &error,
+                   "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE, NULL);
+      g_assert_no_error (error);
+      wait_for_state_file ();
+      (void) rec;
+      g_error ("failing on purpose with a record, a sim and an adb server running");
+    }
+  g_setenv ("ADBSCOPE_TEST_SPEC_FILE", spec_file, TRUE);
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_unsetenv ("ADBSCOPE_TEST_SPEC_FILE");
+  g_test_trap_assert_failed ();
+  g_assert_true (g_file_get_contents (spec_file, &spec, NULL, NULL));
+  g_test_message ("the failed test's server was on port %s", spec);
+  port = g_strdup (spec);
+
+  /* Bounded wait: its children get SIGTERM/SIGKILL when it dies. */
+  deadline = g_get_monotonic_time () + 15 * G_USEC_PER_SEC;
+  while (count_processes_of (spec) > 0 && g_get_monotonic_time () < deadline)
+    g_usleep (100 * 1000);
+  g_assert_cmpuint (count_processes_of (spec), ==, 0);
+  /* And no adb server answers on its port (none was started anew). */
+  {
+    g_autofree char *cmd = g_strdup_printf ("ss -Hltn 'sport = :%s'", port);
+    g_autofree char *out = NULL;
+
+    g_assert_true (g_spawn_command_line_sync (cmd, &out, NULL, NULL, NULL));
+    g_assert_cmpstr (g_strstrip (out), ==, "");
+  }
+  g_unlink (spec_file);
+}
+
 static void
 test_no_recording (void)
 {
@@ -940,6 +1027,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/cli/two-records-race", test_two_records_race);
   g_test_add_func ("/record/cli/stale-control-file", test_stale_control_file);
   g_test_add_func ("/record/cli/hostile-bodies", test_hostile_bodies);
+  g_test_add_func ("/record/cli/failing-test-leaves-nothing", test_failing_test_leaves_nothing);
   g_test_add_func ("/record/cli/never-ran-is-null", test_never_ran_is_null);
   g_test_add_func ("/record/cli/output-unprivileged", test_output_unprivileged);
   rc = g_test_run ();
