@@ -885,6 +885,12 @@ adbscope_session_get_interval (AdbscopeSession *self)
   return self->interval_ms;
 }
 
+guint
+adbscope_session_get_meminfo_interval (AdbscopeSession *self)
+{
+  return self->meminfo_interval_ms;
+}
+
 void
 adbscope_session_set_meminfo_interval (AdbscopeSession *self,
                                        guint            interval_ms)

@@ -89,6 +89,7 @@ const char                *adbscope_session_get_package         (AdbscopeSession
 void                       adbscope_session_set_interval        (AdbscopeSession  *self,
                                                                  guint             interval_ms);
 guint                      adbscope_session_get_interval        (AdbscopeSession  *self);
+guint                      adbscope_session_get_meminfo_interval (AdbscopeSession *self);
 void                       adbscope_session_set_meminfo_interval (AdbscopeSession *self,
                                                                  guint             interval_ms);
 void                       adbscope_session_set_history         (AdbscopeSession  *self,

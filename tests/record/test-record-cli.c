@@ -993,6 +993,56 @@ test_failing_test_leaves_nothing (void)
   g_unlink (spec_file);
 }
 
+/* At --interval 100ms every row carries the latest PSS and battery level
+ * (each valid for its own cadence), with their age. */
+static void
+test_slow_series_at_short_interval (void)
+{
+  g_autofree char *csv_path = g_build_filename (runtime_dir, "fast.csv", NULL);
+  g_autofree char *out = NULL, *err = NULL, *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) header = NULL;
+  int pss = -1, level = -1, pss_age = -1, rows = 0, first_full = -1;
+  int rc;
+
+  rc = run_as (NULL, NULL, &out, &err, "record", "-s", adbscope_test_device_get_serial (device),
+               "-p", ADBSCOPE_DEMO_PACKAGE, "--interval", "100ms", "--duration", "5s",
+               "--samples", csv_path, NULL);
+  g_assert_cmpint (rc, ==, 0);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  lines = g_strsplit (g_strstrip (csv), "\n", -1);
+  header = g_strsplit (lines[0], ",", -1);
+  for (int c = 0; header[c] != NULL; c++)
+    {
+      if (g_str_equal (header[c], "memory.app_pss_kb"))
+        pss = c;
+      else if (g_str_equal (header[c], "power.battery_level_pct"))
+        level = c;
+      else if (g_str_equal (header[c], "memory.meminfo_age_s"))
+        pss_age = c;
+    }
+  g_assert_cmpint (pss, >, 0);
+  g_assert_cmpint (level, >, 0);
+  g_assert_cmpint (pss_age, >, 0);
+  for (guint r = 1; lines[r] != NULL; r++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[r], ",", -1);
+      gboolean full = cells[pss][0] != '\0' && cells[level][0] != '\0';
+
+      if (first_full < 0 && full)
+        first_full = (int) r;
+      if (first_full >= 0)
+        {
+          rows++;
+          g_assert_true (full);
+          g_assert_cmpfloat (g_ascii_strtod (cells[pss_age], NULL), <=, 2 * 2.0);
+        }
+    }
+  g_test_message ("%d rows with PSS and battery from row %d on", rows, first_full);
+  g_assert_cmpint (first_full, >, 0);
+  g_assert_cmpint (rows, >=, 20);
+}
+
 static void
 test_no_recording (void)
 {
@@ -1027,6 +1077,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/cli/two-records-race", test_two_records_race);
   g_test_add_func ("/record/cli/stale-control-file", test_stale_control_file);
   g_test_add_func ("/record/cli/hostile-bodies", test_hostile_bodies);
+  g_test_add_func ("/record/cli/slow-series-at-short-interval", test_slow_series_at_short_interval);
   g_test_add_func ("/record/cli/failing-test-leaves-nothing", test_failing_test_leaves_nothing);
   g_test_add_func ("/record/cli/never-ran-is-null", test_never_ran_is_null);
   g_test_add_func ("/record/cli/output-unprivileged", test_output_unprivileged);
