@@ -66,9 +66,12 @@ stats_object (const AdbscopeSeriesStats *st)
   return o;
 }
 
-/* Least-squares slope of value over minutes, for memory growth. */
+/* Least-squares slope of value over minutes between t0 and t1, for memory
+ * growth. */
 static double
-slope_per_minute (AdbscopeSeries *series)
+slope_per_minute (AdbscopeSeries *series,
+                  gint64          from_us,
+                  gint64          to_us)
 {
   guint n = adbscope_series_get_length (series), k = 0;
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -79,7 +82,7 @@ slope_per_minute (AdbscopeSeries *series)
       const AdbscopeSample *s = adbscope_series_get (series, i);
       double x, y = s->value;
 
-      if (!isfinite (y))
+      if (!isfinite (y) || s->time_us < from_us || s->time_us > to_us)
         continue;
       if (k == 0)
         t0 = s->time_us;
@@ -92,6 +95,27 @@ slope_per_minute (AdbscopeSeries *series)
   return (k * sxy - sx * sy) / (k * sxx - sx * sx);
 }
 
+/* Growth is per process, never across a restart: the slope over the
+ * longest single process (its first to last fast sample). */
+static double
+growth_per_minute (AdbscopeSession *session,
+                   AdbscopeSeries  *series)
+{
+  const GArray *spans = adbscope_session_get_process_spans (session);
+  const AdbscopeProcessSpan *longest = NULL;
+
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const AdbscopeProcessSpan *sp = &g_array_index (spans, AdbscopeProcessSpan, i);
+
+      if (longest == NULL || sp->last_us - sp->first_us > longest->last_us - longest->first_us)
+        longest = sp;
+    }
+  if (longest == NULL)
+    return NAN;
+  return slope_per_minute (series, longest->first_us, longest->last_us);
+}
+
 static JsonObject *
 section (JsonObject *root,
          const char *name)
@@ -102,9 +126,10 @@ section (JsonObject *root,
 }
 
 static void
-add_series (JsonObject     *root,
-            const char     *path,
-            AdbscopeSeries *series)
+add_series (JsonObject      *root,
+            AdbscopeSession *session,
+            const char      *path,
+            AdbscopeSeries  *series)
 {
   g_autofree char *sect = g_strdup (path);
   char *dot = strchr (sect, '.');
@@ -117,7 +142,7 @@ add_series (JsonObject     *root,
     adbscope_series_compute_stats (series, &st);
   o = stats_object (series ? &st : NULL);
   if (g_str_has_prefix (path, "memory."))
-    set_number (o, "growth_per_min", series ? slope_per_minute (series) : NAN);
+    set_number (o, "growth_per_min", series ? growth_per_minute (session, series) : NAN);
   json_object_set_object_member (section (root, sect), dot + 1, o);
 }
 
@@ -442,7 +467,7 @@ build (AdbscopeSession *session,
   json_object_set_object_member (root, "run", run_object (session));
 
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
-    add_series (root, adbscope_series_id_get_path (i),
+    add_series (root, session, adbscope_series_id_get_path (i),
                 session ? adbscope_session_get_series (session, i) : NULL);
 
   cpu = section (root, "cpu");

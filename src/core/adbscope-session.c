@@ -209,6 +209,7 @@ struct _AdbscopeSession
   GArray                  *markers;      /* AdbscopeMarker */
   GArray                  *gaps;         /* AdbscopeGap */
   GArray                  *losses;       /* AdbscopeDeviceLoss */
+  GArray                  *spans;        /* AdbscopeProcessSpan */
   GArray                  *frame_times;  /* float ms */
   GArray                  *dts;          /* double s, measured intervals */
   GArray                  *pids;         /* gint64 */
@@ -390,7 +391,19 @@ on_fast_sample (AdbscopeFastCollector    *fast,
     push_to (g_ptr_array_index (self->core_series, i), t, i < s->n_cores ? s->core_pct[i] : NAN);
 
   if (s->app_running)
-    note_pid (self, s->pid);
+    {
+      AdbscopeProcessSpan *last = self->spans->len ?
+        &g_array_index (self->spans, AdbscopeProcessSpan, self->spans->len - 1) : NULL;
+
+      note_pid (self, s->pid);
+      if (last != NULL && last->pid == s->pid && last->starttime == s->starttime)
+        last->last_us = t;
+      else
+        {
+          AdbscopeProcessSpan span = { s->pid, s->starttime, t, t };
+          g_array_append_val (self->spans, span);
+        }
+    }
   if (s->threads != NULL)
     thread_list_apply (self->threads, s->threads);
   else if (!s->app_running)
@@ -690,6 +703,12 @@ adbscope_session_get_gaps (AdbscopeSession *self)
 }
 
 const GArray *
+adbscope_session_get_process_spans (AdbscopeSession *self)
+{
+  return self->spans;
+}
+
+const GArray *
 adbscope_session_get_device_losses (AdbscopeSession *self)
 {
   return self->losses;
@@ -948,6 +967,7 @@ adbscope_session_finalize (GObject *object)
   g_array_unref (self->markers);
   g_array_unref (self->gaps);
   g_array_unref (self->losses);
+  g_array_unref (self->spans);
   g_array_unref (self->frame_times);
   g_array_unref (self->dts);
   g_array_unref (self->pids);
@@ -1005,6 +1025,7 @@ adbscope_session_init (AdbscopeSession *self)
   g_array_set_clear_func (self->markers, (GDestroyNotify) marker_clear);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeGap));
   self->losses = g_array_new (FALSE, FALSE, sizeof (AdbscopeDeviceLoss));
+  self->spans = g_array_new (FALSE, FALSE, sizeof (AdbscopeProcessSpan));
   g_array_set_clear_func (self->losses, (GDestroyNotify) device_loss_clear);
   self->frame_times = g_array_new (FALSE, FALSE, sizeof (float));
   self->dts = g_array_new (FALSE, FALSE, sizeof (double));

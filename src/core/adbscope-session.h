@@ -69,6 +69,15 @@ typedef struct
   gint64 end_us;     /* 0 while the gap lasts */
 } AdbscopeGap;
 
+/* One process of the app, from its first to its last fast sample. */
+typedef struct
+{
+  gint64 pid;
+  guint64 starttime;
+  gint64 first_us;
+  gint64 last_us;
+} AdbscopeProcessSpan;
+
 /* adb lost the device: from the first failed command to the next fast
  * sample (end_us 0 while it lasts). */
 typedef struct
@@ -116,6 +125,7 @@ const AdbscopeMarker      *adbscope_session_add_marker          (AdbscopeSession
 const GArray              *adbscope_session_get_markers         (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_gaps            (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_device_losses   (AdbscopeSession  *self);
+const GArray              *adbscope_session_get_process_spans   (AdbscopeSession  *self);
 gboolean                   adbscope_session_is_device_lost      (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_frame_times     (AdbscopeSession  *self);
 GDateTime                 *adbscope_session_get_start_time      (AdbscopeSession  *self);
