@@ -447,7 +447,7 @@ adbscope_sim_main (int    argc,
   signal (SIGPIPE, SIG_IGN);
 
   if (!adbscope_sim_sandbox_create (device, &error))
-    return print_error (ADBSCOPE_ERROR_IO, error->message);
+    return print_error (error->domain == ADBSCOPE_ERROR ? error->code : ADBSCOPE_ERROR_IO, error->message);
 
   run.device = device;
   run.exit_code = 0;

@@ -639,6 +639,8 @@ test_legacy_unsupported (void)
     "cpu.system_norm_pct.avg", "thermal.max_temp_c.avg", "thermal.status.avg",
   };
 
+  if (adbscope_test_device_skip_if_unsupported (error))
+    return;
   g_assert_no_error (error);
   w.want_samples = 4;
   session = start_session (dev, ADBSCOPE_DEMO_PACKAGE, &w);
