@@ -80,8 +80,8 @@ adbscope_control_label_is_valid (const char  *label,
   if (n > ADBSCOPE_MARKER_MAX_LABEL)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,
-                   _("A marker label is at most %d bytes (this one has %" G_GSIZE_FORMAT ")"),
-                   ADBSCOPE_MARKER_MAX_LABEL, n);
+                   _("A marker label is at most %d bytes (this one has %lu)"),
+                   ADBSCOPE_MARKER_MAX_LABEL, (unsigned long) n);
       return FALSE;
     }
   if (!g_utf8_validate (label, (gssize) n, NULL))
