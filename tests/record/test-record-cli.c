@@ -6,6 +6,8 @@
 #include <libsoup/soup.h>
 #include <signal.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -189,7 +191,7 @@ test_mark_stop_samples (void)
   g_auto(GStrv) lines = NULL;
   JsonNode *report;
   GStatBuf st;
-  int status;
+  int status, lock_fd;
 
   rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
                "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
@@ -209,6 +211,13 @@ test_mark_stop_samples (void)
   bad = g_regex_replace_literal (token_re, state, -1, 0, "\"token\":\"00000000000000000000000000000000\"", 0, NULL);
   g_mkdir_with_parents (other_state_dir, 0700);
   g_assert_true (g_file_set_contents (other_state, bad, -1, NULL));
+  /* That copy looks live (its run lock is held), so the request goes out
+   * and the record itself refuses the token. */
+  {
+    g_autofree char *lock_path = g_build_filename (other_state_dir, "record.lock", NULL);
+    lock_fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    g_assert_cmpint (flock (lock_fd, LOCK_EX | LOCK_NB), ==, 0);
+  }
   {
     g_autofree char *saved = g_strdup (runtime_dir);
     g_free (runtime_dir);
@@ -217,6 +226,7 @@ test_mark_stop_samples (void)
     g_free (runtime_dir);
     runtime_dir = g_steal_pointer (&saved);
   }
+  close (lock_fd);
   g_assert_cmpint (status, ==, 1);
   g_assert_cmpstr (error_code (forbidden), ==, "forbidden");
 
@@ -250,7 +260,12 @@ test_mark_stop_samples (void)
   g_assert_cmpint (g_strv_length (lines) - 1, ==,
                    json_node_get_int (adbscope_report_lookup (report, "run.samples")));
   g_assert_cmpint (g_strv_length (lines), >=, 4);
+  {
+    g_autofree char *lock_path = g_build_filename (other_state_dir, "record.lock", NULL);
+    g_unlink (lock_path);
+  }
   g_rmdir (other_state_dir);
+  g_rmdir (other);
 }
 
 static void
@@ -1002,7 +1017,7 @@ test_slow_series_at_short_interval (void)
   g_autofree char *out = NULL, *err = NULL, *csv = NULL;
   g_auto(GStrv) lines = NULL;
   g_auto(GStrv) header = NULL;
-  int pss = -1, level = -1, pss_age = -1, rows = 0, first_full = -1;
+  int pss = -1, level = -1, pss_age = -1, rows = 0, full_rows = 0, first_full = -1;
   int rc;
 
   rc = run_as (NULL, NULL, &out, &err, "record", "-s", adbscope_test_device_get_serial (device),
@@ -1034,13 +1049,18 @@ test_slow_series_at_short_interval (void)
       if (first_full >= 0)
         {
           rows++;
-          g_assert_true (full);
-          g_assert_cmpfloat (g_ascii_strtod (cells[pss_age], NULL), <=, 2 * 2.0);
+          full_rows += full;
+          if (cells[pss_age][0] != '\0')
+            g_assert_cmpfloat (g_ascii_strtod (cells[pss_age], NULL), <=, 2 * 2.0);
         }
     }
-  g_test_message ("%d rows with PSS and battery from row %d on", rows, first_full);
+  g_test_message ("%d of %d rows with PSS and battery from row %d on", full_rows, rows, first_full);
   g_assert_cmpint (first_full, >, 0);
   g_assert_cmpint (rows, >=, 20);
+  /* Kept two fast intervals, ~90 % of these rows were empty; now only a
+   * meminfo answer later than two of its periods (a loaded machine) can
+   * leave one empty. */
+  g_assert_cmpint (full_rows * 10, >=, rows * 8);
 }
 
 static void
