@@ -14,6 +14,7 @@ int       adbscope_cli_apps            (int argc, char **argv);
 char     *adbscope_cli_find_serial     (const char *serial, GError **error);
 int       adbscope_cli_mark            (int argc, char **argv);
 int       adbscope_cli_stop            (int argc, char **argv);
+int       adbscope_cli_agent           (int argc, char **argv);
 
 #ifdef ADBSCOPE_HAVE_SIM
 int adbscope_sim_main      (int argc, char **argv);

@@ -19,6 +19,7 @@ static const AdbscopeCliCommand commands[] = {
   { "record", N_("Record an app and write a JSON report (with --assert for CI)"), adbscope_cli_record },
   { "mark", N_("Add a marker to the running record"), adbscope_cli_mark },
   { "stop", N_("Stop the running record"), adbscope_cli_stop },
+  { "agent", N_("Install, check or remove the on-phone network agent"), adbscope_cli_agent },
 #ifdef ADBSCOPE_HAVE_SIM
   { "sim", N_("Run a simulated Android device that adb connects to"), adbscope_sim_main },
   /* Hidden helpers of the simulated device (no summary: not in --help). */

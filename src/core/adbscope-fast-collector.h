@@ -2,7 +2,9 @@
 #pragma once
 
 #include "adbscope-collector.h"
+#include "adbscope-delta.h"
 #include "adbscope-parse-proc.h"
+#include "adbscope-types.h"
 
 G_BEGIN_DECLS
 
@@ -10,12 +12,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AdbscopeFastCollector, adbscope_fast_collector, ADBSCOPE, FAST_COLLECTOR, AdbscopeCollector)
 
-typedef struct
-{
-  char   name[32];
-  double rx_bytes_per_s;
-  double tx_bytes_per_s;
-} AdbscopeNetRate;
 
 /* One sample.  Every value that could not be measured is NaN, never 0. */
 typedef struct
@@ -48,18 +44,12 @@ typedef struct
   double   net_tx_bytes_per_s;
 } AdbscopeFastSample;
 
-AdbscopeFastCollector *adbscope_fast_collector_new          (const char            *serial,
-                                                             const char            *package);
 void                   adbscope_fast_collector_set_max_freqs (AdbscopeFastCollector *self,
                                                               const double          *max_freq_khz,
                                                               guint                  n_cores);
 void                   adbscope_fast_collector_set_read_psi  (AdbscopeFastCollector *self,
                                                               gboolean               read_psi);
 guint                  adbscope_fast_collector_get_restarts  (AdbscopeFastCollector *self);
-AdbscopeFastSample    *_adbscope_fast_collector_parse        (AdbscopeFastCollector *self,
-                                                              const char            *output,
-                                                              gint64                 time_us,
-                                                              GError               **error);
 void                   adbscope_fast_sample_free             (AdbscopeFastSample    *sample);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeFastSample, adbscope_fast_sample_free)

@@ -10,18 +10,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AdbscopeFramesCollector, adbscope_frames_collector, ADBSCOPE, FRAMES_COLLECTOR, AdbscopeCollector)
 
-typedef enum
-{
-  ADBSCOPE_JANK_MISSED_VSYNC,
-  ADBSCOPE_JANK_HIGH_INPUT_LATENCY,
-  ADBSCOPE_JANK_SLOW_UI_THREAD,
-  ADBSCOPE_JANK_SLOW_BITMAP_UPLOADS,
-  ADBSCOPE_JANK_SLOW_ISSUE_DRAW_COMMANDS,
-  ADBSCOPE_JANK_FRAME_DEADLINE_MISSED,
-  ADBSCOPE_JANK_N_CAUSES,
-} AdbscopeJankCause;
-
-const char *adbscope_jank_cause_to_key (AdbscopeJankCause cause);
 
 typedef struct
 {
@@ -45,10 +33,6 @@ AdbscopeFramesCollector *adbscope_frames_collector_new         (const char      
                                                                 const char              *package);
 void                     adbscope_frames_collector_set_refresh_rate (AdbscopeFramesCollector *self,
                                                                      double                   hz);
-AdbscopeFramesSample    *_adbscope_frames_collector_parse      (AdbscopeFramesCollector *self,
-                                                                const char              *output,
-                                                                gint64                   time_us,
-                                                                GError                 **error);
 void                     adbscope_frames_sample_free           (AdbscopeFramesSample    *sample);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeFramesSample, adbscope_frames_sample_free)

@@ -12,6 +12,7 @@
 #include "adbscope-error.h"
 #include "adbscope-meminfo-collector.h"
 #include "adbscope-parse-meminfo.h"
+#include "adbscope-meminfo-collector-private.h"
 
 struct _AdbscopeMeminfoCollector
 {
@@ -91,27 +92,26 @@ build_command (AdbscopeCollector *collector,
   return g_strdup_printf ("dumpsys meminfo %s", adbscope_collector_get_package (collector));
 }
 
-static void
-handle_output (AdbscopeCollector *collector,
-               guint              tick,
-               const char        *output,
-               int                exit_status,
-               gint64             sent_us,
-               gint64             received_us)
+/* Never fails: an app that is not running (or garbage) is a sample of
+ * unknowns, never zeros. */
+static gpointer
+parse (AdbscopeCollector  *collector,
+       const char         *output,
+       gint64              time_us,
+       GError            **error)
 {
-  AdbscopeMeminfoSample s = { 0 };
-  g_autoptr(GError) error = NULL;
+  AdbscopeMeminfoSample *s = g_new0 (AdbscopeMeminfoSample, 1);
+  g_autoptr(GError) local_error = NULL;
 
-  s.time_us = (sent_us + received_us) / 2;
-  if (!_adbscope_meminfo_collector_parse (adbscope_collector_get_package (collector), output, &s, &error))
+  if (!_adbscope_meminfo_collector_parse (adbscope_collector_get_package (collector), output, s, &local_error))
     {
-      /* Not running (or garbage): a sample of unknowns, never zeros. */
-      s.pid = -1;
-      s.total_pss_kb = s.total_rss_kb = s.swap_pss_kb = s.java_heap_kb = s.native_heap_kb = NAN;
-      s.code_kb = s.stack_kb = s.graphics_kb = s.private_other_kb = s.system_kb = NAN;
-      g_debug ("meminfo: %s", error->message);
+      s->pid = -1;
+      s->total_pss_kb = s->total_rss_kb = s->swap_pss_kb = s->java_heap_kb = s->native_heap_kb = NAN;
+      s->code_kb = s->stack_kb = s->graphics_kb = s->private_other_kb = s->system_kb = NAN;
+      g_debug ("meminfo: %s", local_error->message);
     }
-  adbscope_collector_emit_sample (collector, &s);
+  s->time_us = time_us;
+  return s;
 }
 
 static void
@@ -120,7 +120,8 @@ adbscope_meminfo_collector_class_init (AdbscopeMeminfoCollectorClass *klass)
   AdbscopeCollectorClass *collector_class = ADBSCOPE_COLLECTOR_CLASS (klass);
 
   collector_class->build_command = build_command;
-  collector_class->handle_output = handle_output;
+  collector_class->parse = parse;
+  collector_class->free_sample = g_free;
 }
 
 static void

@@ -28,9 +28,5 @@ typedef struct
 
 AdbscopeMeminfoCollector *adbscope_meminfo_collector_new    (const char  *serial,
                                                              const char  *package);
-gboolean                  _adbscope_meminfo_collector_parse (const char  *package,
-                                                             const char  *output,
-                                                             AdbscopeMeminfoSample *sample,
-                                                             GError     **error);
 
 G_END_DECLS

@@ -5,7 +5,8 @@
 
 #include "adbscope-probe.h"
 #include "adbscope-series.h"
-#include "adbscope-frames-collector.h"
+#include "adbscope-network.h"
+#include "adbscope-types.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,8 @@ G_BEGIN_DECLS
   X (JANKY_INTERVAL,     "frames.janky_interval_pct",  "%")    \
   X (NET_RX,             "network.rx_bytes_per_s",     "B/s")  \
   X (NET_TX,             "network.tx_bytes_per_s",     "B/s")  \
+  X (NET_APP_RX,         "network.app_rx_bytes_per_s", "B/s")  \
+  X (NET_APP_TX,         "network.app_tx_bytes_per_s", "B/s")  \
   X (BATTERY_LEVEL,      "power.battery_level_pct",    "%")    \
   X (BATTERY_TEMP,       "power.battery_temp_c",       "°C")   \
   X (BATTERY_VOLTAGE,    "power.voltage_mv",           "mV")   \
@@ -87,6 +90,35 @@ typedef struct
   char   *reason;
 } AdbscopeDeviceLoss;
 
+/* Frame counters summed over the frames samples that had a delta. */
+typedef struct
+{
+  gint64   frames;
+  gint64   janky;
+  gint64   over_deadline;     /* of the frames with a frame time */
+  gint64   causes[ADBSCOPE_JANK_N_CAUSES];
+  gboolean has_cause[ADBSCOPE_JANK_N_CAUSES];
+} AdbscopeFrameTotals;
+
+/* The slow loop's latest word on the app and the device; NULL and -1
+ * where it has not said (yet). */
+typedef struct
+{
+  GArray  *processes;         /* AdbscopeAppProcess; NULL before the first ps */
+  char    *doze_deep;
+  char    *doze_light;
+  char    *standby_bucket;
+  gint64   jobs;
+  gint64   jobs_running;
+  gint64   alarms_pending;
+  gint64   alarm_wakeups;
+} AdbscopeSystemState;
+
+AdbscopeSystemState *adbscope_system_state_copy (const AdbscopeSystemState *state);
+void                 adbscope_system_state_free (AdbscopeSystemState       *state);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeSystemState, adbscope_system_state_free)
+
 #define ADBSCOPE_TYPE_SESSION (adbscope_session_get_type ())
 
 G_DECLARE_FINAL_TYPE (AdbscopeSession, adbscope_session, ADBSCOPE, SESSION, GObject)
@@ -120,6 +152,7 @@ guint                      adbscope_session_get_n_cores         (AdbscopeSession
 AdbscopeSeries            *adbscope_session_get_core_series     (AdbscopeSession  *self,
                                                                  guint             core);
 GListModel                *adbscope_session_get_threads         (AdbscopeSession  *self);
+AdbscopeNetwork           *adbscope_session_get_network         (AdbscopeSession  *self);
 const AdbscopeMarker      *adbscope_session_add_marker          (AdbscopeSession  *self,
                                                                  const char       *label);
 const GArray              *adbscope_session_get_markers         (AdbscopeSession  *self);
@@ -128,6 +161,11 @@ const GArray              *adbscope_session_get_device_losses   (AdbscopeSession
 const GArray              *adbscope_session_get_process_spans   (AdbscopeSession  *self);
 gboolean                   adbscope_session_is_device_lost      (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_frame_times     (AdbscopeSession  *self);
+const AdbscopeFrameTotals *adbscope_session_get_frame_totals    (AdbscopeSession  *self);
+const AdbscopeSystemState *adbscope_session_get_system_state    (AdbscopeSession  *self);
+const double              *adbscope_session_get_core_freqs      (AdbscopeSession  *self,
+                                                                 guint            *n_cores);
+const GArray              *adbscope_session_get_net_rates       (AdbscopeSession  *self);
 GDateTime                 *adbscope_session_get_start_time      (AdbscopeSession  *self);
 gint64                     adbscope_session_get_start_us        (AdbscopeSession  *self);
 gint64                     adbscope_session_get_last_sample_us  (AdbscopeSession  *self);
@@ -135,22 +173,6 @@ guint64                    adbscope_session_get_n_samples       (AdbscopeSession
 double                     adbscope_session_get_measured_interval_ms (AdbscopeSession *self);
 guint                      adbscope_session_get_restarts        (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_pids            (AdbscopeSession  *self);
-void                       adbscope_session_get_frame_totals    (AdbscopeSession  *self,
-                                                                 gint64           *frames,
-                                                                 gint64           *janky,
-                                                                 gint64           *over_deadline,
-                                                                 gint64            causes[ADBSCOPE_JANK_N_CAUSES],
-                                                                 gboolean          has_cause[ADBSCOPE_JANK_N_CAUSES]);
 double                     adbscope_session_get_refresh_rate    (AdbscopeSession  *self);
-const GArray              *adbscope_session_get_processes       (AdbscopeSession  *self);
-void                       adbscope_session_get_jobs_alarms     (AdbscopeSession  *self,
-                                                                 gint64           *jobs,
-                                                                 gint64           *jobs_running,
-                                                                 gint64           *alarms_pending,
-                                                                 gint64           *alarm_wakeups);
-void                       adbscope_session_get_doze            (AdbscopeSession  *self,
-                                                                 const char      **deep,
-                                                                 const char      **light,
-                                                                 const char      **bucket);
 
 G_END_DECLS

@@ -33,6 +33,7 @@
 
 #include "adbscope-sim.h"
 #include "adbscope-sim-app-state.h"
+#include "adbscope-sim-app-traffic.h"
 #include "adbscope-sim-profile.h"
 
 #define PHASE_IDLE_S      5
@@ -342,6 +343,7 @@ adbscope_sim_app_main (int    argc,
   g_autofree char *tmp_path = NULL;
   g_autofree char *java_path = NULL;
   gint64 phase_start;
+  gboolean network = FALSE, manual = FALSE;
   int fd;
 
   for (int i = 1; i < argc; i++)
@@ -350,12 +352,16 @@ adbscope_sim_app_main (int    argc,
         profile = adbscope_sim_profile_lookup (argv[++i]);
       else if (g_str_equal (argv[i], "--state-dir") && i + 1 < argc)
         state_dir = g_strdup (argv[++i]);
+      else if (g_str_equal (argv[i], "--network"))
+        network = TRUE;
+      else if (g_str_equal (argv[i], "--traffic") && i + 1 < argc)
+        manual = g_str_equal (argv[++i], "manual");
       else if (argv[i][0] != '-')
         package = g_strdup (argv[i]);
     }
   if (profile == NULL || state_dir == NULL || package == NULL)
     {
-      fprintf (stderr, "usage: adbscope sim-app --profile NAME --state-dir DIR PKG (started by adbscope sim)\n");
+      fprintf (stderr, "usage: adbscope sim-app --profile NAME --state-dir DIR [--network [--traffic manual]] PKG (started by adbscope sim)\n");
       return 2;
     }
 
@@ -412,6 +418,8 @@ adbscope_sim_app_main (int    argc,
   g_thread_unref (g_thread_new ("RenderThread", render_thread, NULL));
   g_thread_unref (g_thread_new ("HeapTaskDaemon", heap_thread, NULL));
   g_thread_unref (g_thread_new ("OkHttp", network_thread, NULL));
+  if (network)
+    adbscope_sim_app_traffic_start (state_dir, manual);
 
   /* Main thread: the phase clock and the UI thread's own share of CPU. */
   phase_start = now_ns ();

@@ -120,6 +120,17 @@ adbscope_sim_apps_add (AdbscopeSimDevice *device,
   return adbscope_sim_apps_start (device, package, error);
 }
 
+/* Apps are children like the shells, in the apps' network namespace when
+ * the device has a network. */
+static void
+app_child_setup (gpointer user_data)
+{
+  AdbscopeSimDevice *device = user_data;
+
+  adbscope_sim_child_setup (device);
+  adbscope_sim_network_child_setup (device->network);
+}
+
 gboolean
 adbscope_sim_apps_start (AdbscopeSimDevice *device,
                          const char        *package,
@@ -173,6 +184,13 @@ adbscope_sim_apps_start (AdbscopeSimDevice *device,
       g_ptr_array_add (argv, (char *) device->profile->name);
       g_ptr_array_add (argv, (char *) "--state-dir");
       g_ptr_array_add (argv, state);
+      if (device->network != NULL && device->demo_traffic != ADBSCOPE_SIM_TRAFFIC_OFF)
+        g_ptr_array_add (argv, (char *) "--network");
+      if (device->network != NULL && device->demo_traffic == ADBSCOPE_SIM_TRAFFIC_MANUAL)
+        {
+          g_ptr_array_add (argv, (char *) "--traffic");
+          g_ptr_array_add (argv, (char *) "manual");
+        }
       g_ptr_array_add (argv, app->package);
     }
   else
@@ -183,7 +201,7 @@ adbscope_sim_apps_start (AdbscopeSimDevice *device,
   if (!g_spawn_async (device->fs_root, (char **) argv->pdata, device->child_env,
                       G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_FILE_AND_ARGV_ZERO |
                       G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL,
-                      adbscope_sim_child_setup, device, &app->pid, error))
+                      app_child_setup, device, &app->pid, error))
     return FALSE;
   app->watch = g_child_watch_add (app->pid, on_app_exit, app);
   write_apps_file (device);
