@@ -379,3 +379,34 @@ adbscope_connection_init (AdbscopeConnection *self)
 {
   self->uid = -1;
 }
+
+/* A copy that no snapshot updates (the paused view). */
+AdbscopeConnection *
+_adbscope_connection_copy (AdbscopeConnection *self)
+{
+  AdbscopeConnection *copy = g_object_new (ADBSCOPE_TYPE_CONNECTION, NULL);
+
+  copy->id = self->id;
+  copy->agent_run = self->agent_run;
+  copy->protocol = g_strdup (self->protocol);
+  copy->local = g_strdup (self->local);
+  copy->remote = g_strdup (self->remote);
+  copy->remote_address = g_strdup (self->remote_address);
+  copy->remote_port = self->remote_port;
+  copy->uid = self->uid;
+  copy->host = g_strdup (self->host);
+  copy->host_source = g_strdup (self->host_source);
+  copy->host_key = g_strdup (self->host_key);
+  copy->bytes_up = self->bytes_up;
+  copy->bytes_down = self->bytes_down;
+  copy->packets_up = self->packets_up;
+  copy->packets_down = self->packets_down;
+  copy->payload_up = self->payload_up;
+  copy->payload_down = self->payload_down;
+  copy->state = g_strdup (self->state);
+  copy->open_time_ms = self->open_time_ms;
+  copy->close_time_ms = self->close_time_ms;
+  copy->failure = g_strdup (self->failure);
+  copy->failure_errno = self->failure_errno;
+  return copy;
+}

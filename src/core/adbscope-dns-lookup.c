@@ -262,3 +262,22 @@ adbscope_dns_lookup_init (AdbscopeDnsLookup *self)
   self->uid = -1;
   self->answers = g_new0 (char *, 1);
 }
+
+/* A copy that no snapshot updates (the paused view). */
+AdbscopeDnsLookup *
+_adbscope_dns_lookup_copy (AdbscopeDnsLookup *self)
+{
+  AdbscopeDnsLookup *copy = g_object_new (ADBSCOPE_TYPE_DNS_LOOKUP, NULL);
+
+  copy->id = self->id;
+  copy->uid = self->uid;
+  copy->name = g_strdup (self->name);
+  copy->qtype = self->qtype;
+  copy->answers = g_strdupv (self->answers);
+  copy->latency_ms = self->latency_ms;
+  copy->result = g_strdup (self->result);
+  copy->rcode = self->rcode;
+  copy->time_ms = self->time_ms;
+  copy->via_fake_resolver = self->via_fake_resolver;
+  return copy;
+}

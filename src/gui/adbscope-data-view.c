@@ -25,6 +25,7 @@ typedef struct
   AdbscopeSeries      *series[ADBSCOPE_N_SERIES];
   GPtrArray           *cores;         /* AdbscopeSeries* */
   GListStore          *threads;
+  AdbscopeNetwork     *network;
   GArray              *frame_times;   /* double ms, ascending */
   AdbscopeFrameTotals  frame_totals;
   AdbscopeSystemState *system;
@@ -74,6 +75,7 @@ frozen_free (Frozen *f)
     g_clear_pointer (&f->series[i], adbscope_series_unref);
   g_ptr_array_unref (f->cores);
   g_object_unref (f->threads);
+  g_object_unref (f->network);
   g_array_unref (f->frame_times);
   adbscope_system_state_free (f->system);
   g_array_unref (f->core_freqs);
@@ -99,6 +101,7 @@ freeze (AdbscopeSession *session,
     g_ptr_array_add (f->cores, adbscope_series_copy (adbscope_session_get_core_series (session, i)));
 
   /* New thread objects: the live ones keep changing under the session. */
+  f->network = adbscope_network_copy (adbscope_session_get_network (session));
   f->threads = g_list_store_new (ADBSCOPE_TYPE_THREAD);
   n = g_list_model_get_n_items (threads);
   for (guint i = 0; i < n; i++)
@@ -633,4 +636,20 @@ adbscope_data_view_get_marker (AdbscopeDataView *self,
   g_return_val_if_fail (index_ < adbscope_data_view_get_n_markers (self), NULL);
 
   return &g_array_index (self->markers, AdbscopeMarker, index_);
+}
+
+/**
+ * adbscope_data_view_get_network:
+ *
+ * Returns: (transfer none): what the agent told about the app's network:
+ *   the session's live model, or a frozen copy while paused
+ */
+AdbscopeNetwork *
+adbscope_data_view_get_network (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+
+  if (self->frozen != NULL)
+    return self->frozen->network;
+  return adbscope_session_get_network (self->session);
 }

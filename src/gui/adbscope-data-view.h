@@ -34,6 +34,7 @@ const double              *adbscope_data_view_get_core_freqs      (AdbscopeDataV
                                                                    guint            *n_cores);
 const GArray              *adbscope_data_view_get_net_rates       (AdbscopeDataView *self);
 GListModel                *adbscope_data_view_get_threads         (AdbscopeDataView *self);
+AdbscopeNetwork           *adbscope_data_view_get_network         (AdbscopeDataView *self);
 const double              *adbscope_data_view_get_frame_times     (AdbscopeDataView *self,
                                                                    guint            *n_frames);
 double                     adbscope_data_view_get_frame_time_percentile (AdbscopeDataView *self,

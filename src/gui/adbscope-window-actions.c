@@ -30,6 +30,12 @@ _adbscope_window_update_actions (AdbscopeWindow *self)
   gtk_widget_action_set_enabled (widget, "win.export-report", in_session);
   gtk_widget_action_set_enabled (widget, "win.export-samples", in_session);
   gtk_widget_action_set_enabled (widget, "win.try-demo", self->demo == NULL);
+  gtk_widget_action_set_enabled (widget, "win.start-capture",
+                                 running && !self->capture_checking && !_adbscope_window_is_capturing (self));
+  gtk_widget_action_set_enabled (widget, "win.stop-capture", in_session && _adbscope_window_is_capturing (self));
+  gtk_widget_action_set_enabled (widget, "win.export-pcap",
+                                 in_session && adbscope_network_get_pcap_file (adbscope_data_view_get_network (self->view)) != NULL);
+  gtk_widget_action_set_enabled (widget, "win.export-connections", in_session);
 
   /* The toggle buttons show the state; their action has no state of its
    * own (class actions are stateless in GTK 4.8). */
@@ -314,6 +320,38 @@ try_demo_action (GtkWidget  *widget,
   adbscope_demo_start_async (self->demo, NULL, demo_cb, g_object_ref (self));
 }
 
+static void
+start_capture_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  _adbscope_window_start_capture (ADBSCOPE_WINDOW (widget));
+}
+
+static void
+stop_capture_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  _adbscope_window_stop_capture (ADBSCOPE_WINDOW (widget));
+}
+
+static void
+export_pcap_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  _adbscope_window_export_pcap_dialog (ADBSCOPE_WINDOW (widget));
+}
+
+static void
+export_connections_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *param)
+{
+  _adbscope_window_export_connections_dialog (ADBSCOPE_WINDOW (widget));
+}
+
 static const char * const page_names[] = {
   "overview", "cpu", "memory", "frames", "threads", "power", "system", "network",
 };
@@ -332,6 +370,10 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-report", NULL, export_report_action);
   gtk_widget_class_install_action (widget_class, "win.export-samples", NULL, export_samples_action);
   gtk_widget_class_install_action (widget_class, "win.try-demo", NULL, try_demo_action);
+  gtk_widget_class_install_action (widget_class, "win.start-capture", NULL, start_capture_action);
+  gtk_widget_class_install_action (widget_class, "win.stop-capture", NULL, stop_capture_action);
+  gtk_widget_class_install_action (widget_class, "win.export-pcap", NULL, export_pcap_action);
+  gtk_widget_class_install_action (widget_class, "win.export-connections", NULL, export_connections_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.record", NULL);
@@ -340,6 +382,10 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-report", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.export-samples", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.start-capture", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_x, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.export-pcap", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK, "win.time-window", "u", 60);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK, "win.time-window", "u", 300);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK, "win.time-window", "u", 900);

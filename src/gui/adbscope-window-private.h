@@ -2,6 +2,7 @@
 #pragma once
 
 #include "adbscope-app-picker.h"
+#include "adbscope-capture.h"
 #include "adbscope-data-view.h"
 #include "adbscope-demo.h"
 #include "adbscope-device-monitor.h"
@@ -61,6 +62,12 @@ struct _AdbscopeWindow
   gboolean               device_lost;
   char                  *last_toast;
   guint                  n_toasts;
+
+  /* Network capture (adbscope-window-capture.c) */
+  AdbscopeCapture       *capture;
+  GCancellable          *capture_cancellable;
+  AdwMessageDialog      *capture_dialog;     /* weak */
+  gboolean               capture_checking;
 };
 
 void         _adbscope_window_class_actions_init (AdbscopeWindowClass *klass);
@@ -89,7 +96,26 @@ void         _adbscope_window_set_paused         (AdbscopeWindow      *self,
 void         _adbscope_window_set_visible_seconds (AdbscopeWindow     *self,
                                                    guint               seconds);
 
+void         _adbscope_window_start_capture      (AdbscopeWindow      *self);
+void         _adbscope_window_stop_capture       (AdbscopeWindow      *self);
+gboolean     _adbscope_window_is_capturing       (AdbscopeWindow      *self);
+void         _adbscope_window_export_pcap_dialog (AdbscopeWindow      *self);
+void         _adbscope_window_export_connections_dialog (AdbscopeWindow *self);
+void         _adbscope_window_offer_install      (AdbscopeWindow      *self,
+                                                  gboolean             older);
+void         _adbscope_window_dispose_capture    (AdbscopeWindow      *self);
+gboolean     _adbscope_window_export_pcap        (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  const char          *scope,
+                                                  guint64             *n_packets,
+                                                  GError             **error);
+gboolean     _adbscope_window_export_connections (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  GError             **error);
+
 /* For tests */
+AdbscopeCapture      *_adbscope_window_get_capture        (AdbscopeWindow *self);
+AdwMessageDialog     *_adbscope_window_get_capture_dialog (AdbscopeWindow *self);
 AdbscopeSession      *_adbscope_window_get_session       (AdbscopeWindow *self);
 AdbscopeDataView     *_adbscope_window_get_view          (AdbscopeWindow *self);
 AdbscopeDevicePicker *_adbscope_window_get_device_picker (AdbscopeWindow *self);

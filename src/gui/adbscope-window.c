@@ -170,6 +170,7 @@ on_devices_changed (GListModel     *model,
 void
 _adbscope_window_stop_session (AdbscopeWindow *self)
 {
+  _adbscope_window_dispose_capture (self);
   g_cancellable_cancel (self->start_cancellable);
   g_clear_object (&self->start_cancellable);
   if (self->session != NULL)
@@ -266,6 +267,7 @@ _adbscope_window_set_recording (AdbscopeWindow *self,
       start_session (self);
       return;
     }
+  _adbscope_window_stop_capture (self);
   adbscope_session_stop (self->session);
   _adbscope_window_toast (self, _("Recording stopped; export the report from the main menu"));
   _adbscope_window_update_actions (self);

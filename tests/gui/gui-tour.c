@@ -10,6 +10,8 @@
 #include <adwaita.h>
 
 #include "adbscope-application.h"
+#include "adbscope-connection.h"
+#include "adbscope-network-page.h"
 #include "adbscope-window-private.h"
 #include "gui-test-util.h"
 
@@ -23,6 +25,39 @@ static gboolean
 mode_is (gpointer data)
 {
   return g_strcmp0 (_adbscope_window_get_mode (window), data) == 0;
+}
+
+static gboolean
+consent_dialog_shown (gpointer data)
+{
+  return _adbscope_window_get_capture_dialog (window) != NULL;
+}
+
+static gboolean
+connections_listed (gpointer data)
+{
+  AdbscopeNetworkPage *page = ADBSCOPE_NETWORK_PAGE (_adbscope_window_get_page (window, "network"));
+  GListModel *rows = adbscope_network_page_get_connection_model (page);
+
+  return _adbscope_window_get_capture_dialog (window) == NULL && g_list_model_get_n_items (rows) >= 6;
+}
+
+static void
+select_refused (void)
+{
+  AdbscopeNetworkPage *page = ADBSCOPE_NETWORK_PAGE (_adbscope_window_get_page (window, "network"));
+  GListModel *rows = adbscope_network_page_get_connection_model (page);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(AdbscopeConnection) c = g_list_model_get_item (rows, i);
+
+      if (adbscope_connection_get_failure (c) != NULL)
+        {
+          adbscope_network_page_select_connection (page, i);
+          return;
+        }
+    }
 }
 
 static gboolean
@@ -44,8 +79,26 @@ save_widget (const char *dir,
   g_autofree char *path = g_build_filename (dir, file, NULL);
 
   gui_test_spin (400);
-  if (!gui_test_save_window (widget, path))
-    g_error ("could not write %s", path);
+  /* A widget whose layout was just invalidated (a table re-sorted by a
+   * snapshot) draws nothing until the next frame: try again then. */
+  for (guint attempt = 0; attempt < 20; attempt++)
+    {
+      g_autoptr(GdkTexture) texture = gui_test_render (widget);
+      gsize stride;
+      g_autofree guchar *pixels = gui_test_pixels (texture, &stride);
+      gsize n = stride * gdk_texture_get_height (texture);
+      gboolean blank = TRUE;
+
+      for (gsize i = 0; i < n && blank; i++)
+        blank = pixels[i] == 0xff;
+      if (!blank || attempt == 19)
+        {
+          if (!gdk_texture_save_to_png (texture, path))
+            g_error ("could not write %s", path);
+          break;
+        }
+      gui_test_spin (100);
+    }
   g_print ("%s\n", path);
 }
 
@@ -140,6 +193,50 @@ main (int    argc,
           gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", page_names[i]);
           save (dir, name, schemes[s]);
         }
+    }
+
+  /* The network: the capture dialogs, then the tables with traffic. */
+  if (!gtk_widget_activate_action (GTK_WIDGET (window), "win.start-capture", NULL))
+    g_error ("no start-capture action");
+  /* The dialog is up until the (simulated) user accepts, well under a
+   * second: one picture, in the scheme the pages were left in. */
+  if (gui_test_wait (consent_dialog_shown, NULL, 10000))
+    {
+      g_autofree char *path = g_build_filename (dir, "13-capture-consent.png", NULL);
+
+      gui_test_spin (50);
+      if (consent_dialog_shown (NULL)
+          && gui_test_save_window (GTK_WIDGET (_adbscope_window_get_capture_dialog (window)), path))
+        g_print ("%s\n", path);
+    }
+  if (!gui_test_wait (connections_listed, NULL, 40000))
+    g_error ("the capture showed no connections (%s)", _adbscope_window_get_last_toast (window));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "network");
+  select_refused ();
+  gui_test_spin (1500);
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+    {
+      AdbscopeNetworkPage *page = ADBSCOPE_NETWORK_PAGE (_adbscope_window_get_page (window, "network"));
+
+      set_scheme (schemes[s]);
+      adbscope_network_page_show_table (page, "connections");
+      save (dir, "14-network-connections", schemes[s]);
+      adbscope_network_page_show_table (page, "hosts");
+      save (dir, "15-network-hosts", schemes[s]);
+      adbscope_network_page_show_table (page, "dns");
+      save (dir, "16-network-dns", schemes[s]);
+      adbscope_network_page_show_table (page, "connections");
+    }
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+    {
+      AdwMessageDialog *dialog;
+
+      set_scheme (schemes[s]);
+      _adbscope_window_offer_install (window, FALSE);
+      dialog = _adbscope_window_get_capture_dialog (window);
+      save_widget (dir, "17-agent-install", schemes[s], GTK_WIDGET (dialog));
+      adw_message_dialog_response (dialog, "cancel");
+      gui_test_spin (400);
     }
 
   /* The dialogs of the main menu */
