@@ -67,7 +67,8 @@ parse_duration_ms (const char *text,
     v *= 3600000;
   else
     return FALSE;
-  if (v > (double) G_MAXUINT32 * 100)
+  /* 0.5ms would round to 0, which means "forever": not what was asked. */
+  if (v < 1 || v > (double) G_MAXUINT32 * 100)
     return FALSE;
   *ms = (guint64) v;
   return TRUE;
@@ -227,8 +228,15 @@ report_from_recording (AdbscopeSession   *session,
 
   /* The capture's summary is the session's, over the whole run: kept with
    * the recording so `adbscope report` gives it too. */
+  g_autoptr(JsonObject) loss = adbscope_report_device_loss (session);
+  g_autoptr(JsonNode) loss_node = json_node_init_object (json_node_alloc (), loss);
+  g_autofree char *loss_text = json_to_string (loss_node, FALSE);
+
   if (adbscope_recording_has_begun (recording))
-    adbscope_recording_set_meta (recording, "network_agent", agent_text);
+    {
+      adbscope_recording_set_meta (recording, "network_agent", agent_text);
+      adbscope_recording_set_meta (recording, "device_loss", loss_text);
+    }
   if (adbscope_recording_close (recording, g_get_monotonic_time (), &error))
     run = adbscope_run_load (adbscope_recording_get_path (recording), G_MININT64, G_MAXINT64, &error);
   if (run == NULL)
@@ -424,7 +432,7 @@ adbscope_cli_record (int    argc,
   if (demo && serial != NULL)
     return adbscope_cli_usage_error (_("--demo and -s cannot be used together"));
   if (duration != NULL && !parse_duration_ms (duration, &duration_ms))
-    return adbscope_cli_usage_error (_("Cannot read the duration “%s” (write e.g. 30s, 5m)"), duration);
+    return adbscope_cli_usage_error (_("Cannot use the duration “%s”: write a positive time of at least 1ms, e.g. 30s or 5m"), duration);
   if (interval != NULL && (!parse_duration_ms (interval, &interval_ms) || interval_ms < 100 || interval_ms > 60000))
     return adbscope_cli_usage_error (_("The interval must be between 100ms and 60s"));
   if (meminfo_interval != NULL && (!parse_duration_ms (meminfo_interval, &meminfo_ms) || meminfo_ms < 500))
@@ -586,6 +594,10 @@ adbscope_cli_record (int    argc,
   for (guint i = 0; i < assertions->len; i++)
     if (!((AdbscopeAssertion *) g_ptr_array_index (assertions, i))->pass)
       rc = ADBSCOPE_EXIT_ASSERTION;
+  /* What the exit code says (docs/architecture.md): an output that failed
+   * beats a device lost for good, which beats a failed assertion. */
+  if (adbscope_session_is_device_lost (session))
+    rc = ADBSCOPE_EXIT_DEVICE_LOST;
   if (!delivered || r.samples_error != NULL)
     rc = ADBSCOPE_EXIT_ERROR;
   g_clear_error (&r.samples_error);

@@ -67,7 +67,7 @@ print_help (FILE *out)
     if (commands[i].summary != NULL)
       fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
   fprintf (out, "\n%s\n", _("Run “adbscope COMMAND --help” for the options of a command."));
-  fprintf (out, "%s\n", _("Exit status: 0 ok, 1 error, 2 usage error, 3 an assertion failed."));
+  fprintf (out, "%s\n", _("Exit status: 0 ok, 1 error, 2 usage error, 3 an assertion failed, 4 the device was lost."));
 }
 
 /* FALSE when stdout could not take it (closed, full, a pipe nobody reads). */

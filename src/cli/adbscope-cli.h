@@ -11,6 +11,7 @@ enum {
   ADBSCOPE_EXIT_ERROR = 1,
   ADBSCOPE_EXIT_USAGE = 2,
   ADBSCOPE_EXIT_ASSERTION = 3,
+  ADBSCOPE_EXIT_DEVICE_LOST = 4,   /* record: the device was gone at the end */
 };
 
 typedef int (*AdbscopeCliCommandFunc) (int argc, char **argv);

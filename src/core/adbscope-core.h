@@ -15,6 +15,7 @@
 #include "adbscope-collector.h"
 #include "adbscope-compare.h"
 #include "adbscope-control.h"
+#include "adbscope-control-request.h"
 #include "adbscope-fast-collector.h"
 #include "adbscope-frames-collector.h"
 #include "adbscope-probe.h"

@@ -30,6 +30,18 @@ set_number (JsonObject *o,
     json_object_set_null_member (o, key);
 }
 
+/* Counts and ids are integers in the JSON (34, not 34.0); -1 is null. */
+static void
+set_int (JsonObject *o,
+         const char *key,
+         gint64      v)
+{
+  if (v >= 0)
+    json_object_set_int_member (o, key, v);
+  else
+    json_object_set_null_member (o, key);
+}
+
 static void
 set_string (JsonObject *o,
             const char *key,
@@ -57,9 +69,12 @@ stats_object (const AdbscopeSeriesStats *st)
   return o;
 }
 
-/* Least-squares slope of value over minutes, for memory growth. */
+/* Least-squares slope of value over minutes between t0 and t1, for memory
+ * growth. */
 static double
-slope_per_minute (const GArray *series)
+slope_per_minute (const GArray *series,
+                  gint64        from_us,
+                  gint64        to_us)
 {
   guint k = 0;
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -70,7 +85,7 @@ slope_per_minute (const GArray *series)
       const AdbscopeSample *s = &g_array_index (series, AdbscopeSample, i);
       double x, y = s->value;
 
-      if (!isfinite (y))
+      if (!isfinite (y) || s->time_us < from_us || s->time_us > to_us)
         continue;
       if (k == 0)
         t0 = s->time_us;
@@ -81,6 +96,42 @@ slope_per_minute (const GArray *series)
   if (k < 2 || (k * sxx - sx * sx) <= 0)
     return NAN;
   return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+}
+
+/* Growth is per process, never across a restart: the slope over the
+ * longest single process (the longest stretch between restarts). */
+static double
+growth_per_minute (const AdbscopeRun *run,
+                   const GArray      *series)
+{
+  gint64 start = G_MININT64, best_from = G_MININT64, best_to = G_MAXINT64, best_len = -1;
+  guint n = run->restart_times ? run->restart_times->len : 0;
+
+  for (guint i = 0; i <= n; i++)
+    {
+      gint64 end = i < n ? g_array_index (run->restart_times, gint64, i) - 1 : G_MAXINT64;
+      gint64 first = G_MAXINT64, last = G_MININT64;
+
+      for (guint k = 0; k < series->len; k++)
+        {
+          const AdbscopeSample *smp = &g_array_index (series, AdbscopeSample, k);
+
+          if (smp->time_us < start || smp->time_us > end || !isfinite (smp->value))
+            continue;
+          first = MIN (first, smp->time_us);
+          last = MAX (last, smp->time_us);
+        }
+      if (last >= first && last - first > best_len)
+        {
+          best_len = last - first;
+          best_from = start;
+          best_to = end;
+        }
+      start = end + 1;
+    }
+  if (best_len < 0)
+    return NAN;
+  return slope_per_minute (series, best_from, best_to);
 }
 
 static JsonObject *
@@ -106,9 +157,10 @@ series_stats (const GArray *series,
 }
 
 static void
-add_series (JsonObject   *root,
-            const char   *path,
-            const GArray *series)
+add_series (JsonObject        *root,
+            const AdbscopeRun *run,
+            const char        *path,
+            const GArray      *series)
 {
   g_autofree char *sect = g_strdup (path);
   char *dot = strchr (sect, '.');
@@ -118,7 +170,7 @@ add_series (JsonObject   *root,
   *dot = '\0';
   o = series_stats (series, G_MININT64, G_MAXINT64);
   if (g_str_has_prefix (path, "memory."))
-    set_number (o, "growth_per_min", series ? slope_per_minute (series) : NAN);
+    set_number (o, "growth_per_min", series ? growth_per_minute (run, series) : NAN);
   json_object_set_object_member (section (root, sect), dot + 1, o);
 }
 
@@ -142,14 +194,22 @@ add_frames (JsonObject        *root,
   JsonObject *frames = section (root, "frames");
   JsonObject *causes = json_object_new ();
   JsonObject *ft = json_object_new ();
+  AdbscopeSeriesStats fps = { 0 };
+  /* Frames were measured when at least one interval had a rate: an app
+   * that never drew (or never ran) has null totals, not 0. */
+  gboolean measured = FALSE;
 
-  json_object_set_int_member (frames, "total", t->frames);
-  json_object_set_int_member (frames, "janky", t->janky);
-  set_number (frames, "janky_pct", t->frames > 0 ? 100.0 * t->janky / t->frames : NAN);
+  for (guint i = 0; run != NULL && i < run->series[ADBSCOPE_SERIES_FPS]->len && !measured; i++)
+    measured = isfinite (g_array_index (run->series[ADBSCOPE_SERIES_FPS], AdbscopeSample, i).value);
+  (void) fps;
+
+  set_int (frames, "total", measured ? t->frames : -1);
+  set_int (frames, "janky", measured ? t->janky : -1);
+  set_number (frames, "janky_pct", measured && t->frames > 0 ? 100.0 * t->janky / t->frames : NAN);
   set_number (frames, "over_deadline_pct", n > 0 ? 100.0 * t->over_deadline / n : NAN);
   set_number (frames, "refresh_hz", run ? run->refresh_hz : NAN);
   for (guint i = 0; i < ADBSCOPE_JANK_N_CAUSES; i++)
-    if (t->has_cause[i])
+    if (t->has_cause[i] && measured)
       json_object_set_int_member (causes, adbscope_jank_cause_to_key (i), t->causes[i]);
     else
       json_object_set_null_member (causes, adbscope_jank_cause_to_key (i));
@@ -210,10 +270,10 @@ adbscope_report_device_object (const AdbscopeProbeResult *p,
   set_string (o, "manufacturer", p ? p->manufacturer : NULL);
   set_string (o, "device", p ? p->device : NULL);
   set_string (o, "release", p ? p->release : NULL);
-  set_number (o, "sdk", p ? p->sdk_int : NAN);
+  set_int (o, "sdk", p && p->sdk_int > 0 ? p->sdk_int : -1);
   set_string (o, "abi", p ? p->abi : NULL);
-  set_number (o, "cores", p ? p->n_cores : NAN);
-  set_number (o, "page_size", p && p->page_size > 0 ? p->page_size : NAN);
+  set_int (o, "cores", p && p->n_cores > 0 ? (gint64) p->n_cores : -1);
+  set_int (o, "page_size", p && p->page_size > 0 ? (gint64) p->page_size : -1);
   set_number (o, "refresh_hz", p ? p->refresh_hz : NAN);
   for (guint i = 0; p != NULL && i < p->clusters->len; i++)
     {
@@ -224,11 +284,45 @@ adbscope_report_device_object (const AdbscopeProbeResult *p,
       for (guint k = 0; k < c->cpus->len; k++)
         json_array_add_int_element (cpus, g_array_index (c->cpus, int, k));
       json_object_set_array_member (co, "cpus", cpus);
-      set_number (co, "max_freq_khz", c->max_freq_khz);
+      set_int (co, "max_freq_khz", isfinite (c->max_freq_khz) && c->max_freq_khz > 0 ? (gint64) c->max_freq_khz : -1);
       json_array_add_object_element (clusters, co);
     }
   json_object_set_array_member (o, "clusters", clusters);
   return o;
+}
+
+/**
+ * adbscope_report_device_loss:
+ *
+ * When adb lost the device, for how long, and why (end_s null while it was
+ * still gone at the end of the run), as the report's `run.device_lost` and
+ * `run.device_losses`; a recording keeps this object.
+ *
+ * Returns: (transfer full): `{"device_lost", "device_losses"}`
+ */
+JsonObject *
+adbscope_report_device_loss (AdbscopeSession *session)
+{
+  JsonObject *out = json_object_new ();
+  JsonArray *a = json_array_new ();
+  const GArray *losses = session ? adbscope_session_get_device_losses (session) : NULL;
+  gint64 start = session ? adbscope_session_get_start_us (session) : 0;
+  gint64 now = g_get_monotonic_time ();
+
+  for (guint i = 0; losses != NULL && i < losses->len; i++)
+    {
+      const AdbscopeDeviceLoss *l = &g_array_index (losses, AdbscopeDeviceLoss, i);
+      JsonObject *o = json_object_new ();
+
+      set_number (o, "start_s", (l->start_us - start) / 1e6);
+      set_number (o, "end_s", l->end_us ? (l->end_us - start) / 1e6 : NAN);
+      set_number (o, "duration_s", ((l->end_us ? l->end_us : now) - l->start_us) / 1e6);
+      set_string (o, "reason", l->reason);
+      json_array_add_object_element (a, o);
+    }
+  json_object_set_boolean_member (out, "device_lost", session ? adbscope_session_is_device_lost (session) : FALSE);
+  json_object_set_array_member (out, "device_losses", a);
+  return out;
 }
 
 static JsonObject *
@@ -274,6 +368,14 @@ run_object (const AdbscopeRun *run)
       json_array_add_object_element (gaps, go);
     }
   json_object_set_array_member (o, "gap_list", gaps);
+  {
+    g_autoptr(JsonObject) loss = run && run->device_loss ? copy_object (run->device_loss)
+                                                         : adbscope_report_device_loss (NULL);
+
+    json_object_set_boolean_member (o, "device_lost", json_object_get_boolean_member_with_default (loss, "device_lost", FALSE));
+    json_object_set_array_member (o, "device_losses",
+                                  json_array_ref (json_object_get_array_member (loss, "device_losses")));
+  }
   json_object_set_array_member (o, "output_errors", json_array_new ());
   set_string (o, "recording", run ? run->recording : NULL);
   {
@@ -296,7 +398,8 @@ app_object (const AdbscopeRun *run)
   for (guint i = 0; run != NULL && i < run->pids->len; i++)
     json_array_add_int_element (pids, g_array_index (run->pids, gint64, i));
   json_object_set_array_member (o, "pids", pids);
-  json_object_set_int_member (o, "restarts", run ? run->restarts : 0);
+  /* Restarts are counted between sightings: null for an app never seen. */
+  set_int (o, "restarts", run != NULL && run->pids->len > 0 ? (gint64) run->restarts : -1);
   return o;
 }
 
@@ -337,17 +440,17 @@ system_object (const AdbscopeRun *run)
 
       json_object_set_int_member (po, "pid", ap->pid);
       set_string (po, "name", ap->name);
-      set_number (po, "rss_kb", ap->rss_kb >= 0 ? (double) ap->rss_kb : NAN);
+      set_int (po, "rss_kb", ap->rss_kb);
       json_array_add_object_element (procs, po);
     }
   json_object_set_array_member (o, "processes", procs);
   set_string (o, "doze_deep", st->doze_deep);
   set_string (o, "doze_light", st->doze_light);
   set_string (o, "standby_bucket", st->standby_bucket);
-  set_number (o, "jobs", st->jobs >= 0 ? (double) st->jobs : NAN);
-  set_number (o, "jobs_running", st->jobs_running >= 0 ? (double) st->jobs_running : NAN);
-  set_number (o, "alarms_pending", st->alarms_pending >= 0 ? (double) st->alarms_pending : NAN);
-  set_number (o, "alarm_wakeups", st->alarm_wakeups >= 0 ? (double) st->alarm_wakeups : NAN);
+  set_int (o, "jobs", st->jobs);
+  set_int (o, "jobs_running", st->jobs_running);
+  set_int (o, "alarms_pending", st->alarms_pending);
+  set_int (o, "alarm_wakeups", st->alarm_wakeups);
   return o;
 }
 
@@ -391,7 +494,7 @@ build (const AdbscopeRun *run,
   json_object_set_object_member (root, "run", run_object (run));
 
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
-    add_series (root, adbscope_series_id_get_path (i), run ? run->series[i] : NULL);
+    add_series (root, run, adbscope_series_id_get_path (i), run ? run->series[i] : NULL);
 
   cpu = section (root, "cpu");
   json_object_set_string_member (cpu, "units",

@@ -28,4 +28,6 @@ gboolean  adbscope_report_write          (JsonNode        *report,
                                           const char      *path,
                                           GError         **error);
 
+JsonObject *adbscope_report_device_loss (AdbscopeSession *session);
+
 G_END_DECLS

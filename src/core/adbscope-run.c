@@ -54,6 +54,7 @@ run_new (void)
   run->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeGap));
   run->dts = g_array_new (FALSE, FALSE, sizeof (double));
   run->pids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  run->restart_times = g_array_new (FALSE, FALSE, sizeof (gint64));
   run->frame_times = g_array_new (FALSE, FALSE, sizeof (double));
   run->threads = g_array_new (FALSE, FALSE, sizeof (AdbscopeRunThread));
   g_array_set_clear_func (run->threads, (GDestroyNotify) run_thread_clear);
@@ -76,12 +77,14 @@ adbscope_run_free (AdbscopeRun *run)
   g_array_unref (run->gaps);
   g_array_unref (run->dts);
   g_array_unref (run->pids);
+  g_array_unref (run->restart_times);
   g_array_unref (run->frame_times);
   g_array_unref (run->threads);
   adbscope_system_state_free (run->system);
   g_clear_pointer (&run->device, json_object_unref);
   g_clear_pointer (&run->sources, json_object_unref);
   g_clear_pointer (&run->network_agent, json_object_unref);
+  g_clear_pointer (&run->device_loss, json_object_unref);
   g_free (run->recording);
   g_free (run->serial);
   g_free (run->package);
@@ -152,6 +155,7 @@ adbscope_run_new_from_session (AdbscopeSession *session)
   run->device = adbscope_report_device_object (probe, run->serial);
   run->sources = adbscope_report_sources_object (probe);
   run->network_agent = adbscope_report_network_agent (session);
+  run->device_loss = adbscope_report_device_loss (session);
   run->refresh_hz = adbscope_session_get_refresh_rate (session);
 
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
@@ -191,6 +195,14 @@ adbscope_run_new_from_session (AdbscopeSession *session)
   g_array_append_vals (run->pids, a->data, a->len);
   run->n_samples = adbscope_session_get_n_samples (session);
   run->restarts = adbscope_session_get_restarts (session);
+  /* A process after the first began at a restart. */
+  a = adbscope_session_get_process_spans (session);
+  for (guint i = 1; i < a->len; i++)
+    {
+      gint64 t = g_array_index (a, AdbscopeProcessSpan, i).first_us - origin;
+
+      g_array_append_val (run->restart_times, t);
+    }
   {
     double ms = adbscope_session_get_measured_interval_ms (session);
 
@@ -439,12 +451,19 @@ load_ticks (AdbscopeRun *run,
   if (rc != SQLITE_DONE)
     return FALSE;
 
-  st = prepare (db, "SELECT count(*) FROM restart WHERE t_us BETWEEN ?1 AND ?2", run->from_us, run->to_us);
+  st = prepare (db, "SELECT t_us FROM restart WHERE t_us BETWEEN ?1 AND ?2 ORDER BY t_us", run->from_us, run->to_us);
   if (st == NULL)
     return FALSE;
-  if (sqlite3_step (st) == SQLITE_ROW)
-    run->restarts = sqlite3_column_int (st, 0);
+  while ((rc = sqlite3_step (st)) == SQLITE_ROW)
+    {
+      gint64 t = sqlite3_column_int64 (st, 0);
+
+      g_array_append_val (run->restart_times, t);
+    }
+  run->restarts = run->restart_times->len;
   sqlite3_finalize (st);
+  if (rc != SQLITE_DONE)
+    return FALSE;
   return TRUE;
 }
 
@@ -672,6 +691,7 @@ adbscope_run_load (const char  *path,
   run->device = parse_object (g_hash_table_lookup (meta, "device"));
   run->sources = parse_object (g_hash_table_lookup (meta, "sources"));
   run->network_agent = parse_object (g_hash_table_lookup (meta, "network_agent"));
+  run->device_loss = parse_object (g_hash_table_lookup (meta, "device_loss"));
   run->refresh_hz = refresh_from_device (run->device);
   run->windowed = from_us > G_MININT64 || to_us < G_MAXINT64;
   run->from_us = MAX (from_us, 0);

@@ -35,6 +35,7 @@ typedef struct _AdbscopeRun
   JsonObject *device;          /* the report's objects, as probed */
   JsonObject *sources;
   JsonObject *network_agent;   /* the report's network.agent, as the run ended */
+  JsonObject *device_loss;     /* the report's run.device_lost/device_losses */
   double      refresh_hz;
 
   GArray     *series[ADBSCOPE_N_SERIES];  /* AdbscopeSample */
@@ -45,6 +46,7 @@ typedef struct _AdbscopeRun
   GArray     *pids;            /* gint64 */
   guint64     n_samples;
   guint       restarts;
+  GArray     *restart_times;   /* gint64 µs of each restart, oldest first */
 
   AdbscopeFrameTotals totals;
   GArray     *frame_times;     /* double ms, sorted */

@@ -88,6 +88,8 @@ struct _AdbscopeSession
   AdbscopeNetwork         *network;
   GArray                  *markers;      /* AdbscopeMarker */
   GArray                  *gaps;         /* AdbscopeGap */
+  GArray                  *losses;       /* AdbscopeDeviceLoss */
+  GArray                  *spans;        /* AdbscopeProcessSpan */
   GArray                  *frame_times;  /* double ms, ascending */
   GArray                  *dts;          /* double s, measured intervals, ascending */
   double                   measured_interval_ms;
@@ -251,12 +253,40 @@ note_pid (AdbscopeSession *self,
   g_array_append_val (self->pids, pid);
 }
 
+static AdbscopeDeviceLoss *
+current_loss (AdbscopeSession *self)
+{
+  AdbscopeDeviceLoss *loss;
+
+  if (self->losses->len == 0)
+    return NULL;
+  loss = &g_array_index (self->losses, AdbscopeDeviceLoss, self->losses->len - 1);
+  return loss->end_us == 0 ? loss : NULL;
+}
+
+static void
+on_command_failed (AdbscopeCollector *collector,
+                   const GError      *error,
+                   AdbscopeSession   *self)
+{
+  AdbscopeDeviceLoss loss = { g_get_monotonic_time (), 0, NULL };
+
+  if (!self->running || current_loss (self) != NULL)
+    return;
+  loss.reason = g_strdup (error->message);
+  g_array_append_val (self->losses, loss);
+}
+
 static void
 on_fast_sample (AdbscopeFastCollector    *fast,
                 const AdbscopeFastSample *s,
                 AdbscopeSession          *self)
 {
   gint64 t = s->time_us;
+  AdbscopeDeviceLoss *loss = current_loss (self);
+
+  if (loss != NULL)
+    loss->end_us = g_get_monotonic_time ();
 
   if (self->in_gap)
     {
@@ -322,7 +352,19 @@ on_fast_sample (AdbscopeFastCollector    *fast,
     }
 
   if (s->app_running)
-    note_pid (self, s->pid);
+    {
+      AdbscopeProcessSpan *last = self->spans->len ?
+        &g_array_index (self->spans, AdbscopeProcessSpan, self->spans->len - 1) : NULL;
+
+      note_pid (self, s->pid);
+      if (last != NULL && last->pid == s->pid && last->starttime == s->starttime)
+        last->last_us = t;
+      else
+        {
+          AdbscopeProcessSpan span = { s->pid, s->starttime, t, t };
+          g_array_append_val (self->spans, span);
+        }
+    }
   if (s->threads != NULL)
     adbscope_thread_list_apply (self->threads, s->threads);
   else if (!s->app_running)
@@ -489,6 +531,7 @@ static void
 add_collector (AdbscopeSession   *self,
                AdbscopeCollector *collector)
 {
+  g_signal_connect (collector, "command-failed", G_CALLBACK (on_command_failed), self);
   g_ptr_array_add (self->collectors, collector);
 }
 
@@ -692,6 +735,26 @@ adbscope_session_get_gaps (AdbscopeSession *self)
  * Returns: (element-type double): every frame time seen (ms), ascending,
  *   for adbscope_percentile_nearest_rank() and histograms
  */
+const GArray *
+adbscope_session_get_process_spans (AdbscopeSession *self)
+{
+  return self->spans;
+}
+
+const GArray *
+adbscope_session_get_device_losses (AdbscopeSession *self)
+{
+  return self->losses;
+}
+
+/* TRUE while adb cannot reach the device (and at the end of a run that
+ * lost it for good). */
+gboolean
+adbscope_session_is_device_lost (AdbscopeSession *self)
+{
+  return current_loss (self) != NULL;
+}
+
 const GArray *
 adbscope_session_get_frame_times (AdbscopeSession *self)
 {
@@ -898,6 +961,12 @@ adbscope_session_get_interval (AdbscopeSession *self)
   return self->interval_ms;
 }
 
+guint
+adbscope_session_get_meminfo_interval (AdbscopeSession *self)
+{
+  return self->meminfo_interval_ms;
+}
+
 void
 adbscope_session_set_meminfo_interval (AdbscopeSession *self,
                                        guint            interval_ms)
@@ -918,6 +987,12 @@ static void
 marker_clear (AdbscopeMarker *m)
 {
   g_free (m->label);
+}
+
+static void
+device_loss_clear (AdbscopeDeviceLoss *loss)
+{
+  g_free (loss->reason);
 }
 
 static void
@@ -949,6 +1024,8 @@ adbscope_session_finalize (GObject *object)
   g_object_unref (self->network);
   g_array_unref (self->markers);
   g_array_unref (self->gaps);
+  g_array_unref (self->losses);
+  g_array_unref (self->spans);
   g_array_unref (self->frame_times);
   g_array_unref (self->dts);
   g_array_unref (self->pids);
@@ -1054,6 +1131,9 @@ adbscope_session_init (AdbscopeSession *self)
   self->markers = g_array_new (FALSE, FALSE, sizeof (AdbscopeMarker));
   g_array_set_clear_func (self->markers, (GDestroyNotify) marker_clear);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeGap));
+  self->losses = g_array_new (FALSE, FALSE, sizeof (AdbscopeDeviceLoss));
+  self->spans = g_array_new (FALSE, FALSE, sizeof (AdbscopeProcessSpan));
+  g_array_set_clear_func (self->losses, (GDestroyNotify) device_loss_clear);
   self->frame_times = g_array_new (FALSE, FALSE, sizeof (double));
   self->dts = g_array_new (FALSE, FALSE, sizeof (double));
   self->pids = g_array_new (FALSE, FALSE, sizeof (gint64));

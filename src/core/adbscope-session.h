@@ -72,6 +72,24 @@ typedef struct
   gint64 end_us;     /* 0 while the gap lasts */
 } AdbscopeGap;
 
+/* One process of the app, from its first to its last fast sample. */
+typedef struct
+{
+  gint64 pid;
+  guint64 starttime;
+  gint64 first_us;
+  gint64 last_us;
+} AdbscopeProcessSpan;
+
+/* adb lost the device: from the first failed command to the next fast
+ * sample (end_us 0 while it lasts). */
+typedef struct
+{
+  gint64  start_us;
+  gint64  end_us;
+  char   *reason;
+} AdbscopeDeviceLoss;
+
 /* Frame counters summed over the frames samples that had a delta. */
 typedef struct
 {
@@ -112,6 +130,7 @@ const char                *adbscope_session_get_package         (AdbscopeSession
 void                       adbscope_session_set_interval        (AdbscopeSession  *self,
                                                                  guint             interval_ms);
 guint                      adbscope_session_get_interval        (AdbscopeSession  *self);
+guint                      adbscope_session_get_meminfo_interval (AdbscopeSession *self);
 void                       adbscope_session_set_meminfo_interval (AdbscopeSession *self,
                                                                  guint             interval_ms);
 void                       adbscope_session_set_history         (AdbscopeSession  *self,
@@ -138,6 +157,9 @@ const AdbscopeMarker      *adbscope_session_add_marker          (AdbscopeSession
                                                                  const char       *label);
 const GArray              *adbscope_session_get_markers         (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_gaps            (AdbscopeSession  *self);
+const GArray              *adbscope_session_get_device_losses   (AdbscopeSession  *self);
+const GArray              *adbscope_session_get_process_spans   (AdbscopeSession  *self);
+gboolean                   adbscope_session_is_device_lost      (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_frame_times     (AdbscopeSession  *self);
 const AdbscopeFrameTotals *adbscope_session_get_frame_totals    (AdbscopeSession  *self);
 const AdbscopeSystemState *adbscope_session_get_system_state    (AdbscopeSession  *self);

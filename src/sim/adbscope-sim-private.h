@@ -115,6 +115,7 @@ gboolean  adbscope_sim_forward_open          (AdbscopeSimStream     *stream,
                                               const char            *service);
 void      adbscope_sim_shell_kill_all        (AdbscopeSimDevice     *device);
 void      adbscope_sim_child_setup           (gpointer               user_data);
+gboolean  adbscope_sim_enter_profile_namespace (AdbscopeSimDevice   *device);
 
 /* adbscope-sim-sync.c */
 gboolean  adbscope_sim_sync_open             (AdbscopeSimStream     *stream);

@@ -464,6 +464,11 @@ adbscope_sim_main (int    argc,
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return print_error (ADBSCOPE_ERROR_USAGE, error->message);
+  if (argc > 1)
+    {
+      g_autofree char *m = g_strdup_printf (_("Unexpected argument “%s”"), argv[1]);
+      return print_error (ADBSCOPE_ERROR_USAGE, m);
+    }
 
   device->profile = adbscope_sim_profile_lookup (profile_name != NULL ? profile_name : "pixel-14");
   if (device->profile == NULL)
@@ -509,7 +514,7 @@ adbscope_sim_main (int    argc,
     adbscope_sim_network_enter_user_namespace (&user_ns_error);
 
   if (!adbscope_sim_sandbox_create (device, &error))
-    return print_error (ADBSCOPE_ERROR_IO, error->message);
+    return print_error (error->domain == ADBSCOPE_ERROR ? error->code : ADBSCOPE_ERROR_IO, error->message);
 
   run.device = device;
   run.exit_code = 0;
