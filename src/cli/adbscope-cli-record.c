@@ -232,11 +232,16 @@ report_from_recording (AdbscopeSession   *session,
   g_autoptr(JsonNode) loss_node = json_node_init_object (json_node_alloc (), loss);
   g_autofree char *loss_text = json_to_string (loss_node, FALSE);
 
-  if (adbscope_recording_has_begun (recording))
+  /* Stopped before the device answered the probe: nothing was recorded,
+   * what the run holds (a marker, the losses) is in memory only. */
+  if (!adbscope_recording_has_begun (recording))
     {
-      adbscope_recording_set_meta (recording, "network_agent", agent_text);
-      adbscope_recording_set_meta (recording, "device_loss", loss_text);
+      adbscope_recording_close (recording, 0, NULL);
+      adbscope_recording_remove_files (adbscope_recording_get_path (recording));
+      return adbscope_report_build (session, assertions);
     }
+  adbscope_recording_set_meta (recording, "network_agent", agent_text);
+  adbscope_recording_set_meta (recording, "device_loss", loss_text);
   if (adbscope_recording_close (recording, g_get_monotonic_time (), &error))
     run = adbscope_run_load (adbscope_recording_get_path (recording), G_MININT64, G_MAXINT64, &error);
   if (run == NULL)
@@ -471,11 +476,6 @@ adbscope_cli_record (int    argc,
       r.samples = samples_out;
     }
 
-  if (recording_path == NULL)
-    recording_path = default_recording_path (output, package);
-  recording = adbscope_recording_create (recording_path, &error);
-  if (recording == NULL)
-    return adbscope_cli_print_error (error);
 
   loop = g_main_loop_new (NULL, FALSE);
   r.loop = loop;
@@ -522,6 +522,15 @@ adbscope_cli_record (int    argc,
   if (!adbscope_control_server_start (control, &r.error))
     goto fail;
   r.control = control;
+
+  /* The recording only once this is the one record running: a second
+   * record started in the same instant ended above, before it touched a
+   * recording file. */
+  if (recording_path == NULL)
+    recording_path = default_recording_path (output, package);
+  recording = adbscope_recording_create (recording_path, &r.error);
+  if (recording == NULL)
+    goto fail;
 
   adbscope_session_set_interval (session, (guint) interval_ms);
   adbscope_session_set_meminfo_interval (session, (guint) meminfo_ms);

@@ -625,6 +625,16 @@ probe_cb (GObject      *object,
 
       adbscope_recording_begin (self->recording, self->start_us, self->start_time, self->serial,
                                 self->package, self->interval_ms, device, sources);
+      /* Markers dropped while the device was still being probed (record's
+       * control server answers from the start) mark the start of the data:
+       * nothing was measured before it. */
+      for (guint i = 0; i < self->markers->len; i++)
+        {
+          AdbscopeMarker *m = &g_array_index (self->markers, AdbscopeMarker, i);
+
+          m->time_us = MAX (m->time_us, self->start_us);
+          adbscope_recording_add_marker (self->recording, m->time_us, m->label);
+        }
     }
   start_collectors (self);
   g_task_return_boolean (task, TRUE);
