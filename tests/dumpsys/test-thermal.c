@@ -11,6 +11,23 @@
 #include "adbscope-parse-thermal.h"
 #include "dumpsys-test-util.h"
 
+/* A capture kept in tests/dumpsys/data (see its SOURCES.md). */
+static AdbscopeThermal *
+parse_repo_fixture (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "dumpsys", "data", name, NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  AdbscopeThermal *th;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &text, &len, &error));
+  th = adbscope_thermal_parse (text, len, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (th);
+  return th;
+}
+
 static AdbscopeThermal *
 parse_fixture (const char *name)
 {
@@ -150,7 +167,7 @@ test_samsung (void)
 static void
 test_samsung_sdhms (void)
 {
-  g_autoptr(AdbscopeThermal) th = parse_fixture ("samsung-sdhms-thermalservice-skia-buildbot.txt");
+  g_autoptr(AdbscopeThermal) th = parse_repo_fixture ("samsung-sdhms-thermalservice-skia-buildbot.txt");
   double v;
 
   g_assert_cmpint (th->hal_connected, ==, 1);
