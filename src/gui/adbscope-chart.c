@@ -1219,19 +1219,25 @@ adbscope_chart_set_markers (AdbscopeChart             *self,
  * Adds one marker (the label is copied): a session's markers are given
  * to a chart as they are added, never all again.
  */
+static void
+append_moment (AdbscopeChart *self,
+               GArray        *moments,
+               gint64         time_us,
+               const char    *label)
+{
+  Marker m = { time_us, g_strdup (label != NULL ? label : "") };
+
+  g_array_append_val (moments, m);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 void
 adbscope_chart_add_marker (AdbscopeChart *self,
                            gint64         time_us,
                            const char    *label)
 {
-  Marker m;
-
   g_return_if_fail (ADBSCOPE_IS_CHART (self));
-
-  m.time_us = time_us;
-  m.label = g_strdup (label != NULL ? label : "");
-  g_array_append_val (self->markers, m);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  append_moment (self, self->markers, time_us, label);
 }
 
 /**
@@ -1245,14 +1251,8 @@ adbscope_chart_add_event (AdbscopeChart *self,
                           gint64         time_us,
                           const char    *label)
 {
-  Marker m;
-
   g_return_if_fail (ADBSCOPE_IS_CHART (self));
-
-  m.time_us = time_us;
-  m.label = g_strdup (label != NULL ? label : "");
-  g_array_append_val (self->events, m);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  append_moment (self, self->events, time_us, label);
 }
 
 guint
