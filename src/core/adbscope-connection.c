@@ -154,19 +154,26 @@ _adbscope_connection_update (AdbscopeConnection                    *self,
                              const Adbscope__Agent__V1__Connection *c)
 {
   char buf[32];
-  g_autofree char *local = _adbscope_endpoint_to_string (c->source, TRUE);
-  g_autofree char *remote = _adbscope_endpoint_to_string (c->destination, TRUE);
-  g_autofree char *remote_address = _adbscope_endpoint_to_string (c->destination, FALSE);
   const char *host = c->host != NULL && c->host[0] ? c->host : NULL;
   gboolean changed = FALSE;
 
   g_object_freeze_notify (G_OBJECT (self));
-  changed |= set_str (self, &self->protocol,
-                      _adbscope_agent_enum_name (&adbscope__agent__v1__protocol__descriptor, c->protocol, buf, sizeof buf),
-                      PROP_PROTOCOL);
-  changed |= set_str (self, &self->local, local, PROP_LOCAL);
-  changed |= set_str (self, &self->remote, remote, PROP_REMOTE);
-  changed |= set_str (self, &self->remote_address, remote_address, PROP_REMOTE_ADDRESS);
+  /* A connection's endpoints and protocol are its identity: they never
+   * change for one id, so they are read once (snapshots come every second
+   * for every open connection). */
+  if (self->remote == NULL)
+    {
+      g_autofree char *local = _adbscope_endpoint_to_string (c->source, TRUE);
+      g_autofree char *remote = _adbscope_endpoint_to_string (c->destination, TRUE);
+      g_autofree char *remote_address = _adbscope_endpoint_to_string (c->destination, FALSE);
+
+      changed |= set_str (self, &self->protocol,
+                          _adbscope_agent_enum_name (&adbscope__agent__v1__protocol__descriptor, c->protocol, buf, sizeof buf),
+                          PROP_PROTOCOL);
+      changed |= set_str (self, &self->local, local, PROP_LOCAL);
+      changed |= set_str (self, &self->remote, remote, PROP_REMOTE);
+      changed |= set_str (self, &self->remote_address, remote_address, PROP_REMOTE_ADDRESS);
+    }
   if (self->remote_port != (c->destination ? c->destination->port : 0))
     {
       self->remote_port = c->destination ? c->destination->port : 0;
@@ -183,7 +190,7 @@ _adbscope_connection_update (AdbscopeConnection                    *self,
   changed |= set_str (self, &self->host_source,
                       _adbscope_agent_enum_name (&adbscope__agent__v1__host_source__descriptor, c->host_source, buf, sizeof buf),
                       PROP_HOST_SOURCE);
-  set_str (self, &self->host_key, host ? host : remote_address, 0);
+  set_str (self, &self->host_key, host ? host : self->remote_address, 0);
   changed |= set_u64 (self, &self->bytes_up, c->bytes_up, PROP_BYTES_UP);
   changed |= set_u64 (self, &self->bytes_down, c->bytes_down, PROP_BYTES_DOWN);
   changed |= set_u64 (self, &self->packets_up, c->packets_up, PROP_PACKETS_UP);

@@ -33,7 +33,7 @@ struct _AdbscopeNetwork
   GObject              parent_instance;
 
   GListStore          *connections;
-  GHashTable          *connection_by_key;   /* "run:id" → AdbscopeConnection (borrowed) */
+  GHashTable          *connection_by_key;   /* item_key () → AdbscopeConnection (borrowed) */
   GListStore          *hosts;
   GHashTable          *host_by_name;        /* host → AdbscopeNetHost (borrowed) */
   GListStore          *dns;
@@ -174,11 +174,18 @@ add_event (AdbscopeNetwork      *self,
   g_signal_emit (self, signals[SIGNAL_EVENT_ADDED], 0, self->events->len - 1);
 }
 
-static char *
+/* One key for (agent run, id): ids restart with the agent. */
+static gint64
 item_key (guint   run,
           guint64 id)
 {
-  return g_strdup_printf ("%u:%" G_GUINT64_FORMAT, run, id);
+  return (gint64) (((guint64) run << 40) ^ id);
+}
+
+static gpointer
+key_dup (gint64 key)
+{
+  return g_memdup2 (&key, sizeof key);
 }
 
 static void
@@ -191,30 +198,29 @@ merge_connections (AdbscopeNetwork                     *self,
   for (gsize i = 0; i < s->n_connections; i++)
     {
       const Adbscope__Agent__V1__Connection *c = s->connections[i];
-      char *key = item_key (self->n_runs, c->id);
-      AdbscopeConnection *conn = g_hash_table_lookup (self->connection_by_key, key);
+      gint64 key = item_key (self->n_runs, c->id);
+      AdbscopeConnection *conn = g_hash_table_lookup (self->connection_by_key, &key);
 
       if (conn != NULL)
         _adbscope_connection_update (conn, c);
       else
         {
           conn = _adbscope_connection_new (self->n_runs, c);
-          g_hash_table_insert (self->connection_by_key, g_strdup (key), conn);
+          g_hash_table_insert (self->connection_by_key, key_dup (key), conn);
           g_ptr_array_add (added, conn);
         }
       if (adbscope_connection_is_failed (conn) && adbscope_connection_get_failure (conn) != NULL
-          && !g_hash_table_contains (self->failed_seen, key))
+          && !g_hash_table_contains (self->failed_seen, &key))
         {
           gint64 when_ms = c->close_time_ms ? c->close_time_ms : c->open_time_ms;
           const char *host = adbscope_connection_get_host (conn);
           g_autofree char *subject = host ? g_strdup_printf ("%s:%u", host, adbscope_connection_get_remote_port (conn))
                                           : g_strdup (adbscope_connection_get_remote (conn));
 
-          g_hash_table_add (self->failed_seen, g_steal_pointer (&key));
+          g_hash_table_add (self->failed_seen, key_dup (key));
           add_event (self, when_ms * 1000 + offset_us, ADBSCOPE_NET_EVENT_CONNECTION_FAILED,
                      subject, adbscope_connection_get_failure (conn));
         }
-      g_free (key);
     }
   if (added->len > 0)
     g_list_store_splice (self->connections, g_list_model_get_n_items (G_LIST_MODEL (self->connections)),
@@ -231,15 +237,15 @@ merge_dns (AdbscopeNetwork                     *self,
   for (gsize i = 0; i < s->n_dns; i++)
     {
       const Adbscope__Agent__V1__DnsLookup *d = s->dns[i];
-      g_autofree char *key = item_key (self->n_runs, d->id);
-      AdbscopeDnsLookup *lookup = g_hash_table_lookup (self->dns_by_key, key);
+      gint64 key = item_key (self->n_runs, d->id);
+      AdbscopeDnsLookup *lookup = g_hash_table_lookup (self->dns_by_key, &key);
 
       if (lookup != NULL)
         _adbscope_dns_lookup_update (lookup, d);
       else
         {
           lookup = _adbscope_dns_lookup_new (d);
-          g_hash_table_insert (self->dns_by_key, g_strdup (key), lookup);
+          g_hash_table_insert (self->dns_by_key, key_dup (key), lookup);
           g_ptr_array_add (added, lookup);
           if (adbscope_dns_lookup_is_failed (lookup))
             add_event (self, (gint64) d->time_ms * 1000 + offset_us, ADBSCOPE_NET_EVENT_DNS_FAILED,
@@ -564,12 +570,12 @@ static void
 adbscope_network_init (AdbscopeNetwork *self)
 {
   self->connections = g_list_store_new (ADBSCOPE_TYPE_CONNECTION);
-  self->connection_by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->connection_by_key = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->hosts = g_list_store_new (ADBSCOPE_TYPE_NET_HOST);
   self->host_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->dns = g_list_store_new (ADBSCOPE_TYPE_DNS_LOOKUP);
-  self->dns_by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->failed_seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->dns_by_key = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->failed_seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->events = g_array_new (FALSE, FALSE, sizeof (AdbscopeNetEvent));
   g_array_set_clear_func (self->events, (GDestroyNotify) event_clear);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeNetGap));
