@@ -240,7 +240,10 @@ test_busy_loop (void)
    * core the loop gets depends on what else the machine runs; on an idle
    * machine it is all of it, ≈ 100 % and ≈ 100/ncores %.) */
   g_assert_cmpfloat (fabs (measured * ncores - w.thread_sum / w.thread_n), <=, 5.0);
-  g_assert_cmpfloat (w.thread_sum / w.thread_n, >=, 50.0);
+  /* The loop's own share is the kernel's to give (another test or a
+   * compile on this 2-core machine takes its part): the truth above is what
+   * the numbers are held to; this only says the loop was seen busy. */
+  g_assert_cmpfloat (w.thread_sum / w.thread_n, >=, 10.0);
   g_assert_cmpfloat (w.thread_max, <=, 102.0);
   g_assert_cmpfloat (measured, <=, 100.0 / ncores + 1.0);
 
