@@ -297,6 +297,7 @@ adbscope_cli_record (int    argc,
   if (demo)
     {
       demo_dev = adbscope_demo_new (profile);
+      adbscope_demo_set_game (demo_dev, g_str_equal (package, ADBSCOPE_DEMO_GAME_PACKAGE));
       r.demo = demo_dev;
       adbscope_demo_start_async (demo_dev, NULL, demo_started_cb, &r);
       g_main_loop_run (loop);

@@ -124,6 +124,97 @@ compare_float (gconstpointer a,
   return (x > y) - (x < y);
 }
 
+/* n, p50/p90/p95/p99 (nearest rank, like the series statistics), max of sorted times */
+static void
+fill_frame_times (JsonObject   *ft,
+                  const GArray *times)
+{
+  static const struct { const char *key; double p; } ps[] = {
+    { "p50", 50 }, { "p90", 90 }, { "p95", 95 }, { "p99", 99 },
+  };
+
+  json_object_set_int_member (ft, "n", times ? times->len : 0);
+  for (guint i = 0; i < G_N_ELEMENTS (ps); i++)
+    {
+      double v = NAN;
+
+      if (times != NULL && times->len > 0)
+        {
+          gsize rank = (gsize) ceil (ps[i].p / 100.0 * times->len);
+          v = g_array_index (times, float, MAX (rank, 1) - 1);
+        }
+      set_number (ft, ps[i].key, v);
+    }
+  set_number (ft, "max", times && times->len ? g_array_index (times, float, times->len - 1) : NAN);
+}
+
+static void
+set_string_or_null (JsonObject *o,
+                    const char *key,
+                    const char *value)
+{
+  if (value != NULL)
+    json_object_set_string_member (o, key, value);
+  else
+    json_object_set_null_member (o, key);
+}
+
+/* frames.source, frames.zero_reason and frames.surfaceflinger */
+static void
+add_frame_sources (JsonObject      *frames,
+                   AdbscopeSession *session)
+{
+  const AdbscopeFramesSummary *f = session ? adbscope_session_get_frames_summary (session) : NULL;
+  JsonObject *samples = json_object_new ();
+  JsonObject *sf = json_object_new ();
+  JsonObject *ft = json_object_new ();
+  JsonArray *layers = json_array_new ();
+  g_autoptr(GArray) times = NULL;
+  g_autofree char *message = NULL;
+  gint64 n_gfx = f ? f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO] : 0;
+  gint64 n_sf = f ? f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] : 0;
+
+  set_string_or_null (frames, "source",
+                      n_gfx > 0 && n_sf > 0 ? "gfxinfo+surfaceflinger"
+                      : n_sf > 0 ? "surfaceflinger" : n_gfx > 0 ? "gfxinfo" : NULL);
+  json_object_set_int_member (samples, "gfxinfo", n_gfx);
+  json_object_set_int_member (samples, "surfaceflinger", n_sf);
+  json_object_set_object_member (frames, "source_samples", samples);
+
+  if (f != NULL && f->zero_reason != ADBSCOPE_FRAMES_ZERO_NONE)
+    {
+      JsonObject *zr = json_object_new ();
+
+      message = adbscope_frames_zero_reason_describe (f->zero_reason, f->zero_detail);
+      json_object_set_string_member (zr, "code", adbscope_frames_zero_reason_to_key (f->zero_reason));
+      json_object_set_string_member (zr, "message", message);
+      json_object_set_object_member (frames, "zero_reason", zr);
+    }
+  else
+    json_object_set_null_member (frames, "zero_reason");
+
+  for (guint i = 0; f != NULL && i < f->layers->len; i++)
+    json_array_add_string_element (layers, g_ptr_array_index (f->layers, i));
+  json_object_set_array_member (sf, "layers", layers);
+  set_string_or_null (sf, "layer", f ? f->layer : NULL);
+  json_object_set_int_member (sf, "frames", f ? f->frames : 0);
+  json_object_set_int_member (sf, "janky", f ? f->janky : 0);
+  set_number (sf, "janky_pct", f && f->frames > 0 ? 100.0 * f->janky / f->frames : NAN);
+  json_object_set_int_member (sf, "jank", f ? f->jank : 0);
+  json_object_set_int_member (sf, "big_jank", f ? f->big_jank : 0);
+  json_object_set_int_member (sf, "lost_intervals", f ? f->lost_intervals : 0);
+  json_object_set_int_member (sf, "lost_frames_estimate", f ? f->lost_estimate : 0);
+  set_number (sf, "refresh_period_ms", f && f->refresh_period_ns > 0 ? f->refresh_period_ns / 1e6 : NAN);
+  if (f != NULL)
+    {
+      times = g_array_copy (f->frame_times);
+      g_array_sort (times, compare_float);
+    }
+  fill_frame_times (ft, times);
+  json_object_set_object_member (sf, "frame_time_ms", ft);
+  json_object_set_object_member (frames, "surfaceflinger", sf);
+}
+
 static void
 add_frames (JsonObject      *root,
             AdbscopeSession *session)
@@ -157,26 +248,9 @@ add_frames (JsonObject      *root,
       json_object_set_null_member (causes, adbscope_jank_cause_to_key (i));
   json_object_set_object_member (frames, "causes", causes);
 
-  json_object_set_int_member (ft, "n", times ? times->len : 0);
-  {
-    static const struct { const char *key; double p; } ps[] = {
-      { "p50", 50 }, { "p90", 90 }, { "p95", 95 }, { "p99", 99 },
-    };
-    for (guint i = 0; i < G_N_ELEMENTS (ps); i++)
-      {
-        double v = NAN;
-
-        if (times != NULL && times->len > 0)
-          {
-            /* nearest rank, like the series statistics */
-            gsize rank = (gsize) ceil (ps[i].p / 100.0 * times->len);
-            v = g_array_index (times, float, MAX (rank, 1) - 1);
-          }
-        set_number (ft, ps[i].key, v);
-      }
-    set_number (ft, "max", times && times->len ? g_array_index (times, float, times->len - 1) : NAN);
-  }
+  fill_frame_times (ft, times);
   json_object_set_object_member (frames, "frame_time_ms", ft);
+  add_frame_sources (frames, session);
 }
 
 static JsonObject *

@@ -232,6 +232,7 @@ struct _AdbscopeSession
   gint64                   over_deadline_total;
   gint64                   causes[ADBSCOPE_JANK_N_CAUSES];
   gboolean                 has_cause[ADBSCOPE_JANK_N_CAUSES];
+  AdbscopeFramesSummary    fsum;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeSession, adbscope_session, G_TYPE_OBJECT)
@@ -373,15 +374,62 @@ on_fast_sample (AdbscopeFastCollector    *fast,
 }
 
 static void
+take_surfaceflinger (AdbscopeSession            *self,
+                     const AdbscopeFramesSample *s)
+{
+  AdbscopeFramesSummary *f = &self->fsum;
+
+  if (isfinite (s->fps))
+    {
+      f->samples[s->source]++;
+      f->source = s->source;
+    }
+  f->zero_reason = s->zero_reason;
+  g_free (f->zero_detail);
+  f->zero_detail = g_strdup (s->zero_detail);
+  for (guint i = 0; s->sf_layers != NULL && i < s->sf_layers->len; i++)
+    {
+      const char *name = g_ptr_array_index (s->sf_layers, i);
+      gboolean known = FALSE;
+
+      for (guint j = 0; j < f->layers->len && !known; j++)
+        known = g_str_equal (g_ptr_array_index (f->layers, j), name);
+      if (!known)
+        g_ptr_array_add (f->layers, g_strdup (name));
+    }
+  if (s->sf_refresh_period_ns > 0)
+    f->refresh_period_ns = s->sf_refresh_period_ns;
+  if (s->sf_layer == NULL || !isfinite (s->sf_fps))
+    return;
+  if (s->sf.new_frames > 0)
+    {
+      g_free (f->layer);
+      f->layer = g_strdup (s->sf_layer);
+    }
+  f->frames += s->sf.new_frames + s->sf.lost_estimate;
+  f->janky += s->sf.janky;
+  f->jank += s->sf.jank;
+  f->big_jank += s->sf.big_jank;
+  f->lost_intervals += s->sf.lost ? 1 : 0;
+  f->lost_estimate += s->sf.lost_estimate;
+  for (guint i = 0; s->sf.frame_times_ms != NULL && i < s->sf.frame_times_ms->len &&
+                    f->frame_times->len < MAX_FRAME_TIMES; i++)
+    g_array_append_val (f->frame_times, g_array_index (s->sf.frame_times_ms, float, i));
+}
+
+static void
 on_frames_sample (AdbscopeFramesCollector    *frames,
                   const AdbscopeFramesSample *s,
                   AdbscopeSession            *self)
 {
   push (self, ADBSCOPE_SERIES_FPS, s->time_us, s->fps);
+  push (self, ADBSCOPE_SERIES_FPS_GFXINFO, s->time_us, s->hwui_fps);
+  push (self, ADBSCOPE_SERIES_FPS_SURFACEFLINGER, s->time_us, s->sf_fps);
   push (self, ADBSCOPE_SERIES_JANKY_INTERVAL, s->time_us,
         s->new_frames > 0 ? 100.0 * s->new_janky / s->new_frames : NAN);
 
-  if (!isfinite (s->fps))
+  take_surfaceflinger (self, s);
+  if (!isfinite (s->hwui_fps))
     return;
   self->frames_total += s->new_frames;
   self->janky_total += s->new_janky;
@@ -774,6 +822,13 @@ adbscope_session_get_frame_totals (AdbscopeSession *self,
   memcpy (has_cause, self->has_cause, sizeof self->has_cause);
 }
 
+const AdbscopeFramesSummary *
+adbscope_session_get_frames_summary (AdbscopeSession *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  return &self->fsum;
+}
+
 /* AdbscopeAppProcess of the package (and its ":name" processes), or NULL
  * before the first ps. */
 const GArray *
@@ -892,6 +947,10 @@ adbscope_session_finalize (GObject *object)
   g_array_unref (self->markers);
   g_array_unref (self->gaps);
   g_array_unref (self->frame_times);
+  g_array_unref (self->fsum.frame_times);
+  g_ptr_array_unref (self->fsum.layers);
+  g_free (self->fsum.layer);
+  g_free (self->fsum.zero_detail);
   g_array_unref (self->dts);
   g_array_unref (self->pids);
   g_clear_pointer (&self->probe, adbscope_probe_result_free);
@@ -948,6 +1007,8 @@ adbscope_session_init (AdbscopeSession *self)
   g_array_set_clear_func (self->markers, (GDestroyNotify) marker_clear);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeGap));
   self->frame_times = g_array_new (FALSE, FALSE, sizeof (float));
+  self->fsum.frame_times = g_array_new (FALSE, FALSE, sizeof (float));
+  self->fsum.layers = g_ptr_array_new_with_free_func (g_free);
   self->dts = g_array_new (FALSE, FALSE, sizeof (double));
   self->pids = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->cancellable = g_cancellable_new ();

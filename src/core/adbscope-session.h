@@ -35,6 +35,8 @@ G_BEGIN_DECLS
   X (PSI_SOME,           "memory.psi_some_avg10",      "%")    \
   X (PSI_FULL,           "memory.psi_full_avg10",      "%")    \
   X (FPS,                "frames.fps",                 "fps")  \
+  X (FPS_GFXINFO,        "frames.gfxinfo_fps",         "fps")  \
+  X (FPS_SURFACEFLINGER, "frames.surfaceflinger_fps",  "fps")  \
   X (JANKY_INTERVAL,     "frames.janky_interval_pct",  "%")    \
   X (NET_RX,             "network.rx_bytes_per_s",     "B/s")  \
   X (NET_TX,             "network.tx_bytes_per_s",     "B/s")  \
@@ -68,6 +70,26 @@ typedef struct
   gint64 start_us;
   gint64 end_us;     /* 0 while the gap lasts */
 } AdbscopeGap;
+
+/* Where frames came from over the run, and why FPS is 0 right now. */
+typedef struct
+{
+  gint64                   samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER + 1]; /* FPS samples per source */
+  AdbscopeFramesSource     source;        /* of the latest sample with an FPS */
+  AdbscopeFramesZeroReason zero_reason;   /* of the latest sample */
+  char                    *zero_detail;
+  /* SurfaceFlinger */
+  char                    *layer;         /* the latest layer that drew */
+  GPtrArray               *layers;        /* char *: every layer of the app seen */
+  gint64                   frames;        /* presented, counted on the device clock */
+  gint64                   janky;         /* ≥ half a refresh period late */
+  gint64                   jank;          /* PerfDog Jank */
+  gint64                   big_jank;      /* PerfDog BigJank */
+  guint                    lost_intervals;/* reads that found the history overrun */
+  gint64                   lost_estimate; /* frames that fell out of it (estimated) */
+  gint64                   refresh_period_ns;
+  GArray                  *frame_times;   /* float ms, present to present */
+} AdbscopeFramesSummary;
 
 #define ADBSCOPE_TYPE_SESSION (adbscope_session_get_type ())
 
@@ -120,6 +142,7 @@ void                       adbscope_session_get_frame_totals    (AdbscopeSession
                                                                  gint64            causes[ADBSCOPE_JANK_N_CAUSES],
                                                                  gboolean          has_cause[ADBSCOPE_JANK_N_CAUSES]);
 double                     adbscope_session_get_refresh_rate    (AdbscopeSession  *self);
+const AdbscopeFramesSummary *adbscope_session_get_frames_summary (AdbscopeSession *self);
 const GArray              *adbscope_session_get_processes       (AdbscopeSession  *self);
 void                       adbscope_session_get_jobs_alarms     (AdbscopeSession  *self,
                                                                  gint64           *jobs,

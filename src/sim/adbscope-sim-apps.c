@@ -173,6 +173,8 @@ adbscope_sim_apps_start (AdbscopeSimDevice *device,
       g_ptr_array_add (argv, (char *) device->profile->name);
       g_ptr_array_add (argv, (char *) "--state-dir");
       g_ptr_array_add (argv, state);
+      if (g_str_equal (app->package, ADBSCOPE_SIM_GAME_PACKAGE))
+        g_ptr_array_add (argv, (char *) "--game");
       g_ptr_array_add (argv, app->package);
     }
   else
@@ -214,6 +216,25 @@ adbscope_sim_apps_kill (AdbscopeSimDevice *device,
   app->watch = 0;
   app->pid = 0;
   write_apps_file (device);
+  return TRUE;
+}
+
+/* The demo apps stop drawing on SIGUSR1 and resume on SIGUSR2. */
+gboolean
+adbscope_sim_apps_set_drawing (AdbscopeSimDevice *device,
+                               const char        *package,
+                               gboolean           drawing,
+                               GError           **error)
+{
+  AdbscopeSimApp *app = g_hash_table_lookup (device->apps, package);
+
+  if (app == NULL || app->argv != NULL || app->pid <= 0)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_APP_NOT_RUNNING,
+                   _("No demo app %s is running"), package);
+      return FALSE;
+    }
+  kill (app->pid, drawing ? SIGUSR2 : SIGUSR1);
   return TRUE;
 }
 

@@ -10,6 +10,8 @@
 G_BEGIN_DECLS
 
 #define ADBSCOPE_SIM_DEMO_PACKAGE "io.github.adbscope.demo"
+/* The game-like demo (`adbscope sim --game`): frames in a SurfaceView. */
+#define ADBSCOPE_SIM_GAME_PACKAGE "io.github.adbscope.game"
 
 /* adb message commands (protocol.txt) */
 #define ADB_CMD_SYNC 0x434e5953
@@ -129,6 +131,10 @@ gboolean  adbscope_sim_apps_start            (AdbscopeSimDevice     *device,
 gboolean  adbscope_sim_apps_kill             (AdbscopeSimDevice     *device,
                                               const char            *package,
                                               GError               **error);
+gboolean  adbscope_sim_apps_set_drawing      (AdbscopeSimDevice     *device,
+                                              const char            *package,
+                                              gboolean               drawing,
+                                              GError               **error);
 GPid      adbscope_sim_apps_get_pid          (AdbscopeSimDevice     *device,
                                               const char            *package);
 void      adbscope_sim_apps_stop_all         (AdbscopeSimDevice     *device);
@@ -136,6 +142,13 @@ void      adbscope_sim_apps_stop_all         (AdbscopeSimDevice     *device);
 /* adbscope-sim-control.c: the line commands (stdin and the tools' socket) */
 char     *adbscope_sim_control_run           (AdbscopeSimDevice     *device,
                                               const char            *line);
+
+/* adbscope-sim-surfaceflinger.c: `dumpsys SurfaceFlinger --list|--latency` */
+int       adbscope_sim_surfaceflinger_dump   (const AdbscopeSimProfile *profile,
+                                              const char            *sandbox,
+                                              const char * const    *running,
+                                              int                    argc,
+                                              char                 **argv);
 
 /* Environment names the fake tools read. */
 #define ADBSCOPE_SIM_ENV_SANDBOX "ADBSCOPE_SIM_SANDBOX"

@@ -195,39 +195,12 @@ control (Tool       *tool,
   return g_strdup (g_strstrip (reply));
 }
 
-/* A consistent copy of an app's state (seqlock), or FALSE. */
 static gboolean
 read_app_state (Tool                *tool,
                 const char          *package,
                 AdbscopeSimAppState *out)
 {
-  g_autofree char *name = g_strconcat (package, ".state", NULL);
-  g_autofree char *path = sandbox_path (tool, "state", name, NULL);
-  AdbscopeSimAppState *map;
-  gboolean ok = FALSE;
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-
-  if (fd < 0)
-    return FALSE;
-  map = mmap (NULL, sizeof *map, PROT_READ, MAP_SHARED, fd, 0);
-  close (fd);
-  if (map == MAP_FAILED)
-    return FALSE;
-  for (int attempt = 0; attempt < 1000 && !ok; attempt++)
-    {
-      guint32 s1 = __atomic_load_n (&map->seq, __ATOMIC_ACQUIRE);
-
-      if (s1 & 1)
-        {
-          g_usleep (50);
-          continue;
-        }
-      memcpy (out, map, sizeof *out);
-      __atomic_thread_fence (__ATOMIC_ACQUIRE);
-      ok = __atomic_load_n (&map->seq, __ATOMIC_ACQUIRE) == s1;
-    }
-  munmap (map, sizeof *map);
-  return ok && out->magic == ADBSCOPE_SIM_APP_STATE_MAGIC;
+  return adbscope_sim_app_state_read (tool->sandbox, package, out);
 }
 
 /* ---- getprop, getconf, wm, settings, service ---------------------------- */
@@ -1773,21 +1746,14 @@ tool_dumpsys (Tool  *tool,
   if (g_str_equal (service, "SurfaceFlinger"))
     {
       g_autoptr(GPtrArray) apps = read_apps (tool);
+      g_autoptr(GPtrArray) running = g_ptr_array_new ();
 
-      if (argc >= 3 && g_str_equal (argv[2], "--list"))
-        {
-          for (guint i = 0; i < apps->len; i++)
-            printf ("%s/%s.MainActivity#0\n", ((AppEntry *) apps->pdata[i])->package,
-                    ((AppEntry *) apps->pdata[i])->package);
-          printf ("StatusBar#0\nNavigationBar0#0\n");
-        }
-      else if (argc >= 3 && g_str_equal (argv[2], "--latency"))
-        {
-          /* Like SurfaceFlinger: the display's refresh period in ns first;
-           * no frame rows without a layer name. */
-          printf ("%" G_GINT64_FORMAT "\n", (gint64) (1000000000.0 / tool->profile->refresh_hz + 0.5));
-        }
-      return 0;
+      for (guint i = 0; i < apps->len; i++)
+        if (((AppEntry *) apps->pdata[i])->pid > 0)
+          g_ptr_array_add (running, ((AppEntry *) apps->pdata[i])->package);
+      g_ptr_array_add (running, NULL);
+      return adbscope_sim_surfaceflinger_dump (tool->profile, tool->sandbox,
+                                               (const char * const *) running->pdata, argc - 2, argv + 2);
     }
   return 0;
 }

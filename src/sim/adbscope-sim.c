@@ -9,6 +9,7 @@
  *   stall MS         hold every byte to the host for MS ms (a hung phone)
  *   kill-app PKG     SIGKILL the app (as a crash or the OOM killer would)
  *   start-app PKG    start it again (new pid)
+ *   frames-off PKG   the demo app stops drawing (a static screen); frames-on resumes
  *   quit             disconnect and stop
  * End of file on stdin is not quit: the device may run with stdin closed.
  * SIGINT/SIGTERM stop it cleanly (adb disconnect, children killed, sandbox
@@ -136,6 +137,12 @@ adbscope_sim_control_run (AdbscopeSimDevice *device,
       if (!adbscope_sim_apps_start (device, package, &error))
         return g_strdup_printf ("error %s", error->message);
       return g_strdup_printf ("ok %d", adbscope_sim_apps_get_pid (device, package));
+    }
+  if ((g_str_equal (words[0], "frames-off") || g_str_equal (words[0], "frames-on")) && words[1] != NULL)
+    {
+      if (!adbscope_sim_apps_set_drawing (device, g_strstrip (words[1]), g_str_equal (words[0], "frames-on"), &error))
+        return g_strdup_printf ("error %s", error->message);
+      return g_strdup ("ok");
     }
   if (g_str_equal (words[0], "pid") && words[1] != NULL)
     return g_strdup_printf ("ok %d", adbscope_sim_apps_get_pid (device, g_strstrip (words[1])));
@@ -392,11 +399,12 @@ adbscope_sim_main (int    argc,
   AdbscopeSimDevice *device = &device_storage;
   SimRun run = { 0 };
   int port = 0, max_payload = ADB_MAX_PAYLOAD;
-  gboolean unauthorized = FALSE, no_connect = FALSE, legacy_shell = FALSE;
+  gboolean unauthorized = FALSE, no_connect = FALSE, legacy_shell = FALSE, game = FALSE;
   GOptionEntry entries[] = {
     { "port", 'p', 0, G_OPTION_ARG_INT, &port, N_("TCP port on 127.0.0.1 (0 picks a free one)"), N_("PORT") },
     { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("Device profile: pixel-14, legacy-8, tablet-13"), N_("NAME") },
     { "app", 0, 0, G_OPTION_ARG_STRING_ARRAY, &app_specs, N_("Also run COMMAND as the app PKG"), N_("PKG=COMMAND") },
+    { "game", 0, 0, G_OPTION_ARG_NONE, &game, N_("Also run the game-like demo app, which draws into a SurfaceView"), NULL },
     { "unauthorized", 0, 0, G_OPTION_ARG_NONE, &unauthorized, N_("Never accept the host's key (adb shows “unauthorized”)"), NULL },
     { "proto-version", 0, 0, G_OPTION_ARG_STRING, &proto_version, N_("Transport version, 0x01000000 or 0x01000001"), N_("V") },
     { "max-payload", 0, 0, G_OPTION_ARG_INT, &max_payload, N_("Largest packet payload the device accepts"), N_("BYTES") },
@@ -461,6 +469,11 @@ adbscope_sim_main (int    argc,
   run.serial = g_strdup_printf ("127.0.0.1:%u", device->port);
 
   if (!adbscope_sim_apps_add (device, ADBSCOPE_SIM_DEMO_PACKAGE, NULL, &error))
+    {
+      run.exit_code = print_error (ADBSCOPE_ERROR_FAILED, error->message);
+      goto out;
+    }
+  if (game && !adbscope_sim_apps_add (device, ADBSCOPE_SIM_GAME_PACKAGE, NULL, &error))
     {
       run.exit_code = print_error (ADBSCOPE_ERROR_FAILED, error->message);
       goto out;
