@@ -21,4 +21,5 @@
 #include "adbscope-demo.h"
 #include "adbscope-csv.h"
 #include "adbscope-meminfo-collector.h"
+#include "adbscope-app-processes.h"
 #include "adbscope-slow-collector.h"

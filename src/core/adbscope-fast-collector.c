@@ -11,6 +11,12 @@
  * sample, so a restarted app — new pid, or the same pid reused — is a new
  * process and no delta ever spans two processes.
  *
+ * Every process of the package is read: `ps -A -o PID,NAME` in the same
+ * call finds the PKG:name processes (":remote", ":push", …), which are
+ * read from the next tick on; each has its own start time, so a process
+ * that died or was replaced is never in a delta.  The app's numbers are
+ * the sum over its processes.
+ *
  * CPU: app and system are shares of all cores (Δ ticks / Δ all-core ticks);
  * threads are percent of one core (Δ ticks / Δ uptime / USER_HZ).
  * Frequency-normalised: usage × Σ cur freq / Σ max freq over the cores.
@@ -25,6 +31,7 @@
 #include "adbscope-error.h"
 #include "adbscope-fast-collector.h"
 #include "adbscope-parse-grep.h"
+#include "adbscope-parse-ps.h"
 #include "adbscope-probe.h"
 
 struct _AdbscopeFastCollector
@@ -45,9 +52,37 @@ struct _AdbscopeFastCollector
   AdbscopePidStat    prev_app;
   GArray            *prev_tasks;
   GArray            *prev_net;
+  GArray            *others;        /* OtherProc */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeFastCollector, adbscope_fast_collector, ADBSCOPE_TYPE_COLLECTOR)
+
+#define PS_END_MARK "@@adbscope-ps-end"
+
+/* A PKG:name process being followed. */
+typedef struct
+{
+  int              pid;
+  char            *name;
+  gboolean         have_prev;
+  AdbscopePidStat  prev;
+  GArray          *prev_tasks;
+  guint            restarts;
+  gboolean         seen;
+} OtherProc;
+
+static void
+other_proc_clear (OtherProc *o)
+{
+  g_clear_pointer (&o->name, g_free);
+  g_clear_pointer (&o->prev_tasks, g_array_unref);
+}
+
+static void
+process_usage_clear (AdbscopeProcessUsage *p)
+{
+  g_clear_pointer (&p->name, g_free);
+}
 
 
 void
@@ -59,6 +94,7 @@ adbscope_fast_sample_free (AdbscopeFastSample *sample)
   g_free (sample->core_freq_khz);
   g_clear_pointer (&sample->threads, g_array_unref);
   g_clear_pointer (&sample->net, g_array_unref);
+  g_clear_pointer (&sample->processes, g_array_unref);
   g_free (sample);
 }
 
@@ -71,7 +107,10 @@ build_command (AdbscopeCollector *collector,
   const char *pid_ref;
   g_autofree char *pid_text = NULL;
 
-  /* The package name was validated before it got here. */
+  /* The package name was validated before it got here.  The header has
+   * "PID" in it, so the table keeps its header through the grep. */
+  g_string_append_printf (cmd, "ps -A -o PID,NAME 2>/dev/null | grep -F -e PID -e %s; echo " PS_END_MARK "; ",
+                          adbscope_collector_get_package (collector));
   if (self->pid > 0)
     pid_text = g_strdup_printf ("%d", self->pid);
   else
@@ -84,6 +123,12 @@ build_command (AdbscopeCollector *collector,
     g_string_append (cmd, " /proc/pressure/memory");
   g_string_append_printf (cmd, " /proc/%s/stat /proc/%s/status /proc/%s/task/*/stat",
                           pid_ref, pid_ref, pid_ref);
+  for (guint i = 0; i < self->others->len; i++)
+    {
+      int opid = g_array_index (self->others, OtherProc, i).pid;
+
+      g_string_append_printf (cmd, " /proc/%d/stat /proc/%d/status /proc/%d/task/*/stat", opid, opid, opid);
+    }
   if (self->n_max_freq > 0)
     g_string_append (cmd, " /sys/devices/system/cpu/cpu*/cpufreq/scaling_cur_freq");
   g_string_append (cmd, " 2>/dev/null");
@@ -99,6 +144,142 @@ sum_ignoring_nan (const double *v,
     if (isfinite (v[i]))
       s += v[i];
   return s;
+}
+
+static OtherProc *
+find_other (AdbscopeFastCollector *self,
+            const char            *name)
+{
+  for (guint i = 0; i < self->others->len; i++)
+    if (g_str_equal (g_array_index (self->others, OtherProc, i).name, name))
+      return &g_array_index (self->others, OtherProc, i);
+  return NULL;
+}
+
+/* The PKG:name processes in this tick's ps: read from the next tick on.
+ * A name with a new pid is a restart of that process. */
+static void
+follow_other_processes (AdbscopeFastCollector *self,
+                        AdbscopePsTable       *ps)
+{
+  g_autofree char *prefix = g_strconcat (adbscope_collector_get_package (ADBSCOPE_COLLECTOR (self)), ":", NULL);
+
+  if (ps == NULL)
+    return;
+  for (guint i = 0; i < ps->rows->len; i++)
+    {
+      const AdbscopePsRow *row = g_ptr_array_index (ps->rows, i);
+      OtherProc *o;
+
+      if (row->name == NULL || !g_str_has_prefix (row->name, prefix) || row->name[strlen (prefix)] == '\0' ||
+          strchr (row->name, ' ') != NULL || row->pid <= 0)
+        continue;
+      o = find_other (self, row->name);
+      if (o == NULL)
+        {
+          OtherProc fresh = { .pid = row->pid, .name = g_strdup (row->name) };
+
+          g_array_append_val (self->others, fresh);
+        }
+      else if (o->pid != row->pid)
+        {
+          o->pid = row->pid;
+          o->have_prev = FALSE;
+          g_clear_pointer (&o->prev_tasks, g_array_unref);
+        }
+    }
+}
+
+/* The PKG:name processes asked for in this tick, added to the sample and
+ * to the app's totals. */
+static void
+read_other_processes (AdbscopeFastCollector *self,
+                      AdbscopeFastSample    *s,
+                      AdbscopeGrepOutput    *grep,
+                      AdbscopeCpuUsage      *usage)
+{
+  double wall_ticks = s->dt_s * ADBSCOPE_USER_HZ;
+
+  for (guint i = 0; i < self->others->len; i++)
+    {
+      OtherProc *o = &g_array_index (self->others, OtherProc, i);
+      g_autofree char *stat_path = NULL;
+      g_autofree char *status_path = NULL;
+      g_autoptr(GArray) tasks = NULL;
+      AdbscopePidStat st = { 0 };
+      AdbscopePidStatus status = { 0 };
+      AdbscopeProcessUsage u = { 0 };
+      gboolean same;
+
+      if (o->pid <= 0)
+        continue;
+      stat_path = g_strdup_printf ("/proc/%d/stat", o->pid);
+      status_path = g_strdup_printf ("/proc/%d/status", o->pid);
+      if (!adbscope_proc_parse_pid_stat (adbscope_grep_output_lookup (grep, stat_path), -1, &st, NULL))
+        {
+          /* Gone: not in this sample, and not read again until ps shows
+           * the name with a pid. */
+          o->pid = 0;
+          o->have_prev = FALSE;
+          g_clear_pointer (&o->prev_tasks, g_array_unref);
+          continue;
+        }
+
+      same = o->have_prev && st.pid == o->prev.pid && st.starttime == o->prev.starttime;
+      u.pid = st.pid;
+      u.name = g_strdup (o->name);
+      u.starttime = st.starttime;
+      u.restarted = o->seen && !same;
+      if (u.restarted)
+        o->restarts++;
+      u.restarts = o->restarts;
+      u.cpu_pct = same && usage != NULL ? adbscope_proc_process_cpu_pct (&o->prev, &st, usage->total_delta) : NAN;
+      u.rss_kb = u.swap_kb = u.threads = NAN;
+      if (adbscope_proc_parse_pid_status (adbscope_grep_output_lookup (grep, status_path), -1, &status, NULL))
+        {
+          u.rss_kb = status.vm_rss_kb >= 0 ? (double) status.vm_rss_kb : NAN;
+          u.swap_kb = status.vm_swap_kb >= 0 ? (double) status.vm_swap_kb : NAN;
+          u.threads = status.threads >= 0 ? (double) status.threads : NAN;
+        }
+      tasks = adbscope_proc_task_stats_from_grep (grep, st.pid, NULL);
+      if (same && tasks != NULL && o->prev_tasks != NULL && wall_ticks > 0 && s->threads != NULL)
+        {
+          g_autoptr(GArray) t = adbscope_thread_usage_compute (o->prev_tasks, tasks, wall_ticks);
+
+          for (guint k = 0; k < t->len; k++)
+            g_array_index (t, AdbscopeThreadUsage, k).pid = st.pid;
+          g_array_append_vals (s->threads, t->data, t->len);
+        }
+      o->seen = TRUE;
+      o->prev = st;
+      o->have_prev = TRUE;
+      g_clear_pointer (&o->prev_tasks, g_array_unref);
+      o->prev_tasks = g_steal_pointer (&tasks);
+
+      if (s->processes != NULL)
+        {
+          /* The app's totals: the sum of its processes. */
+          if (isfinite (u.cpu_pct) && isfinite (s->app_pct))
+            s->app_pct += u.cpu_pct;
+          if (isfinite (u.rss_kb) && isfinite (s->app_rss_kb))
+            s->app_rss_kb += u.rss_kb;
+          if (isfinite (u.swap_kb) && isfinite (s->app_swap_kb))
+            s->app_swap_kb += u.swap_kb;
+          if (isfinite (u.threads) && isfinite (s->app_threads))
+            s->app_threads += u.threads;
+          g_array_append_val (s->processes, u);
+        }
+      else
+        process_usage_clear (&u);
+    }
+  if (s->processes != NULL && isfinite (s->app_norm_pct))
+    {
+      double sum_cur = sum_ignoring_nan (s->core_freq_khz, s->n_cores);
+      double sum_max = sum_ignoring_nan (self->max_freq_khz, MIN (self->n_max_freq, s->n_cores));
+
+      if (sum_max > 0)
+        s->app_norm_pct = s->app_pct * sum_cur / sum_max;
+    }
 }
 
 /* Pure given the collector's previous-sample state; exposed for tests. */
@@ -119,6 +300,7 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   AdbscopePidStat app = { 0 };
   AdbscopePidStatus status = { 0 };
   AdbscopeProcMeminfo mem = { 0 };
+  g_autoptr(AdbscopePsTable) ps = NULL;
   int pid = self->pid;
   double idle;
 
@@ -128,6 +310,17 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   s->mem_total_kb = s->mem_available_kb = s->swap_used_kb = NAN;
   s->psi_some_avg10 = s->psi_full_avg10 = NAN;
   s->net_rx_bytes_per_s = s->net_tx_bytes_per_s = NAN;
+
+  /* The ps table of the package's processes comes first. */
+  {
+    const char *mark = strstr (output, PS_END_MARK "\n");
+
+    if (mark != NULL)
+      {
+        ps = adbscope_ps_parse (output, mark - output, NULL);
+        output = mark + strlen (PS_END_MARK "\n");
+      }
+  }
 
   /* "pidof:N" comes first when the pid was looked up; it has no path
    * before the colon, so split it off before the grep -H parser. */
@@ -301,6 +494,23 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
       self->have_prev_app = FALSE;
     }
 
+  if (s->app_running)
+    {
+      AdbscopeProcessUsage main_proc = {
+        .pid = s->pid, .name = g_strdup (adbscope_collector_get_package (ADBSCOPE_COLLECTOR (self))),
+        .main = TRUE, .starttime = s->starttime, .restarted = s->restarted, .restarts = self->restarts,
+        .cpu_pct = s->app_pct, .rss_kb = s->app_rss_kb, .swap_kb = s->app_swap_kb, .threads = s->app_threads,
+      };
+
+      s->processes = g_array_new (FALSE, TRUE, sizeof (AdbscopeProcessUsage));
+      g_array_set_clear_func (s->processes, (GDestroyNotify) process_usage_clear);
+      g_array_append_val (s->processes, main_proc);
+      for (guint i = 0; s->threads != NULL && i < s->threads->len; i++)
+        g_array_index (s->threads, AdbscopeThreadUsage, i).pid = s->pid;
+    }
+  read_other_processes (self, s, grep, usage);
+  follow_other_processes (self, ps);
+
   g_clear_pointer (&self->prev_stat, adbscope_proc_stat_free);
   self->prev_stat = g_steal_pointer (&stat);
   self->prev_uptime = s->uptime_s;
@@ -359,6 +569,7 @@ adbscope_fast_collector_finalize (GObject *object)
   g_clear_pointer (&self->prev_stat, adbscope_proc_stat_free);
   g_clear_pointer (&self->prev_tasks, g_array_unref);
   g_clear_pointer (&self->prev_net, g_array_unref);
+  g_clear_pointer (&self->others, g_array_unref);
   G_OBJECT_CLASS (adbscope_fast_collector_parent_class)->finalize (object);
 }
 
@@ -377,6 +588,8 @@ adbscope_fast_collector_class_init (AdbscopeFastCollectorClass *klass)
 static void
 adbscope_fast_collector_init (AdbscopeFastCollector *self)
 {
+  self->others = g_array_new (FALSE, TRUE, sizeof (OtherProc));
+  g_array_set_clear_func (self->others, (GDestroyNotify) other_proc_clear);
 }
 
 AdbscopeFastCollector *

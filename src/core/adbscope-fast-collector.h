@@ -17,6 +17,21 @@ typedef struct
   double tx_bytes_per_s;
 } AdbscopeNetRate;
 
+/* One process of the app: the main one (named PKG) or a PKG:name one. */
+typedef struct
+{
+  int      pid;
+  char    *name;               /* "PKG" or "PKG:remote" */
+  gboolean main;
+  guint64  starttime;
+  gboolean restarted;          /* a new process under this name since the last sample */
+  guint    restarts;           /* of this name, over the run */
+  double   cpu_pct;            /* share of all cores; NaN without a delta */
+  double   rss_kb;
+  double   swap_kb;
+  double   threads;
+} AdbscopeProcessUsage;
+
 /* One sample.  Every value that could not be measured is NaN, never 0. */
 typedef struct
 {
@@ -32,12 +47,14 @@ typedef struct
   int      pid;
   guint64  starttime;
   gboolean restarted;          /* a new process of the app since the last sample */
+  /* The app: the sum over its processes (main and PKG:name ones) */
   double   app_pct;            /* share of all cores */
   double   app_norm_pct;
   double   app_rss_kb;
   double   app_swap_kb;
   double   app_threads;
-  GArray  *threads;            /* AdbscopeThreadUsage, % of one core; NULL without a delta */
+  GArray  *threads;            /* AdbscopeThreadUsage of every process, % of one core; NULL without a delta */
+  GArray  *processes;          /* AdbscopeProcessUsage, main first; NULL while the app does not run */
   double   mem_total_kb;
   double   mem_available_kb;
   double   swap_used_kb;

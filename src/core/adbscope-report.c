@@ -12,6 +12,7 @@
 
 #include "adbscope-assertion.h"
 #include "adbscope-error.h"
+#include "adbscope-app-processes.h"
 #include "adbscope-report.h"
 #include "adbscope-slow-collector.h"
 #include "adbscope-thread.h"
@@ -148,17 +149,6 @@ fill_frame_times (JsonObject   *ft,
   set_number (ft, "max", times && times->len ? g_array_index (times, float, times->len - 1) : NAN);
 }
 
-static void
-set_string_or_null (JsonObject *o,
-                    const char *key,
-                    const char *value)
-{
-  if (value != NULL)
-    json_object_set_string_member (o, key, value);
-  else
-    json_object_set_null_member (o, key);
-}
-
 /* frames.source, frames.zero_reason and frames.surfaceflinger */
 static void
 add_frame_sources (JsonObject      *frames,
@@ -174,7 +164,7 @@ add_frame_sources (JsonObject      *frames,
   gint64 n_gfx = f ? f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO] : 0;
   gint64 n_sf = f ? f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] : 0;
 
-  set_string_or_null (frames, "source",
+  set_string (frames, "source",
                       n_gfx > 0 && n_sf > 0 ? "gfxinfo+surfaceflinger"
                       : n_sf > 0 ? "surfaceflinger" : n_gfx > 0 ? "gfxinfo" : NULL);
   json_object_set_int_member (samples, "gfxinfo", n_gfx);
@@ -196,7 +186,7 @@ add_frame_sources (JsonObject      *frames,
   for (guint i = 0; f != NULL && i < f->layers->len; i++)
     json_array_add_string_element (layers, g_ptr_array_index (f->layers, i));
   json_object_set_array_member (sf, "layers", layers);
-  set_string_or_null (sf, "layer", f ? f->layer : NULL);
+  set_string (sf, "layer", f ? f->layer : NULL);
   json_object_set_int_member (sf, "frames", f ? f->frames : 0);
   json_object_set_int_member (sf, "janky", f ? f->janky : 0);
   set_number (sf, "janky_pct", f && f->frames > 0 ? 100.0 * f->janky / f->frames : NAN);
@@ -360,6 +350,46 @@ run_object (AdbscopeSession *session)
 }
 
 static JsonObject *
+series_stats_object (AdbscopeSeries *series)
+{
+  AdbscopeSeriesStats st = { 0 };
+
+  adbscope_series_compute_stats (series, &st);
+  return stats_object (&st);
+}
+
+/* app.processes[]: the main process and each PKG:name one. */
+static JsonArray *
+processes_array (AdbscopeSession *session)
+{
+  JsonArray *a = json_array_new ();
+  GPtrArray *procs = session ? adbscope_session_get_app_processes (session) : NULL;
+
+  for (guint i = 0; procs != NULL && i < procs->len; i++)
+    {
+      const AdbscopeProcessSeries *p = g_ptr_array_index (procs, i);
+      JsonObject *o = json_object_new ();
+      JsonArray *pids = json_array_new ();
+
+      json_object_set_string_member (o, "name", p->name);
+      json_object_set_boolean_member (o, "main", p->main);
+      for (guint k = 0; k < p->pids->len; k++)
+        json_array_add_int_element (pids, g_array_index (p->pids, gint64, k));
+      json_object_set_array_member (o, "pids", pids);
+      json_object_set_int_member (o, "restarts", p->restarts);
+      json_object_set_boolean_member (o, "running", p->running);
+      set_number (o, "first_seen_s", seconds_since (session, p->first_us));
+      set_number (o, "last_seen_s", seconds_since (session, p->last_us));
+      json_object_set_object_member (o, "cpu_pct", series_stats_object (p->cpu_pct));
+      json_object_set_object_member (o, "rss_kb", series_stats_object (p->rss_kb));
+      json_object_set_object_member (o, "pss_kb", series_stats_object (p->pss_kb));
+      json_object_set_object_member (o, "threads", series_stats_object (p->threads));
+      json_array_add_object_element (a, o);
+    }
+  return a;
+}
+
+static JsonObject *
 app_object (AdbscopeSession *session)
 {
   JsonObject *o = json_object_new ();
@@ -371,6 +401,8 @@ app_object (AdbscopeSession *session)
     json_array_add_int_element (pids, g_array_index (p, gint64, i));
   json_object_set_array_member (o, "pids", pids);
   json_object_set_int_member (o, "restarts", session ? adbscope_session_get_restarts (session) : 0);
+  json_object_set_string_member (o, "totals", "sum over processes[]");
+  json_object_set_array_member (o, "processes", processes_array (session));
   return o;
 }
 

@@ -17,6 +17,7 @@
 #include "adbscope-error.h"
 #include "adbscope-fast-collector.h"
 #include "adbscope-frames-collector.h"
+#include "adbscope-app-processes.h"
 #include "adbscope-meminfo-collector.h"
 #include "adbscope-session.h"
 #include "adbscope-slow-collector.h"
@@ -233,6 +234,7 @@ struct _AdbscopeSession
   gint64                   causes[ADBSCOPE_JANK_N_CAUSES];
   gboolean                 has_cause[ADBSCOPE_JANK_N_CAUSES];
   AdbscopeFramesSummary    fsum;
+  GPtrArray               *app_procs;    /* AdbscopeProcessSeries */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeSession, adbscope_session, G_TYPE_OBJECT)
@@ -363,6 +365,12 @@ on_fast_sample (AdbscopeFastCollector    *fast,
 
   if (s->app_running)
     note_pid (self, s->pid);
+  if (adbscope_app_processes_take_fast (self->app_procs, s, capacity (self)) && self->meminfo != NULL)
+    {
+      g_auto(GStrv) others = adbscope_app_processes_dup_other_names (self->app_procs);
+
+      adbscope_meminfo_collector_set_other_processes (self->meminfo, (const char * const *) others);
+    }
   if (s->threads != NULL)
     thread_list_apply (self->threads, s->threads);
   else if (!s->app_running)
@@ -456,7 +464,9 @@ on_meminfo_sample (AdbscopeMeminfoCollector    *collector,
 {
   gint64 t = s->time_us;
 
-  push (self, ADBSCOPE_SERIES_MEM_APP_PSS, t, s->total_pss_kb);
+  /* The app's PSS: the main process's plus its PKG:name processes'. */
+  push (self, ADBSCOPE_SERIES_MEM_APP_PSS, t,
+        s->total_pss_kb + adbscope_app_processes_take_pss (self->app_procs, s));
   push (self, ADBSCOPE_SERIES_MEM_JAVA_HEAP, t, s->java_heap_kb);
   push (self, ADBSCOPE_SERIES_MEM_NATIVE_HEAP, t, s->native_heap_kb);
   push (self, ADBSCOPE_SERIES_MEM_CODE, t, s->code_kb);
@@ -822,6 +832,14 @@ adbscope_session_get_frame_totals (AdbscopeSession *self,
   memcpy (has_cause, self->has_cause, sizeof self->has_cause);
 }
 
+/* AdbscopeProcessSeries: every process of the app seen, main first seen first. */
+GPtrArray *
+adbscope_session_get_app_processes (AdbscopeSession *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  return self->app_procs;
+}
+
 const AdbscopeFramesSummary *
 adbscope_session_get_frames_summary (AdbscopeSession *self)
 {
@@ -948,6 +966,7 @@ adbscope_session_finalize (GObject *object)
   g_array_unref (self->gaps);
   g_array_unref (self->frame_times);
   g_array_unref (self->fsum.frame_times);
+  g_ptr_array_unref (self->app_procs);
   g_ptr_array_unref (self->fsum.layers);
   g_free (self->fsum.layer);
   g_free (self->fsum.zero_detail);
@@ -1008,6 +1027,7 @@ adbscope_session_init (AdbscopeSession *self)
   self->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeGap));
   self->frame_times = g_array_new (FALSE, FALSE, sizeof (float));
   self->fsum.frame_times = g_array_new (FALSE, FALSE, sizeof (float));
+  self->app_procs = adbscope_app_processes_new ();
   self->fsum.layers = g_ptr_array_new_with_free_func (g_free);
   self->dts = g_array_new (FALSE, FALSE, sizeof (double));
   self->pids = g_array_new (FALSE, FALSE, sizeof (gint64));

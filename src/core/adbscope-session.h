@@ -143,6 +143,7 @@ void                       adbscope_session_get_frame_totals    (AdbscopeSession
                                                                  gboolean          has_cause[ADBSCOPE_JANK_N_CAUSES]);
 double                     adbscope_session_get_refresh_rate    (AdbscopeSession  *self);
 const AdbscopeFramesSummary *adbscope_session_get_frames_summary (AdbscopeSession *self);
+GPtrArray                 *adbscope_session_get_app_processes  (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_processes       (AdbscopeSession  *self);
 void                       adbscope_session_get_jobs_alarms     (AdbscopeSession  *self,
                                                                  gint64           *jobs,

@@ -31,15 +31,19 @@ struct _AdbscopeSimApp
   guint              watch;
 };
 
+/* PKG, or PKG:name for another process of the same package (`:remote`). */
 static gboolean
 package_is_valid (const char *package)
 {
-  if (package == NULL || *package == '\0' || strlen (package) > 200)
+  const char *colon;
+
+  if (package == NULL || *package == '\0' || *package == ':' || strlen (package) > 200)
     return FALSE;
+  colon = strchr (package, ':');
   for (const char *p = package; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && *p != '.' && *p != '_')
+    if (!g_ascii_isalnum (*p) && *p != '.' && *p != '_' && p != colon)
       return FALSE;
-  return TRUE;
+  return colon == NULL || colon[1] != '\0';
 }
 
 /* Android's rule (art::SetThreadName): a dotted name of 15 or more

@@ -934,7 +934,8 @@ list_packages (Tool  *tool,
     for (guint i = 0; i < G_N_ELEMENTS (system_packages); i++)
       PRINT (system_packages[i], TRUE, i == 0 ? 1000 : 10000 + (int) i);
   for (guint i = 0; i < apps->len; i++)
-    PRINT (((AppEntry *) apps->pdata[i])->package, FALSE, ((AppEntry *) apps->pdata[i])->uid);
+    if (strchr (((AppEntry *) apps->pdata[i])->package, ':') == NULL)  /* a process, not a package */
+      PRINT (((AppEntry *) apps->pdata[i])->package, FALSE, ((AppEntry *) apps->pdata[i])->uid);
   for (guint i = 0; i < installed->len; i++)
     PRINT ((const char *) installed->pdata[i], FALSE, 10200 + (int) i);
 #undef PRINT
