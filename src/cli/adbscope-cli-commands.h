@@ -12,6 +12,7 @@ JsonNode *adbscope_cli_devices_to_json (GListModel *devices);
 int       adbscope_cli_record          (int argc, char **argv);
 int       adbscope_cli_apps            (int argc, char **argv);
 char     *adbscope_cli_find_serial     (const char *serial, GError **error);
+int       adbscope_cli_launch          (int argc, char **argv);
 int       adbscope_cli_mark            (int argc, char **argv);
 int       adbscope_cli_stop            (int argc, char **argv);
 

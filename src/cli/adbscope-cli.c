@@ -17,6 +17,7 @@ static const AdbscopeCliCommand commands[] = {
   { "devices", N_("List connected devices and their state"), adbscope_cli_devices },
   { "apps", N_("List the apps of a device (running apps first)"), adbscope_cli_apps },
   { "record", N_("Record an app and write a JSON report (with --assert for CI)"), adbscope_cli_record },
+  { "launch", N_("Measure an app's start-up time (cold, warm or hot)"), adbscope_cli_launch },
   { "mark", N_("Add a marker to the running record"), adbscope_cli_mark },
   { "stop", N_("Stop the running record"), adbscope_cli_stop },
 #ifdef ADBSCOPE_HAVE_SIM

@@ -22,4 +22,5 @@
 #include "adbscope-csv.h"
 #include "adbscope-meminfo-collector.h"
 #include "adbscope-app-processes.h"
+#include "adbscope-launch.h"
 #include "adbscope-slow-collector.h"

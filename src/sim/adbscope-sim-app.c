@@ -385,6 +385,7 @@ adbscope_sim_app_main (int    argc,
   g_autofree char *tmp_path = NULL;
   g_autofree char *java_path = NULL;
   gint64 phase_start;
+  int startup_ms = 0;
   int fd;
 
   for (int i = 1; i < argc; i++)
@@ -395,6 +396,8 @@ adbscope_sim_app_main (int    argc,
         state_dir = g_strdup (argv[++i]);
       else if (g_str_equal (argv[i], "--game"))
         app.game = TRUE;
+      else if (g_str_equal (argv[i], "--startup-ms") && i + 1 < argc)
+        startup_ms = atoi (argv[++i]);
       else if (argv[i][0] != '-')
         package = g_strdup (argv[i]);
     }
@@ -458,6 +461,9 @@ adbscope_sim_app_main (int    argc,
   grow_java (6 * 1024 * 1024);
   publish_memory ();
 
+  /* Application.onCreate and the first layout: busy half the time. */
+  burn ((gint64) startup_ms * 500000);
+  g_usleep ((gulong) startup_ms * 500);
   g_thread_unref (g_thread_new ("RenderThread", render_thread, NULL));
   g_thread_unref (g_thread_new ("HeapTaskDaemon", heap_thread, NULL));
   g_thread_unref (g_thread_new ("OkHttp", network_thread, NULL));

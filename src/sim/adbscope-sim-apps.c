@@ -134,6 +134,7 @@ adbscope_sim_apps_start (AdbscopeSimDevice *device,
   g_autofree char *link = NULL;
   g_autofree char *target = NULL;
   g_autofree char *state = NULL;
+  g_autofree char *startup = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
 
   if (app == NULL)
@@ -179,6 +180,9 @@ adbscope_sim_apps_start (AdbscopeSimDevice *device,
       g_ptr_array_add (argv, state);
       if (g_str_equal (app->package, ADBSCOPE_SIM_GAME_PACKAGE))
         g_ptr_array_add (argv, (char *) "--game");
+      startup = g_strdup_printf ("%d", device->startup_ms);
+      g_ptr_array_add (argv, (char *) "--startup-ms");
+      g_ptr_array_add (argv, startup);
       g_ptr_array_add (argv, app->package);
     }
   else

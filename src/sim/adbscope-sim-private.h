@@ -75,6 +75,7 @@ struct _AdbscopeSimDevice
   char                     *ns_empty_dir;/* bind over /proc/pressure, or NULL */
   char                     *ns_power_dir;/* bind over /sys/class/power_supply, or NULL */
   int                       n_cpus;
+  int                       startup_ms;  /* the demo apps' time to their first frame */
 
   gint64                    stall_until; /* monotonic µs; bytes to the host wait until then */
   GSocketService           *service;

@@ -1036,6 +1036,20 @@ tool_cmd (Tool  *tool,
 {
   if (argc >= 2 && g_str_equal (argv[1], "package"))
     {
+      if (argc >= 4 && g_str_equal (argv[2], "resolve-activity"))
+        {
+          const char *package = argv[argc - 1];
+          g_autoptr(GPtrArray) apps = read_apps (tool);
+
+          if (find_app (apps, package) == NULL || strchr (package, ':') != NULL)
+            {
+              printf ("No activity found\n");
+              return 0;
+            }
+          printf ("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n%s/.%s\n",
+                  package, g_str_equal (package, ADBSCOPE_SIM_GAME_PACKAGE) ? "GameActivity" : "MainActivity");
+          return 0;
+        }
       if (argc >= 3 && g_str_equal (argv[2], "install"))
         return package_install (tool, argc - 2, argv + 2);
       return tool_pm (tool, argc - 1, argv + 1);
@@ -1047,8 +1061,9 @@ tool_cmd (Tool  *tool,
 }
 
 static int
-start_app (Tool       *tool,
-           const char *package)
+start_app_pid (Tool       *tool,
+               const char *package,
+               int        *pid)
 {
   g_autofree char *line = g_strdup_printf ("start-app %s", package);
   g_autofree char *reply = control (tool, line);
@@ -1058,9 +1073,57 @@ start_app (Tool       *tool,
       fprintf (stderr, "Error: Activity not started, unable to resolve Intent\n");
       return 1;
     }
+  if (pid != NULL)
+    *pid = atoi (reply + 2);
   return 0;
 }
 
+static int
+start_app (Tool       *tool,
+           const char *package)
+{
+  return start_app_pid (tool, package, NULL);
+}
+
+/* The newest frame a demo app has put on screen (CLOCK_MONOTONIC ns), or -1. */
+static gint64
+last_present (Tool       *tool,
+              const char *package,
+              int         pid)
+{
+  g_autofree AdbscopeSimAppState *st = g_new0 (AdbscopeSimAppState, 1);
+  gint64 now = clock_ms (CLOCK_MONOTONIC) * 1000000;
+
+  if (!read_app_state (tool, package, st) || st->pid != pid || st->sf_presented == 0)
+    return -1;
+  for (guint64 i = st->sf_presented; i > 0 && st->sf_presented - i < ADBSCOPE_SIM_SF_RING; i--)
+    {
+      gint64 t = st->sf_frames[(i - 1) % ADBSCOPE_SIM_SF_RING].actual_present;
+
+      if (t <= now)
+        return t;
+    }
+  return -1;
+}
+
+/* am start -W returns once the activity drew its first frame: wait for the
+ * demo app to really present one after t0 (at most 10 s). */
+static gint64
+wait_first_frame_ms (Tool       *tool,
+                     const char *package,
+                     int         pid,
+                     gint64      t0_ns)
+{
+  for (int i = 0; i < 2000; i++)
+    {
+      gint64 t = last_present (tool, package, pid);
+
+      if (t > t0_ns)
+        return (t - t0_ns) / 1000000;
+      g_usleep (5000);
+    }
+  return -1;
+}
 static int
 tool_am (Tool  *tool,
          int    argc,
@@ -1096,14 +1159,26 @@ tool_am (Tool  *tool,
         }
       package = g_strndup (component, strcspn (component, "/"));
       printf ("Starting: Intent { cmp=%s }\n", component);
-      rc = start_app (tool, package);
-      if (rc == 0 && wait)
-        {
-          int ms = (int) ((g_get_monotonic_time () - t0) / 1000) + 180;
+      {
+        g_autoptr(GPtrArray) apps = read_apps (tool);
+        AppEntry *before = find_app (apps, package);
+        gboolean running = before != NULL && before->pid > 0;
+        gint64 t0_ns = clock_ms (CLOCK_MONOTONIC) * 1000000;
+        int pid = 0;
+        gint64 ms;
 
-          printf ("Status: ok\nLaunchState: COLD\nActivity: %s\nTotalTime: %d\nWaitTime: %d\nComplete\n",
-                  component, ms, ms + 4);
-        }
+        rc = start_app_pid (tool, package, &pid);
+        if (rc != 0 || !wait)
+          return rc;
+        /* The real time to the app's first frame after the request; an app
+         * without frames (--app) is done when its process runs. */
+        ms = wait_first_frame_ms (tool, package, pid, t0_ns);
+        if (ms < 0)
+          ms = (g_get_monotonic_time () - t0) / 1000;
+        printf ("Status: ok\nLaunchState: %s\nActivity: %s\nTotalTime: %" G_GINT64_FORMAT
+                "\nWaitTime: %" G_GINT64_FORMAT "\nComplete\n",
+                running ? "HOT" : "COLD", component, ms, ms + 3);
+      }
       return rc;
     }
   if (argc >= 3 && g_str_equal (argv[1], "get-standby-bucket"))

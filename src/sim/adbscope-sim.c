@@ -400,11 +400,13 @@ adbscope_sim_main (int    argc,
   SimRun run = { 0 };
   int port = 0, max_payload = ADB_MAX_PAYLOAD;
   gboolean unauthorized = FALSE, no_connect = FALSE, legacy_shell = FALSE, game = FALSE;
+  int startup_ms = 300;
   GOptionEntry entries[] = {
     { "port", 'p', 0, G_OPTION_ARG_INT, &port, N_("TCP port on 127.0.0.1 (0 picks a free one)"), N_("PORT") },
     { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("Device profile: pixel-14, legacy-8, tablet-13"), N_("NAME") },
     { "app", 0, 0, G_OPTION_ARG_STRING_ARRAY, &app_specs, N_("Also run COMMAND as the app PKG"), N_("PKG=COMMAND") },
     { "game", 0, 0, G_OPTION_ARG_NONE, &game, N_("Also run the game-like demo app, which draws into a SurfaceView"), NULL },
+    { "startup-ms", 0, 0, G_OPTION_ARG_INT, &startup_ms, N_("How long the demo apps take to draw their first frame"), N_("MS") },
     { "unauthorized", 0, 0, G_OPTION_ARG_NONE, &unauthorized, N_("Never accept the host's key (adb shows “unauthorized”)"), NULL },
     { "proto-version", 0, 0, G_OPTION_ARG_STRING, &proto_version, N_("Transport version, 0x01000000 or 0x01000001"), N_("V") },
     { "max-payload", 0, 0, G_OPTION_ARG_INT, &max_payload, N_("Largest packet payload the device accepts"), N_("BYTES") },
@@ -436,6 +438,9 @@ adbscope_sim_main (int    argc,
     return print_error (ADBSCOPE_ERROR_USAGE, _("--max-payload must be between 1024 and 1048576"));
   if (port < 0 || port > 65535)
     return print_error (ADBSCOPE_ERROR_USAGE, _("--port must be between 0 and 65535"));
+  if (startup_ms < 0 || startup_ms > 60000)
+    return print_error (ADBSCOPE_ERROR_USAGE, _("--startup-ms must be between 0 and 60000"));
+  device->startup_ms = startup_ms;
   device->max_payload = (guint32) max_payload;
   device->unauthorized = unauthorized;
   device->shell_v2 = !legacy_shell;
