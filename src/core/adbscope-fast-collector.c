@@ -30,6 +30,7 @@
 
 #include "adbscope-error.h"
 #include "adbscope-fast-collector.h"
+#include "adbscope-parse-gpu.h"
 #include "adbscope-parse-grep.h"
 #include "adbscope-parse-ps.h"
 #include "adbscope-probe.h"
@@ -53,6 +54,8 @@ struct _AdbscopeFastCollector
   GArray            *prev_tasks;
   GArray            *prev_net;
   GArray            *others;        /* OtherProc */
+  char              *gpu_busy_path; /* from the probe, or NULL */
+  char              *gpu_freq_path;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeFastCollector, adbscope_fast_collector, ADBSCOPE_TYPE_COLLECTOR)
@@ -131,6 +134,11 @@ build_command (AdbscopeCollector *collector,
     }
   if (self->n_max_freq > 0)
     g_string_append (cmd, " /sys/devices/system/cpu/cpu*/cpufreq/scaling_cur_freq");
+  /* sysfs paths from the probe's own list: no quoting needed */
+  if (self->gpu_busy_path != NULL)
+    g_string_append_printf (cmd, " %s", self->gpu_busy_path);
+  if (self->gpu_freq_path != NULL)
+    g_string_append_printf (cmd, " %s", self->gpu_freq_path);
   g_string_append (cmd, " 2>/dev/null");
   return g_string_free (cmd, FALSE);
 }
@@ -310,6 +318,7 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   s->mem_total_kb = s->mem_available_kb = s->swap_used_kb = NAN;
   s->psi_some_avg10 = s->psi_full_avg10 = NAN;
   s->net_rx_bytes_per_s = s->net_tx_bytes_per_s = NAN;
+  s->gpu_busy_pct = s->gpu_freq_mhz = NAN;
 
   /* The ps table of the package's processes comes first. */
   {
@@ -406,6 +415,11 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
           s->psi_full_avg10 = psi.full.present ? psi.full.avg10 : NAN;
         }
     }
+
+  if (self->gpu_busy_path != NULL)
+    s->gpu_busy_pct = adbscope_gpu_parse_busy_pct (adbscope_grep_output_lookup (grep, self->gpu_busy_path));
+  if (self->gpu_freq_path != NULL)
+    s->gpu_freq_mhz = adbscope_gpu_parse_freq_mhz (adbscope_grep_output_lookup (grep, self->gpu_freq_path));
 
   net = adbscope_proc_parse_net_dev (adbscope_grep_output_lookup (grep, "/proc/net/dev"), -1, NULL);
   if (net != NULL && self->prev_net != NULL && s->dt_s > 0)
@@ -553,6 +567,18 @@ adbscope_fast_collector_set_read_psi (AdbscopeFastCollector *self,
   self->read_psi = read_psi;
 }
 
+void
+adbscope_fast_collector_set_gpu (AdbscopeFastCollector *self,
+                                 const char            *busy_path,
+                                 const char            *freq_path)
+{
+  g_return_if_fail (ADBSCOPE_IS_FAST_COLLECTOR (self));
+  g_free (self->gpu_busy_path);
+  g_free (self->gpu_freq_path);
+  self->gpu_busy_path = g_strdup (busy_path);
+  self->gpu_freq_path = g_strdup (freq_path);
+}
+
 guint
 adbscope_fast_collector_get_restarts (AdbscopeFastCollector *self)
 {
@@ -570,6 +596,8 @@ adbscope_fast_collector_finalize (GObject *object)
   g_clear_pointer (&self->prev_tasks, g_array_unref);
   g_clear_pointer (&self->prev_net, g_array_unref);
   g_clear_pointer (&self->others, g_array_unref);
+  g_free (self->gpu_busy_path);
+  g_free (self->gpu_freq_path);
   G_OBJECT_CLASS (adbscope_fast_collector_parent_class)->finalize (object);
 }
 

@@ -61,6 +61,8 @@ typedef struct
   double   psi_some_avg10;
   double   psi_full_avg10;
   GArray  *net;                /* AdbscopeNetRate; NULL on the first sample */
+  double   gpu_busy_pct;       /* where the probe found a readable counter */
+  double   gpu_freq_mhz;
   double   net_rx_bytes_per_s; /* all interfaces but lo */
   double   net_tx_bytes_per_s;
 } AdbscopeFastSample;
@@ -72,6 +74,9 @@ void                   adbscope_fast_collector_set_max_freqs (AdbscopeFastCollec
                                                               guint                  n_cores);
 void                   adbscope_fast_collector_set_read_psi  (AdbscopeFastCollector *self,
                                                               gboolean               read_psi);
+void                   adbscope_fast_collector_set_gpu       (AdbscopeFastCollector *self,
+                                                              const char            *busy_path,
+                                                              const char            *freq_path);
 guint                  adbscope_fast_collector_get_restarts  (AdbscopeFastCollector *self);
 AdbscopeFastSample    *_adbscope_fast_collector_parse        (AdbscopeFastCollector *self,
                                                               const char            *output,

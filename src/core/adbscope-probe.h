@@ -19,6 +19,8 @@ typedef enum
   ADBSCOPE_SOURCE_DOZE,
   ADBSCOPE_SOURCE_JOBS,
   ADBSCOPE_SOURCE_ALARMS,
+  ADBSCOPE_SOURCE_GPU_BUSY,
+  ADBSCOPE_SOURCE_GPU_FREQ,
   ADBSCOPE_N_SOURCES,
 } AdbscopeSource;
 
@@ -45,6 +47,10 @@ typedef struct
   double     refresh_hz;    /* NaN unknown */
   gboolean   package_checked;
   gboolean   package_installed; /* `pm path PKG` printed a path */
+  char      *gpu_node;      /* "kgsl-3d0", "13000000.mali", or NULL */
+  char      *gpu_busy_path; /* the file the fast loop reads, or NULL */
+  char      *gpu_freq_path;
+  double     gpu_max_freq_mhz; /* NaN unknown */
   gboolean   supported[ADBSCOPE_N_SOURCES];
   char      *reason[ADBSCOPE_N_SOURCES];   /* why not, translated; NULL when supported */
 } AdbscopeProbeResult;

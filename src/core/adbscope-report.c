@@ -243,6 +243,18 @@ add_frames (JsonObject      *root,
   add_frame_sources (frames, session);
 }
 
+/* gpu.node, gpu.max_freq_mhz beside the busy/freq statistics */
+static void
+add_gpu (JsonObject      *root,
+         AdbscopeSession *session)
+{
+  JsonObject *gpu = section (root, "gpu");
+  const AdbscopeProbeResult *p = session ? adbscope_session_get_probe (session) : NULL;
+
+  set_string (gpu, "node", p ? p->gpu_node : NULL);
+  set_number (gpu, "max_freq_mhz", p ? p->gpu_max_freq_mhz : NAN);
+}
+
 static JsonObject *
 window_stats (AdbscopeSession  *session,
               AdbscopeSeriesId  id,
@@ -525,6 +537,7 @@ build (AdbscopeSession *session,
   json_object_set_array_member (cpu, "threads", threads_array (session));
 
   add_frames (root, session);
+  add_gpu (root, session);
   json_object_set_object_member (root, "system", system_object (session));
   json_object_set_array_member (root, "markers", markers_array (session));
   json_object_set_object_member (root, "sources", sources_object (session));

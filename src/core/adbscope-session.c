@@ -355,6 +355,8 @@ on_fast_sample (AdbscopeFastCollector    *fast,
   push (self, ADBSCOPE_SERIES_MEM_SYS_SWAP_USED, t, s->swap_used_kb);
   push (self, ADBSCOPE_SERIES_PSI_SOME, t, s->psi_some_avg10);
   push (self, ADBSCOPE_SERIES_PSI_FULL, t, s->psi_full_avg10);
+  push (self, ADBSCOPE_SERIES_GPU_BUSY, t, s->gpu_busy_pct);
+  push (self, ADBSCOPE_SERIES_GPU_FREQ, t, s->gpu_freq_mhz);
   push (self, ADBSCOPE_SERIES_NET_RX, t, s->net_rx_bytes_per_s);
   push (self, ADBSCOPE_SERIES_NET_TX, t, s->net_tx_bytes_per_s);
 
@@ -556,6 +558,7 @@ start_collectors (AdbscopeSession *self)
                              "serial", self->serial, "package", self->package,
                              "shell", self->probe_shell, "interval", self->interval_ms, NULL);
   adbscope_fast_collector_set_read_psi (self->fast, p->supported[ADBSCOPE_SOURCE_PSI]);
+  adbscope_fast_collector_set_gpu (self->fast, p->gpu_busy_path, p->gpu_freq_path);
   if (p->supported[ADBSCOPE_SOURCE_CPUFREQ])
     adbscope_fast_collector_set_max_freqs (self->fast, p->max_freq_khz, p->n_cores);
   g_signal_connect (self->fast, "sample", G_CALLBACK (on_fast_sample), self);

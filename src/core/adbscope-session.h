@@ -38,6 +38,8 @@ G_BEGIN_DECLS
   X (FPS_GFXINFO,        "frames.gfxinfo_fps",         "fps")  \
   X (FPS_SURFACEFLINGER, "frames.surfaceflinger_fps",  "fps")  \
   X (JANKY_INTERVAL,     "frames.janky_interval_pct",  "%")    \
+  X (GPU_BUSY,           "gpu.busy_pct",               "%")    \
+  X (GPU_FREQ,           "gpu.freq_mhz",               "MHz")  \
   X (NET_RX,             "network.rx_bytes_per_s",     "B/s")  \
   X (NET_TX,             "network.tx_bytes_per_s",     "B/s")  \
   X (BATTERY_LEVEL,      "power.battery_level_pct",    "%")    \

@@ -74,6 +74,8 @@ struct _AdbscopeSimDevice
   char                     *ns_cpu_dir;  /* bind over /sys/devices/system/cpu, or NULL */
   char                     *ns_empty_dir;/* bind over /proc/pressure, or NULL */
   char                     *ns_power_dir;/* bind over /sys/class/power_supply, or NULL */
+  char                     *ns_class_dir;/* laid over /sys/class (GPU nodes), or NULL */
+  char                     *ns_class_opts;/* its overlay options, made before any fork */
   int                       n_cpus;
   int                       startup_ms;  /* the demo apps' time to their first frame */
 
@@ -143,6 +145,11 @@ void      adbscope_sim_apps_stop_all         (AdbscopeSimDevice     *device);
 /* adbscope-sim-control.c: the line commands (stdin and the tools' socket) */
 char     *adbscope_sim_control_run           (AdbscopeSimDevice     *device,
                                               const char            *line);
+
+/* adbscope-sim-gpu.c: kgsl / devfreq nodes per profile */
+void      adbscope_sim_gpu_create            (AdbscopeSimDevice     *device);
+void      adbscope_sim_gpu_tick              (AdbscopeSimDevice     *device,
+                                              double                 load);
 
 /* adbscope-sim-surfaceflinger.c: `dumpsys SurfaceFlinger --list|--latency` */
 int       adbscope_sim_surfaceflinger_dump   (const AdbscopeSimProfile *profile,

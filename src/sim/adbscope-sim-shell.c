@@ -452,6 +452,9 @@ adbscope_sim_child_setup (gpointer user_data)
     mount (device->ns_empty_dir, "/proc/pressure", NULL, MS_BIND, NULL);
   if (device->ns_cpu_dir != NULL)
     mount (device->ns_cpu_dir, "/sys/devices/system/cpu", NULL, MS_BIND | MS_REC, NULL);
+  /* a read-only overlay: the GPU nodes over the real classes */
+  if (device->ns_class_opts != NULL)
+    mount ("overlay", "/sys/class", "overlay", MS_RDONLY, device->ns_class_opts);
   if (device->ns_power_dir != NULL)
     mount (device->ns_power_dir, "/sys/class/power_supply", NULL, MS_BIND | MS_REC, NULL);
 }

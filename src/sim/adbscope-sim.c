@@ -403,7 +403,7 @@ adbscope_sim_main (int    argc,
   int startup_ms = 300;
   GOptionEntry entries[] = {
     { "port", 'p', 0, G_OPTION_ARG_INT, &port, N_("TCP port on 127.0.0.1 (0 picks a free one)"), N_("PORT") },
-    { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("Device profile: pixel-14, legacy-8, tablet-13"), N_("NAME") },
+    { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("Device profile: pixel-14, legacy-8, tablet-13, redmi-13"), N_("NAME") },
     { "app", 0, 0, G_OPTION_ARG_STRING_ARRAY, &app_specs, N_("Also run COMMAND as the app PKG"), N_("PKG=COMMAND") },
     { "game", 0, 0, G_OPTION_ARG_NONE, &game, N_("Also run the game-like demo app, which draws into a SurfaceView"), NULL },
     { "startup-ms", 0, 0, G_OPTION_ARG_INT, &startup_ms, N_("How long the demo apps take to draw their first frame"), N_("MS") },
