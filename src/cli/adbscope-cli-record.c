@@ -17,6 +17,10 @@
 #include "adbscope-validate.h"
 #include "adbscope-cli.h"
 #include "adbscope-cli-commands.h"
+#include "adbscope-cli-output.h"
+#ifdef ADBSCOPE_HAVE_SIM
+#include "adbscope-sim-profile.h"
+#endif
 
 typedef struct
 {
@@ -25,7 +29,8 @@ typedef struct
   AdbscopeControlServer *control;
   AdbscopeDemo          *demo;
   GPtrArray             *assertions;
-  FILE                  *samples;
+  AdbscopeCliOutput     *samples;
+  GError                *samples_error;  /* the first failed row write */
   GError                *error;
   gboolean               stopping;
   gboolean               started;
@@ -125,13 +130,47 @@ on_sample (AdbscopeSession          *session,
 {
   g_autoptr(GString) row = g_string_new (NULL);
 
-  if (r->samples == NULL)
+  if (r->samples == NULL || r->samples_error != NULL)
     return;
   if (adbscope_session_get_n_samples (session) == 1)
     adbscope_csv_append_header (row, session);
   adbscope_csv_append_row (row, session, sample->time_us);
-  fputs (row->str, r->samples);
-  fflush (r->samples);
+  /* A failed write (disk full) stops the CSV, not the run; the report
+   * says so and the exit status is 1. */
+  adbscope_cli_output_append (r->samples, row->str, row->len, &r->samples_error);
+}
+
+/* Writes the report where it was meant to go; if that fails, prints it
+ * with the error on stdout, and if even that fails saves it in the state
+ * folder and says where on stderr.  FALSE when it did not reach @out. */
+static gboolean
+deliver_report (JsonNode          *report,
+                AdbscopeCliOutput *out,
+                gboolean           out_is_stdout)
+{
+  g_autofree char *text = json_to_string (report, TRUE);
+  g_autofree char *line = g_strconcat (text, "\n", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) fallback_error = NULL;
+  g_autofree char *saved = NULL;
+
+  if (adbscope_cli_output_write_all (out, line, strlen (line), &error))
+    return TRUE;
+
+  if (!out_is_stdout)
+    {
+      g_autoptr(JsonNode) wrapped = adbscope_cli_error_to_json (error);
+
+      json_object_set_member (json_node_get_object (wrapped), "report", json_node_copy (report));
+      if (adbscope_cli_print_json (wrapped))
+        return FALSE;
+    }
+  saved = adbscope_cli_output_save_fallback (line, strlen (line), &fallback_error);
+  if (saved != NULL)
+    g_printerr (_("adbscope: %s; the report was saved in %s\n"), error->message, saved);
+  else
+    g_printerr (_("adbscope: %s; the report is lost (%s)\n"), error->message, fallback_error->message);
+  return FALSE;
 }
 
 static void
@@ -226,9 +265,13 @@ adbscope_cli_record (int    argc,
   g_autoptr(AdbscopeSession) session = NULL;
   g_autoptr(AdbscopeControlServer) control = NULL;
   g_autoptr(AdbscopeDemo) demo_dev = NULL;
+  g_autoptr(AdbscopeCliOutput) stdout_out = NULL;
+  g_autoptr(AdbscopeCliOutput) report_out = NULL;
+  g_autoptr(AdbscopeCliOutput) samples_out = NULL;
   guint64 duration_ms = 0, interval_ms = 1000, meminfo_ms = 2000;
-  guint sigint_id, sigterm_id, duration_id = 0;
+  guint sigint_id, sigterm_id, sighup_id, duration_id = 0;
   Record r = { 0 };
+  gboolean delivered;
   int rc;
 
   g_option_context_set_summary (context, _("Record what an app costs and write a JSON report."));
@@ -262,6 +305,13 @@ adbscope_cli_record (int    argc,
     return adbscope_cli_usage_error (_("The interval must be between 100ms and 60s"));
   if (meminfo_interval != NULL && (!parse_duration_ms (meminfo_interval, &meminfo_ms) || meminfo_ms < 500))
     return adbscope_cli_usage_error (_("The meminfo interval must be at least 500ms"));
+  if (profile != NULL && !demo)
+    return adbscope_cli_usage_error (_("--profile needs --demo"));
+#ifdef ADBSCOPE_HAVE_SIM
+  if (profile != NULL && adbscope_sim_profile_lookup (profile) == NULL)
+    return adbscope_cli_usage_error (_("Unknown profile “%s”; the profiles are: %s"),
+                                     profile, adbscope_sim_profile_list_names ());
+#endif
   if (capture || pcap != NULL)
     {
       g_set_error_literal (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
@@ -282,12 +332,25 @@ adbscope_cli_record (int    argc,
       g_ptr_array_add (assertions, a);
     }
 
-  if (samples != NULL && (r.samples = fopen (samples, "w")) == NULL)
+  /* Every output is checked before anything starts: a run must never end
+   * with a report that has nowhere to go. */
+  stdout_out = adbscope_cli_output_new_stdout (output == NULL ? &error : NULL);
+  if (output == NULL && stdout_out == NULL)
+    return adbscope_cli_print_error (error);
+  if (output != NULL && (report_out = adbscope_cli_output_prepare (output, &error)) == NULL)
+    return adbscope_cli_print_error (error);
+  if (samples != NULL)
     {
-      int errsv = errno;
-      g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
-                   _("Cannot write %s: %s"), samples, g_strerror (errsv));
-      return adbscope_cli_print_error (error);
+      g_autoptr(AdbscopeCliOutput) check = adbscope_cli_output_prepare (samples, &error);
+
+      if (check == NULL)
+        return adbscope_cli_print_error (error);
+      if (adbscope_cli_output_same_file (check, report_out ? report_out : stdout_out))
+        return adbscope_cli_usage_error (_("The report and the samples cannot go to the same file (%s)"), samples);
+      if (!adbscope_cli_output_open_stream (check, &error))
+        return adbscope_cli_print_error (error);
+      samples_out = g_steal_pointer (&check);
+      r.samples = samples_out;
     }
 
   loop = g_main_loop_new (NULL, FALSE);
@@ -330,6 +393,8 @@ adbscope_cli_record (int    argc,
 
   sigint_id = g_unix_signal_add (SIGINT, on_signal, &r);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &r);
+  /* A closed terminal ends the run like SIGTERM: with its report. */
+  sighup_id = g_unix_signal_add (SIGHUP, on_signal, &r);
   adbscope_session_start_async (session, NULL, session_started_cb, &r);
   if (duration_ms > 0)
     duration_id = g_timeout_add ((guint) MIN (duration_ms, G_MAXUINT), on_duration, &r);
@@ -337,25 +402,32 @@ adbscope_cli_record (int    argc,
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
+  g_source_remove (sighup_id);
   if (duration_id != 0 && !r.stopping)
     g_source_remove (duration_id);
   adbscope_session_stop (session);
   adbscope_control_server_stop (control);
-  if (r.samples != NULL)
-    fclose (g_steal_pointer (&r.samples));
+  if (r.samples != NULL && r.samples_error == NULL)
+    adbscope_cli_output_close (r.samples, &r.samples_error);
 
   if (r.error != NULL && !r.started)
     goto fail;
 
   report = adbscope_report_build (session, assertions);
-  if (output != NULL)
+  if (r.samples_error != NULL)
+    adbscope_report_add_output_error (report, r.samples_error->message);
+  if (demo_dev != NULL)
+    adbscope_demo_stop_and_wait (demo_dev);
+
+  if (output == NULL)
+    delivered = deliver_report (report, stdout_out, TRUE);
+  else if ((delivered = deliver_report (report, report_out, FALSE)) &&
+           (stdout_out == NULL || !adbscope_cli_output_same_file (stdout_out, report_out)))
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
       g_autoptr(JsonNode) summary = NULL;
       guint passed = 0;
 
-      if (!adbscope_report_write (report, output, &r.error))
-        goto fail;
       for (guint i = 0; i < assertions->len; i++)
         passed += ((AdbscopeAssertion *) g_ptr_array_index (assertions, i))->pass;
       json_builder_begin_object (b);
@@ -367,23 +439,29 @@ adbscope_cli_record (int    argc,
       json_builder_add_int_value (b, passed);
       json_builder_set_member_name (b, "assertions_failed");
       json_builder_add_int_value (b, assertions->len - passed);
+      if (r.samples_error != NULL)
+        {
+          json_builder_set_member_name (b, "samples_error");
+          json_builder_add_string_value (b, r.samples_error->message);
+        }
       json_builder_end_object (b);
       summary = json_builder_get_root (b);
-      adbscope_cli_print_json (summary);
+      if (!adbscope_cli_print_json (summary))
+        delivered = FALSE;
     }
-  else
-    adbscope_cli_print_json (report);
 
-  if (demo_dev != NULL)
-    adbscope_demo_stop_and_wait (demo_dev);
+  rc = ADBSCOPE_EXIT_OK;
   for (guint i = 0; i < assertions->len; i++)
     if (!((AdbscopeAssertion *) g_ptr_array_index (assertions, i))->pass)
-      return ADBSCOPE_EXIT_ASSERTION;
-  return ADBSCOPE_EXIT_OK;
+      rc = ADBSCOPE_EXIT_ASSERTION;
+  if (!delivered || r.samples_error != NULL)
+    rc = ADBSCOPE_EXIT_ERROR;
+  g_clear_error (&r.samples_error);
+  g_clear_error (&r.error);
+  return rc;
 
 fail:
-  if (r.samples != NULL)
-    fclose (r.samples);
+  g_clear_error (&r.samples_error);
   if (control != NULL)
     adbscope_control_server_stop (control);
   if (demo_dev != NULL)

@@ -64,21 +64,23 @@ print_help (FILE *out)
   fprintf (out, "%s\n", _("Exit status: 0 ok, 1 error, 2 usage error, 3 an assertion failed."));
 }
 
-void
+/* FALSE when stdout could not take it (closed, full, a pipe nobody reads). */
+gboolean
 adbscope_cli_print_json (JsonNode *node)
 {
   g_autofree char *text = json_to_string (node, TRUE);
 
+  clearerr (stdout);
   fputs (text, stdout);
   fputc ('\n', stdout);
-  fflush (stdout);
+  return fflush (stdout) == 0 && !ferror (stdout);
 }
 
-int
-adbscope_cli_print_error (const GError *error)
+/* {"error":{"code":"…","message":"…"}} */
+JsonNode *
+adbscope_cli_error_to_json (const GError *error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "error");
@@ -89,8 +91,17 @@ adbscope_cli_print_error (const GError *error)
   json_builder_add_string_value (builder, error->message);
   json_builder_end_object (builder);
   json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
-  adbscope_cli_print_json (root);
+  return json_builder_get_root (builder);
+}
+
+int
+adbscope_cli_print_error (const GError *error)
+{
+  g_autoptr(JsonNode) root = adbscope_cli_error_to_json (error);
+
+  /* Where stdout is gone the message still reaches a person. */
+  if (!adbscope_cli_print_json (root))
+    g_printerr ("adbscope: %s\n", error->message);
 
   if (g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE))
     return ADBSCOPE_EXIT_USAGE;

@@ -25,7 +25,8 @@ typedef struct
 gboolean adbscope_cli_handles      (const char   *arg);
 int      adbscope_cli_run          (int           argc,
                                     char        **argv);
-void     adbscope_cli_print_json   (JsonNode     *node);
+gboolean adbscope_cli_print_json   (JsonNode     *node);
+JsonNode *adbscope_cli_error_to_json (const GError *error);
 int      adbscope_cli_print_error  (const GError *error);
 int      adbscope_cli_usage_error  (const char   *format,
                                     ...) G_GNUC_PRINTF (1, 2);

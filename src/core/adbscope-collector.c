@@ -116,8 +116,11 @@ tick_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* Next tick one interval after this one started; if that time has passed
- * (a slow command), right away — once.  Never a burst to catch up.
+/* The seed rule: the next tick is one interval after this one started;
+ * if that time has passed (a slow command), one whole interval after the
+ * answer.  Never a burst to catch up, and never a read right after a late
+ * one: a phone that answers late may have read its counters only just now,
+ * and two reads milliseconds apart make a delta of noise.
  */
 static void
 schedule_next (AdbscopeCollector *self)
@@ -125,7 +128,7 @@ schedule_next (AdbscopeCollector *self)
   AdbscopeCollectorPrivate *priv = adbscope_collector_get_instance_private (self);
   gint64 due = priv->tick_started_us + (gint64) priv->interval_ms * 1000;
   gint64 now = g_get_monotonic_time ();
-  guint delay_ms = due > now ? (guint) ((due - now + 999) / 1000) : 0;
+  guint delay_ms = due > now ? (guint) ((due - now + 999) / 1000) : priv->interval_ms;
 
   if (!priv->running || priv->timer_id != 0 || priv->busy)
     return;

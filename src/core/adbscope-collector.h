@@ -3,8 +3,9 @@
  * A collector owns its AdbscopeShell and its ticker.  Each tick it asks the
  * subclass for a command, runs it, and hands the output to the subclass,
  * which parses it (pure parsers) and emits its own update signal.  The
- * ticker never fires to catch up: after a slow command the next tick runs
- * at once, once, and the schedule continues from there.
+ * ticker never fires to catch up (the seed rule): after a slow command the
+ * next tick waits one whole interval from the answer, and the schedule
+ * continues from there.
  */
 #pragma once
 

@@ -9,6 +9,7 @@
 #include "adbscope-device-monitor.h"
 #include "adbscope-shell.h"
 #include "adbscope-series.h"
+#include "adbscope-delta-window.h"
 #include "adbscope-assertion.h"
 #include "adbscope-collector.h"
 #include "adbscope-control.h"

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "adbscope-delta-window.h"
 #include "adbscope-error.h"
 #include "adbscope-fast-collector.h"
 #include "adbscope-parse-gpu.h"
@@ -351,8 +352,9 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
     return NULL;
 
   if (self->prev_stat != NULL)
+    s->dt_s = s->uptime_s - self->prev_uptime;
+  if (self->prev_stat != NULL && adbscope_delta_window_is_usable (s->dt_s))
     {
-      s->dt_s = s->uptime_s - self->prev_uptime;
       usage = adbscope_cpu_usage_compute (self->prev_stat, stat);
       s->system_pct = usage->total_pct;
       s->n_cores = MIN (usage->n_cpus, ADBSCOPE_MAX_CORES);
@@ -422,7 +424,7 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
     s->gpu_freq_mhz = adbscope_gpu_parse_freq_mhz (adbscope_grep_output_lookup (grep, self->gpu_freq_path));
 
   net = adbscope_proc_parse_net_dev (adbscope_grep_output_lookup (grep, "/proc/net/dev"), -1, NULL);
-  if (net != NULL && self->prev_net != NULL && s->dt_s > 0)
+  if (net != NULL && self->prev_net != NULL && adbscope_delta_window_is_usable (s->dt_s))
     {
       s->net = g_array_new (FALSE, TRUE, sizeof (AdbscopeNetRate));
       s->net_rx_bytes_per_s = s->net_tx_bytes_per_s = 0;

@@ -26,6 +26,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "adbscope-delta-window.h"
 #include "adbscope-error.h"
 #include "adbscope-frames-collector.h"
 
@@ -260,6 +261,14 @@ parse_gfxinfo (AdbscopeFramesCollector  *self,
   s->total_frames = cur->stats.total_frames;
   same = self->prev != NULL && self->prev->pid == cur->pid &&
          cur->stats.total_frames >= self->prev->stats.total_frames;
+  /* A dump right after the previous one (a late answer) is no base for a
+   * rate: no FPS for it, and the previous dump stays the base so its
+   * frames are counted with the next interval. */
+  if (same && !adbscope_delta_window_is_usable (s->uptime_s - self->prev_uptime))
+    {
+      s->dt_s = s->uptime_s - self->prev_uptime;
+      return g_steal_pointer (&s);
+    }
   s->restarted = self->seen_process && self->prev != NULL && self->prev->pid != cur->pid;
   self->seen_process = TRUE;
 

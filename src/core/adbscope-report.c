@@ -358,6 +358,7 @@ run_object (AdbscopeSession *session)
       json_array_add_object_element (gaps, go);
     }
   json_object_set_array_member (o, "gap_list", gaps);
+  json_object_set_array_member (o, "output_errors", json_array_new ());
   return o;
 }
 
@@ -599,6 +600,17 @@ adbscope_report_build_skeleton (void)
 
   mark_strings (json_node_get_object (node));
   return node;
+}
+
+/* An output of the run that failed (the --samples CSV): run.output_errors. */
+void
+adbscope_report_add_output_error (JsonNode   *report,
+                                  const char *message)
+{
+  JsonNode *errors = adbscope_report_lookup (report, "run.output_errors");
+
+  g_return_if_fail (errors != NULL && JSON_NODE_HOLDS_ARRAY (errors));
+  json_array_add_string_element (json_node_get_array (errors), message);
 }
 
 gboolean

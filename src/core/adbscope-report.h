@@ -13,6 +13,8 @@ G_BEGIN_DECLS
 JsonNode *adbscope_report_build          (AdbscopeSession *session,
                                           GPtrArray       *assertions);
 JsonNode *adbscope_report_build_skeleton (void);
+void      adbscope_report_add_output_error (JsonNode    *report,
+                                          const char      *message);
 gboolean  adbscope_report_write          (JsonNode        *report,
                                           const char      *path,
                                           GError         **error);

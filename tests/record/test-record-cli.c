@@ -5,6 +5,9 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "adbscope-core.h"
 #include "adbscope-test-device.h"
@@ -309,6 +312,282 @@ test_apps (void)
   g_assert_cmpstr (error_code (bad), ==, "invalid_serial");
 }
 
+/* Runs `adbscope ARGS…` to the end with stdout to @stdout_path (or a pipe
+ * when NULL, returned in *out), as @user (or us when NULL); returns the
+ * exit status. */
+static int
+run_as (const char  *user,
+        const char  *stdout_path,
+        char       **out,
+        char       **err,
+        ...)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  GSubprocessFlags flags = G_SUBPROCESS_FLAGS_STDERR_PIPE;
+  const char *arg;
+  va_list ap;
+
+  if (stdout_path == NULL)
+    flags |= G_SUBPROCESS_FLAGS_STDOUT_PIPE;
+  launcher = g_subprocess_launcher_new (flags);
+  if (stdout_path != NULL)
+    g_subprocess_launcher_set_stdout_file_path (launcher, stdout_path);
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", runtime_dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
+  if (user != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "setpriv");
+      g_ptr_array_add (argv, g_strdup_printf ("--reuid=%s", user));
+      g_ptr_array_add (argv, (char *) "--regid=nogroup");
+      g_ptr_array_add (argv, (char *) "--clear-groups");
+      g_ptr_array_add (argv, (char *) "--");
+    }
+  g_ptr_array_add (argv, (char *) g_getenv ("ADBSCOPE_BIN"));
+  va_start (ap, err);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, out, err, &error);
+  g_assert_no_error (error);
+  if (user != NULL)
+    g_free (argv->pdata[1]);
+  return g_subprocess_get_exit_status (proc);
+}
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (!json_parser_load_from_data (parser, text, -1, &error))
+    g_error ("not JSON (%s): %s", error->message, text);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static gint64
+report_samples (JsonNode *report)
+{
+  JsonNode *n = adbscope_report_lookup (report, "run.samples");
+
+  g_assert_nonnull (n);
+  return json_node_get_int (n);
+}
+
+/* Output goes where the user pointed, checked before the run; a failed
+ * write keeps the report and exits 1.  As root, on throw-away device nodes. */
+static void
+test_output_paths (void)
+{
+  const char *serial = adbscope_test_device_get_serial (device);
+  g_autofree char *dir = g_dir_make_tmp ("adbscope-out-XXXXXX", NULL);
+  g_autofree char *full = g_build_filename (dir, "full", NULL);
+  g_autofree char *null = g_build_filename (dir, "null", NULL);
+  g_autofree char *real = g_build_filename (dir, "real.json", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.json", NULL);
+  g_autofree char *missing = g_build_filename (dir, "no", "such", "report.json", NULL);
+  g_autofree char *saved_dir = g_build_filename (runtime_dir, "adbscope", "reports", NULL);
+  GStatBuf st;
+
+  g_assert_cmpint (mknod (full, S_IFCHR | 0666, makedev (1, 7)), ==, 0);
+  g_assert_cmpint (mknod (null, S_IFCHR | 0666, makedev (1, 3)), ==, 0);
+  g_assert_cmpint (symlink (real, link), ==, 0);
+
+  /* A missing folder is found before the run, not after it. */
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_autoptr(JsonNode) j = NULL;
+    gint64 t0 = g_get_monotonic_time ();
+    int rc = run_as (NULL, NULL, &out, &err, "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE,
+                     "--duration", "60s", "-o", missing, NULL);
+
+    j = parse_json (out);
+    g_assert_cmpint (rc, ==, 1);
+    g_assert_cmpstr (error_code (j), ==, "io_error");
+    g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+  }
+
+  /* A device: written as a stream, never replaced.  /dev/full refuses:
+   * the report comes on stdout with the error, exit 1. */
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_autoptr(JsonNode) j = NULL;
+    int rc = run_as (NULL, NULL, &out, &err, "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE,
+                     "--duration", "2s", "-o", full, NULL);
+
+    j = parse_json (out);
+    g_assert_cmpint (rc, ==, 1);
+    g_assert_cmpstr (error_code (j), ==, "io_error");
+    g_assert_cmpint (report_samples (adbscope_report_lookup (j, "report")), >=, 1);
+    g_assert_cmpint (g_lstat (full, &st), ==, 0);
+    g_assert_true (S_ISCHR (st.st_mode));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    int rc = run_as (NULL, NULL, &out, &err, "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE,
+                     "--duration", "2s", "-o", null, NULL);
+
+    g_assert_cmpint (rc, ==, 0);
+    g_assert_cmpint (g_lstat (null, &st), ==, 0);
+    g_assert_true (S_ISCHR (st.st_mode));
+  }
+
+  /* A symlink is followed: the target gets the report, the link stays. */
+  {
+    g_autofree char *out = NULL, *err = NULL, *text = NULL;
+    g_autoptr(JsonNode) j = NULL;
+    int rc = run_as (NULL, NULL, &out, &err, "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE,
+                     "--duration", "2s", "-o", link, NULL);
+
+    g_assert_cmpint (rc, ==, 0);
+    g_assert_cmpint (g_lstat (link, &st), ==, 0);
+    g_assert_true (S_ISLNK (st.st_mode));
+    g_assert_true (g_file_get_contents (real, &text, NULL, NULL));
+    j = parse_json (text);
+    g_assert_cmpint (report_samples (j), >=, 1);
+  }
+
+  /* The report and the samples in one file: a usage error, whatever the
+   * spelling (here through the symlink). */
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_autoptr(JsonNode) j = NULL;
+    int rc = run_as (NULL, NULL, &out, &err, "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE,
+                     "-o", real, "--samples", link, NULL);
+
+    j = parse_json (out);
+    g_assert_cmpint (rc, ==, 2);
+    g_assert_cmpstr (error_code (j), ==, "usage");
+  }
+
+  /* A full disk under --samples: the run goes on, the report says so, exit 1. */
+  {
+    g_autofree char *out = NULL, *err = NULL, *text = NULL;
+    g_autoptr(JsonNode) j = NULL;
+    g_autoptr(JsonNode) summary = NULL;
+    JsonArray *errors;
+    int rc = run_as (NULL, NULL, &out, &err, "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE,
+                     "--duration", "2s", "--samples", full, "-o", real, NULL);
+
+    summary = parse_json (out);
+    g_assert_cmpint (rc, ==, 1);
+    g_assert_nonnull (adbscope_report_lookup (summary, "samples_error"));
+    g_assert_true (g_file_get_contents (real, &text, NULL, NULL));
+    j = parse_json (text);
+    errors = json_node_get_array (adbscope_report_lookup (j, "run.output_errors"));
+    g_assert_cmpuint (json_array_get_length (errors), ==, 1);
+    g_assert_nonnull (strstr (json_array_get_string_element (errors, 0), "No space left"));
+  }
+
+  /* Standard output that cannot take the report (a full device): exit 1,
+   * the report saved in the state folder, named on stderr. */
+  {
+    g_autofree char *err = NULL, *text = NULL;
+    g_autoptr(GDir) d = NULL;
+    g_autoptr(JsonNode) j = NULL;
+    const char *name;
+    int rc;
+
+    rc = run_as (NULL, full, NULL, &err, "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE,
+                 "--duration", "2s", NULL);
+    g_assert_cmpint (rc, ==, 1);
+    g_assert_nonnull (strstr (err, saved_dir));
+    d = g_dir_open (saved_dir, 0, NULL);
+    g_assert_nonnull (d);
+    name = g_dir_read_name (d);
+    g_assert_nonnull (name);
+    {
+      g_autofree char *path = g_build_filename (saved_dir, name, NULL);
+
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      j = parse_json (text);
+      g_assert_cmpint (report_samples (j), >=, 1);
+      g_unlink (path);
+    }
+  }
+
+  g_unlink (full);
+  g_unlink (null);
+  g_unlink (link);
+  g_unlink (real);
+  g_rmdir (dir);
+}
+
+/* As an unprivileged user: a folder or a file it may not write is refused
+ * before the run, and nothing is replaced. */
+static void
+test_output_unprivileged (void)
+{
+  const char *serial = adbscope_test_device_get_serial (device);
+  g_autofree char *dir = g_dir_make_tmp ("adbscope-ro-XXXXXX", NULL);
+  g_autofree char *closed = g_build_filename (dir, "closed", NULL);
+  g_autofree char *inside = g_build_filename (closed, "report.json", NULL);
+  g_autofree char *open_dir = g_build_filename (dir, "open", NULL);
+  g_autofree char *theirs = g_build_filename (open_dir, "theirs.json", NULL);
+  g_autofree char *text = NULL;
+  const char *targets[] = { inside, theirs };
+
+  g_assert_cmpint (g_chmod (dir, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (closed, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (open_dir, 01777), ==, 0);
+  g_assert_cmpint (g_chmod (open_dir, 01777), ==, 0);
+  g_assert_true (g_file_set_contents (theirs, "root's\n", -1, NULL));
+  g_assert_cmpint (g_chmod (theirs, 0644), ==, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+    for (guint k = 0; k < 2; k++)
+      {
+        g_autofree char *out = NULL, *err = NULL;
+        g_autoptr(JsonNode) j = NULL;
+        gint64 t0 = g_get_monotonic_time ();
+        int rc = run_as ("nobody", NULL, &out, &err, "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE,
+                         "--duration", "60s", k == 0 ? "-o" : "--samples", targets[i], NULL);
+
+        j = parse_json (out);
+        g_test_message ("as nobody, %s %s: %s", k == 0 ? "-o" : "--samples", targets[i], out);
+        g_assert_cmpint (rc, ==, 1);
+        g_assert_cmpstr (error_code (j), ==, "io_error");
+        g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+      }
+  g_assert_true (g_file_get_contents (theirs, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "root's\n");
+  g_assert_false (g_file_test (inside, G_FILE_TEST_EXISTS));
+  g_unlink (theirs);
+  g_rmdir (open_dir);
+  g_rmdir (closed);
+  g_rmdir (dir);
+}
+
+/* SIGHUP (the terminal closed) ends a run like SIGTERM: with its report. */
+static void
+test_sighup_writes_report (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) rec = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  g_autofree char *out = NULL;
+
+  rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
+               "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE, NULL);
+  g_assert_no_error (error);
+  wait_for_state_file ();
+  g_usleep (2500 * 1000);
+  g_subprocess_send_signal (rec, SIGHUP);
+  g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (rec));
+  g_assert_cmpint (g_subprocess_get_exit_status (rec), ==, 0);
+  report = parse_json (out);
+  g_assert_cmpint (report_samples (report), >=, 1);
+}
+
 static void
 test_no_recording (void)
 {
@@ -337,6 +616,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/cli/assertions", test_assertions);
   g_test_add_func ("/record/cli/mark-stop-samples", test_mark_stop_samples);
   g_test_add_func ("/record/cli/sigint-writes-report", test_sigint_still_writes_report);
+  g_test_add_func ("/record/cli/sighup-writes-report", test_sighup_writes_report);
+  g_test_add_func ("/record/cli/output-paths", test_output_paths);
+  g_test_add_func ("/record/cli/output-unprivileged", test_output_unprivileged);
   rc = g_test_run ();
 
   adbscope_test_device_free (device);

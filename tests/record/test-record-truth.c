@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "adbscope-core.h"
@@ -359,6 +360,151 @@ test_stall_gap (void)
   watch_clear (&w);
 }
 
+typedef struct
+{
+  double uptime_s, dt_s, system_pct, app_pct;
+} StallRow;
+
+typedef struct
+{
+  GArray    *fast;     /* StallRow */
+  guint      want;
+  GMainLoop *loop;
+  GPid       pid;
+  guint64    app_ticks0, total_ticks0;
+  guint64    app_ticks1, total_ticks1;
+} StallWatch;
+
+static void
+on_stall_sample (AdbscopeSession          *session,
+                 const AdbscopeFastSample *s,
+                 StallWatch               *w)
+{
+  StallRow row = { s->uptime_s, s->dt_s, s->system_pct, s->app_pct };
+
+  g_array_append_val (w->fast, row);
+  /* Truth from the second read on: samples 3… cover that span. */
+  if (w->fast->len == 2)
+    {
+      w->app_ticks0 = read_app_ticks (w->pid);
+      w->total_ticks0 = read_total_ticks ();
+    }
+  if (w->fast->len == w->want)
+    {
+      w->app_ticks1 = read_app_ticks (w->pid);
+      w->total_ticks1 = read_total_ticks ();
+      g_main_loop_quit (w->loop);
+    }
+}
+
+static gboolean
+sigstop_sim (gpointer data)
+{
+  kill (adbscope_test_device_get_pid (data), SIGSTOP);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+sigcont_sim (gpointer data)
+{
+  kill (adbscope_test_device_get_pid (data), SIGCONT);
+  return G_SOURCE_REMOVE;
+}
+
+/* A phone that stops answering for 2.5 s (less than a gap), by the sim's
+ * `stall` control (its answers held) or SIGSTOP (it reads nothing either):
+ * the samples around it are real numbers or NaN, never noise from two reads
+ * milliseconds apart.  The seed rule: after a slow command the next read
+ * waits a whole interval; the delta rule: a window shorter than
+ * ADBSCOPE_DELTA_MIN_WINDOW_S is NaN. */
+static void
+stall_run (const char *how)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_autoptr(AdbscopeSession) session = NULL;
+  Control stall = { NULL, "stall 2500" };
+  StallWatch w = { 0 };
+  AdbscopeSeries *fps;
+  double refresh, sum = 0, span = 0, truth;
+  guint short_reads = 0;
+
+  g_assert_no_error (error);
+  stall.dev = dev;
+  w.fast = g_array_new (FALSE, FALSE, sizeof (StallRow));
+  w.loop = g_main_loop_new (NULL, FALSE);
+  w.want = 9;
+  w.pid = adbscope_test_device_get_app_pid (dev, ADBSCOPE_DEMO_PACKAGE);
+  session = adbscope_session_new (adbscope_test_device_get_serial (dev), ADBSCOPE_DEMO_PACKAGE);
+  g_signal_connect (session, "sample", G_CALLBACK (on_stall_sample), &w);
+  adbscope_session_start_async (session, NULL, started_cb, NULL);
+  if (g_str_equal (how, "stall"))
+    g_timeout_add (3300, send_control, &stall);
+  else
+    {
+      g_timeout_add (3300, sigstop_sim, dev);
+      g_timeout_add (5800, sigcont_sim, dev);
+    }
+  g_main_loop_run (w.loop);
+  adbscope_session_stop (session);
+  refresh = adbscope_session_get_refresh_rate (session);
+
+  for (guint i = 0; i < w.fast->len; i++)
+    {
+      StallRow *r = &g_array_index (w.fast, StallRow, i);
+
+      g_test_message ("%s: uptime %.3f dt %.3f system %.1f %% app %.1f %%",
+                      how, r->uptime_s, r->dt_s, r->system_pct, r->app_pct);
+      if (i > 0 && r->dt_s < 0.5)
+        short_reads++;
+      /* A delta over a window too short for 1/100 s ticks is NaN. */
+      if (isfinite (r->dt_s) && r->dt_s < ADBSCOPE_DELTA_MIN_WINDOW_S)
+        {
+          g_assert_true (isnan (r->system_pct));
+          g_assert_true (isnan (r->app_pct));
+        }
+      if (isfinite (r->system_pct))
+        g_assert_cmpfloat (r->system_pct, <=, 100.0);
+      if (i >= 2)
+        {
+          g_assert_true (isfinite (r->app_pct));
+          sum += r->app_pct * r->dt_s;
+          span += r->dt_s;
+        }
+    }
+  /* No near-duplicate read: every device read is at least half an interval
+   * after the one before. */
+  g_assert_cmpuint (short_reads, ==, 0);
+  /* And the numbers are the kernel's: app CPU weighted by each window
+   * against the test's own read of /proc over the same samples. */
+  truth = 100.0 * (w.app_ticks1 - w.app_ticks0) / (double) (w.total_ticks1 - w.total_ticks0);
+  g_test_message ("%s: app %.2f %% over %.1f s, /proc %.2f %%", how, sum / span, span, truth);
+  g_assert_cmpfloat (fabs (sum / span - truth), <=, 1.0);
+
+  fps = adbscope_session_get_series (session, ADBSCOPE_SERIES_FPS);
+  for (guint i = 0; i < adbscope_series_get_length (fps); i++)
+    {
+      double v = adbscope_series_get (fps, i)->value;
+
+      if (isfinite (v))
+        g_assert_cmpfloat (v, <=, refresh + 2.0);
+    }
+  g_array_unref (w.fast);
+  g_main_loop_unref (w.loop);
+}
+
+static void
+test_short_stall_control (void)
+{
+  stall_run ("stall");
+}
+
+static void
+test_short_stall_sigstop (void)
+{
+  stall_run ("sigstop");
+}
+
 /* legacy-8: PSI, cpufreq and thermal not supported, with reasons, never zero. */
 static void
 test_legacy_unsupported (void)
@@ -409,6 +555,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/truth/fps", test_fps);
   g_test_add_func ("/record/truth/restart", test_restart);
   g_test_add_func ("/record/truth/stall-gap", test_stall_gap);
+  g_test_add_func ("/record/truth/short-stall-control", test_short_stall_control);
+  g_test_add_func ("/record/truth/short-stall-sigstop", test_short_stall_sigstop);
   g_test_add_func ("/record/truth/legacy-unsupported", test_legacy_unsupported);
   return g_test_run ();
 }

@@ -1,0 +1,52 @@
+/* adbscope-cli-output.h: where a headless command's files go
+ *
+ * An output is checked before the run (adbscope_cli_output_prepare) and
+ * written after it, every write checked.  A symlink is followed; a device,
+ * pipe or terminal is written in place as a stream; a regular file (or a
+ * new one) is replaced atomically by a temporary file in its directory and
+ * rename(); a non-regular file is never replaced.  docs/architecture.md,
+ * "Where output goes".
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct _AdbscopeCliOutput AdbscopeCliOutput;
+
+AdbscopeCliOutput *adbscope_cli_output_prepare     (const char         *path,
+                                                    GError            **error);
+/* Standard output as an output (checked open and not a closed pipe). */
+AdbscopeCliOutput *adbscope_cli_output_new_stdout  (GError            **error);
+const char        *adbscope_cli_output_get_path    (AdbscopeCliOutput  *self);
+gboolean           adbscope_cli_output_is_stream   (AdbscopeCliOutput  *self);
+/* TRUE when both name the same file, or the same pipe or terminal. */
+gboolean           adbscope_cli_output_same_file   (AdbscopeCliOutput  *a,
+                                                    AdbscopeCliOutput  *b);
+/* Writes the whole of @data: a stream in place, a regular file atomically. */
+gboolean           adbscope_cli_output_write_all   (AdbscopeCliOutput  *self,
+                                                    const char         *data,
+                                                    gsize               len,
+                                                    GError            **error);
+/* For a stream of rows (--samples): opens once (a regular file truncated,
+ * never replaced), then appends; every write checked. */
+gboolean           adbscope_cli_output_open_stream (AdbscopeCliOutput  *self,
+                                                    GError            **error);
+gboolean           adbscope_cli_output_append      (AdbscopeCliOutput  *self,
+                                                    const char         *data,
+                                                    gsize               len,
+                                                    GError            **error);
+gboolean           adbscope_cli_output_close       (AdbscopeCliOutput  *self,
+                                                    GError            **error);
+void               adbscope_cli_output_free        (AdbscopeCliOutput  *self);
+
+/* Where a report goes when its own destination failed: a new file in the
+ * user's state directory.  Returns its path, or NULL. */
+char              *adbscope_cli_output_save_fallback (const char       *data,
+                                                      gsize             len,
+                                                      GError          **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeCliOutput, adbscope_cli_output_free)
+
+G_END_DECLS
