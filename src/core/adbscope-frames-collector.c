@@ -49,6 +49,7 @@ struct _AdbscopeFramesCollector
   gboolean                want_list;
   char                   *list_error;
   AdbscopeFramesSource    last_source;
+  gboolean                short_window; /* this dump came too soon for a rate */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeFramesCollector, adbscope_frames_collector, ADBSCOPE_TYPE_COLLECTOR)
@@ -267,7 +268,8 @@ parse_gfxinfo (AdbscopeFramesCollector  *self,
   if (same && !adbscope_delta_window_is_usable (s->uptime_s - self->prev_uptime))
     {
       s->dt_s = s->uptime_s - self->prev_uptime;
-      return g_steal_pointer (&s);
+      self->short_window = TRUE;
+      return TRUE;
     }
   s->restarted = self->seen_process && self->prev != NULL && self->prev->pid != cur->pid;
   self->seen_process = TRUE;
@@ -548,12 +550,16 @@ _adbscope_frames_collector_parse (AdbscopeFramesCollector  *self,
   output = nl + 1;
 
   /* gfxinfo first: it says whether the app runs and gives the device clock. */
+  self->short_window = FALSE;
   gfx_len = parse_sections (self, s, &scan, output, FALSE);
   if (!parse_gfxinfo (self, s, output, gfx_len, error))
     return NULL;
 
   scan.empty_names = g_string_new (NULL);
-  if (s->app_running)
+  /* Too soon for a rate: the layers' cursors stay, the next read counts. */
+  if (self->short_window)
+    self->short_window = FALSE;
+  else if (s->app_running)
     parse_sections (self, s, &scan, output, TRUE);
   else
     {
