@@ -12,8 +12,9 @@
  * process and no delta ever spans two processes.
  *
  * Every process of the package is read: `ps -A -o PID,NAME` in the same
- * call finds the PKG:name processes (":remote", ":push", …), which are
- * read from the next tick on; each has its own start time, so a process
+ * call (every third tick, and right after one went away) finds the
+ * PKG:name processes (":remote", ":push", …), which are read from the
+ * next tick on; each has its own start time, so a process
  * that died or was replaced is never in a delta.  The app's numbers are
  * the sum over its processes.
  *
@@ -55,6 +56,7 @@ struct _AdbscopeFastCollector
   GArray            *prev_tasks;
   GArray            *prev_net;
   GArray            *others;        /* OtherProc */
+  gboolean           want_ps;
   char              *gpu_busy_path; /* from the probe, or NULL */
   char              *gpu_freq_path;
 };
@@ -62,6 +64,7 @@ struct _AdbscopeFastCollector
 G_DEFINE_FINAL_TYPE (AdbscopeFastCollector, adbscope_fast_collector, ADBSCOPE_TYPE_COLLECTOR)
 
 #define PS_END_MARK "@@adbscope-ps-end"
+#define PS_EVERY    3
 
 /* A PKG:name process being followed. */
 typedef struct
@@ -112,9 +115,15 @@ build_command (AdbscopeCollector *collector,
   g_autofree char *pid_text = NULL;
 
   /* The package name was validated before it got here.  The header has
-   * "PID" in it, so the table keeps its header through the grep. */
-  g_string_append_printf (cmd, "ps -A -o PID,NAME 2>/dev/null | grep -F -e PID -e %s; echo " PS_END_MARK "; ",
-                          adbscope_collector_get_package (collector));
+   * "PID" in it, so the table keeps its header through the grep.  ps
+   * walks all of /proc on the phone (tens of ms): every PS_EVERY ticks,
+   * and at once after one of the app's processes went away. */
+  if (tick % PS_EVERY == 0 || self->want_ps)
+    {
+      g_string_append_printf (cmd, "ps -A -o PID,NAME 2>/dev/null | grep -F -e PID -e %s; echo " PS_END_MARK "; ",
+                              adbscope_collector_get_package (collector));
+      self->want_ps = FALSE;
+    }
   if (self->pid > 0)
     pid_text = g_strdup_printf ("%d", self->pid);
   else
@@ -227,8 +236,9 @@ read_other_processes (AdbscopeFastCollector *self,
       if (!adbscope_proc_parse_pid_stat (adbscope_grep_output_lookup (grep, stat_path), -1, &st, NULL))
         {
           /* Gone: not in this sample, and not read again until ps shows
-           * the name with a pid. */
+           * the name with a pid (it may have been restarted). */
           o->pid = 0;
+          self->want_ps = TRUE;
           o->have_prev = FALSE;
           g_clear_pointer (&o->prev_tasks, g_array_unref);
           continue;

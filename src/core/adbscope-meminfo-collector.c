@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "adbscope-error.h"
 #include "adbscope-meminfo-collector.h"
@@ -40,6 +41,14 @@ row_pss (const AdbscopeMeminfoProcess *p,
   return row != NULL && p->n_columns > 0 ? known (row->values[0]) : NAN;
 }
 
+/* "PKG:name" */
+static gboolean
+is_other_process (const char *name,
+                  const char *package)
+{
+  return name != NULL && g_str_has_prefix (name, package) && name[strlen (package)] == ':';
+}
+
 static void
 process_pss_clear (AdbscopeProcessPss *p)
 {
@@ -59,9 +68,10 @@ _adbscope_meminfo_collector_parse (const char             *package,
   if (info == NULL)
     return FALSE;
   p = adbscope_meminfo_find_process (info, package);
-  /* Old builds print no name; never take another process of the app for it. */
+  /* The first process when none is named so (old builds print no name),
+   * but never another process of the app. */
   if (p == NULL && info->processes->len > 0 &&
-      ((AdbscopeMeminfoProcess *) g_ptr_array_index (info->processes, 0))->package == NULL)
+      !is_other_process (((AdbscopeMeminfoProcess *) g_ptr_array_index (info->processes, 0))->package, package))
     p = g_ptr_array_index (info->processes, 0);
   if (p == NULL)
     {
@@ -75,7 +85,7 @@ _adbscope_meminfo_collector_parse (const char             *package,
       const AdbscopeMeminfoProcess *o = g_ptr_array_index (info->processes, i);
       AdbscopeProcessPss pss;
 
-      if (o == p || o->package == NULL || !g_str_has_prefix (o->package, package) || o->package[strlen (package)] != ':')
+      if (o == p || !is_other_process (o->package, package))
         continue;
       if (s->processes == NULL)
         {

@@ -504,3 +504,21 @@ adbscope_data_view_get_n_updates (AdbscopeDataView *self)
   g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), 0);
   return self->n_updates;
 }
+
+/* Where frames come from and why FPS is 0: the session's latest, also
+ * while paused (a sentence about now, not a number to compare). */
+const AdbscopeFramesSummary *
+adbscope_data_view_get_frames_summary (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  return adbscope_session_get_frames_summary (self->session);
+}
+
+/* AdbscopeProcessSeries of every process of the app; their series are the
+ * session's own (live) ones. */
+GPtrArray *
+adbscope_data_view_get_app_processes (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  return adbscope_session_get_app_processes (self->session);
+}

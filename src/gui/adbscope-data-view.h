@@ -32,6 +32,8 @@ const double     *adbscope_data_view_get_core_freqs    (AdbscopeDataView *self,
                                                         guint            *n_cores);
 const GArray     *adbscope_data_view_get_net_rates     (AdbscopeDataView *self);
 GListModel       *adbscope_data_view_get_threads       (AdbscopeDataView *self);
+const AdbscopeFramesSummary *adbscope_data_view_get_frames_summary (AdbscopeDataView *self);
+GPtrArray        *adbscope_data_view_get_app_processes (AdbscopeDataView *self);
 const float      *adbscope_data_view_get_frame_times   (AdbscopeDataView *self,
                                                         guint            *n_frames);
 void              adbscope_data_view_get_frame_totals  (AdbscopeDataView *self,

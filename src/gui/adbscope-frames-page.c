@@ -31,6 +31,14 @@ struct _AdbscopeFramesPage
   GtkLabel         *janky_label;
   GtkLabel         *percentiles_label;
   GtkListBox       *causes_list;
+  GtkWidget        *source_row;
+  GtkLabel         *source_label;
+  GtkWidget        *zero_row;
+  GtkLabel         *zero_label;
+  GtkWidget        *perfdog_row;
+  GtkLabel         *perfdog_label;
+  GtkWidget        *lost_row;
+  GtkLabel         *lost_label;
 
   AdbscopeChartLayer *bars;
   guint32          *fine;        /* N_FINE counts */
@@ -173,6 +181,51 @@ update_summary (AdbscopeFramesPage *self,
     }
 }
 
+/* Which source the frame rate comes from, and why it is 0, in words. */
+static void
+update_sources (AdbscopeFramesPage *self,
+                AdbscopeDataView   *view)
+{
+  const AdbscopeFramesSummary *f = adbscope_data_view_get_frames_summary (view);
+  g_autofree char *zero = adbscope_frames_zero_reason_describe (f->zero_reason, f->zero_detail);
+  gboolean sf = f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] > 0;
+
+  switch (f->source)
+    {
+    case ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER:
+      gtk_label_set_text (self->source_label, _("SurfaceFlinger"));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->source_row), f->layer != NULL ? f->layer : "");
+      break;
+    case ADBSCOPE_FRAMES_SOURCE_GFXINFO:
+      gtk_label_set_text (self->source_label, _("gfxinfo (HWUI)"));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->source_row),
+                                   sf ? _("SurfaceFlinger gave some of the samples too") : "");
+      break;
+    case ADBSCOPE_FRAMES_SOURCE_NONE:
+    default:
+      gtk_label_set_text (self->source_label, "—");
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->source_row), "");
+      break;
+    }
+
+  gtk_widget_set_visible (self->zero_row, zero != NULL);
+  gtk_label_set_text (self->zero_label, zero != NULL ? zero : "");
+
+  gtk_widget_set_visible (self->perfdog_row, sf);
+  gtk_widget_set_visible (self->lost_row, sf);
+  if (sf)
+    {
+      g_autofree char *perfdog = g_strdup_printf ("%" G_GINT64_FORMAT " / %" G_GINT64_FORMAT, f->jank, f->big_jank);
+      g_autofree char *lost = f->lost_intervals == 0 ? g_strdup (_("none"))
+        : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "≈ %" G_GINT64_FORMAT " frames in %u read",
+                                        "≈ %" G_GINT64_FORMAT " frames in %u reads", f->lost_intervals),
+                           f->lost_estimate, f->lost_intervals);
+
+      gtk_label_set_text (self->perfdog_label, perfdog);
+      gtk_label_set_text (self->lost_label, lost);
+    }
+}
+
 static void
 adbscope_frames_page_update (AdbscopePage     *page,
                              AdbscopeDataView *view)
@@ -192,6 +245,7 @@ adbscope_frames_page_update (AdbscopePage     *page,
   count_frames (self, view);
   update_histogram (self);
   update_summary (self, view);
+  update_sources (self, view);
 }
 
 static void
@@ -232,6 +286,14 @@ adbscope_frames_page_class_init (AdbscopeFramesPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, janky_label);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, percentiles_label);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, causes_list);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, source_row);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, source_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, zero_row);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, zero_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, perfdog_row);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, perfdog_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, lost_row);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, lost_label);
 }
 
 static void

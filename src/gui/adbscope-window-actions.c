@@ -10,6 +10,7 @@
 
 #include "adbscope-report.h"
 #include "adbscope-csv.h"
+#include "adbscope-launch-window.h"
 #include "adbscope-window-private.h"
 
 void
@@ -29,6 +30,7 @@ _adbscope_window_update_actions (AdbscopeWindow *self)
   gtk_widget_action_set_enabled (widget, "win.show-page", in_session);
   gtk_widget_action_set_enabled (widget, "win.export-report", in_session);
   gtk_widget_action_set_enabled (widget, "win.export-samples", in_session);
+  gtk_widget_action_set_enabled (widget, "win.measure-startup", in_session);
   gtk_widget_action_set_enabled (widget, "win.try-demo", self->demo == NULL);
 
   /* The toggle buttons show the state; their action has no state of its
@@ -197,6 +199,22 @@ export_samples_action (GtkWidget  *widget,
 }
 
 static void
+measure_startup_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+  AdbscopeSession *session = _adbscope_window_get_session (self);
+  AdbscopeLaunchWindow *win;
+
+  if (session == NULL)
+    return;
+  win = adbscope_launch_window_new (GTK_WINDOW (self), adbscope_session_get_serial (session),
+                                    adbscope_session_get_package (session));
+  gtk_window_present (GTK_WINDOW (win));
+}
+
+static void
 back_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *param)
@@ -332,6 +350,7 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-report", NULL, export_report_action);
   gtk_widget_class_install_action (widget_class, "win.export-samples", NULL, export_samples_action);
   gtk_widget_class_install_action (widget_class, "win.try-demo", NULL, try_demo_action);
+  gtk_widget_class_install_action (widget_class, "win.measure-startup", NULL, measure_startup_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.record", NULL);

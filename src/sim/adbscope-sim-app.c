@@ -54,6 +54,7 @@ typedef struct
   gsize                java_used;
   GPtrArray           *native_chunks;
   gboolean             game;
+  int                  startup_ms;
 } App;
 
 static App app;
@@ -141,6 +142,12 @@ render_thread (gpointer data)
 
   /* A game engine's render thread instead of HWUI's */
   prctl (PR_SET_NAME, app.game ? "UnityGfxDeviceW" : "RenderThread");
+  /* Application.onCreate and the first layout before the first frame:
+   * busy half the time. */
+  burn ((gint64) app.startup_ms * 500000);
+  g_usleep ((gulong) app.startup_ms * 500);
+  next = now_ns () + interval;
+  next_jank = now_ns () + g_random_int_range (1500, 3500) * G_GINT64_CONSTANT (1000000);
   for (;;)
     {
       AdbscopeSimFrame f = { 0 };
@@ -461,9 +468,7 @@ adbscope_sim_app_main (int    argc,
   grow_java (6 * 1024 * 1024);
   publish_memory ();
 
-  /* Application.onCreate and the first layout: busy half the time. */
-  burn ((gint64) startup_ms * 500000);
-  g_usleep ((gulong) startup_ms * 500);
+  app.startup_ms = startup_ms;
   g_thread_unref (g_thread_new ("RenderThread", render_thread, NULL));
   g_thread_unref (g_thread_new ("HeapTaskDaemon", heap_thread, NULL));
   g_thread_unref (g_thread_new ("OkHttp", network_thread, NULL));

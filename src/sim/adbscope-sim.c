@@ -400,7 +400,7 @@ adbscope_sim_main (int    argc,
   SimRun run = { 0 };
   int port = 0, max_payload = ADB_MAX_PAYLOAD;
   gboolean unauthorized = FALSE, no_connect = FALSE, legacy_shell = FALSE, game = FALSE;
-  int startup_ms = 300;
+  int startup_ms = 0;
   GOptionEntry entries[] = {
     { "port", 'p', 0, G_OPTION_ARG_INT, &port, N_("TCP port on 127.0.0.1 (0 picks a free one)"), N_("PORT") },
     { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("Device profile: pixel-14, legacy-8, tablet-13, redmi-13"), N_("NAME") },
