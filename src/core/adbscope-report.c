@@ -489,6 +489,7 @@ threads_array (AdbscopeSession *session)
       set_string (o, "name", adbscope_thread_get_name (t));
       set_number (o, "last_pct", adbscope_thread_get_cpu_pct (t));
       set_number (o, "max_pct", adbscope_thread_get_max_cpu_pct (t));
+      set_string (o, "process", adbscope_thread_get_process (t));
       json_array_add_object_element (a, o);
     }
   return a;

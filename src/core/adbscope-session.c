@@ -121,7 +121,8 @@ adbscope_thread_list_init (AdbscopeThreadList *self)
  */
 static void
 thread_list_apply (AdbscopeThreadList *self,
-                   const GArray       *usage)
+                   const GArray       *usage,
+                   GPtrArray          *procs)
 {
   g_autoptr(GHashTable) by_tid = g_hash_table_new (NULL, NULL);
   g_autoptr(GHashTable) kept = g_hash_table_new (NULL, NULL);
@@ -148,6 +149,7 @@ thread_list_apply (AdbscopeThreadList *self,
           continue;
         }
       adbscope_thread_set_name (t, u->comm);
+      adbscope_thread_set_process (t, adbscope_app_processes_name_for_pid (procs, u->pid));
       adbscope_thread_set_cpu_pct (t, u->pct);
       g_hash_table_add (kept, GINT_TO_POINTER (u->tid));
       self->items->pdata[w++] = t;
@@ -164,6 +166,7 @@ thread_list_apply (AdbscopeThreadList *self,
       if (first_change == G_MAXUINT)
         first_change = self->items->len;
       t = adbscope_thread_new (u->tid, u->comm);
+      adbscope_thread_set_process (t, adbscope_app_processes_name_for_pid (procs, u->pid));
       adbscope_thread_set_cpu_pct (t, u->pct);
       g_ptr_array_add (self->items, t);
     }
@@ -374,7 +377,7 @@ on_fast_sample (AdbscopeFastCollector    *fast,
       adbscope_meminfo_collector_set_other_processes (self->meminfo, (const char * const *) others);
     }
   if (s->threads != NULL)
-    thread_list_apply (self->threads, s->threads);
+    thread_list_apply (self->threads, s->threads, self->app_procs);
   else if (!s->app_running)
     thread_list_clear (self->threads);
 
