@@ -438,8 +438,12 @@ on_frames_sample (AdbscopeFramesCollector    *frames,
   push (self, ADBSCOPE_SERIES_FPS, s->time_us, s->fps);
   push (self, ADBSCOPE_SERIES_FPS_GFXINFO, s->time_us, s->hwui_fps);
   push (self, ADBSCOPE_SERIES_FPS_SURFACEFLINGER, s->time_us, s->sf_fps);
-  push (self, ADBSCOPE_SERIES_JANKY_INTERVAL, s->time_us,
-        s->new_frames > 0 ? 100.0 * s->new_janky / s->new_frames : NAN);
+  if (s->source == ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER)
+    push (self, ADBSCOPE_SERIES_JANKY_INTERVAL, s->time_us,
+          s->sf.new_frames > 0 ? 100.0 * s->sf.janky / s->sf.new_frames : NAN);
+  else
+    push (self, ADBSCOPE_SERIES_JANKY_INTERVAL, s->time_us,
+          s->new_frames > 0 ? 100.0 * s->new_janky / s->new_frames : NAN);
 
   take_surfaceflinger (self, s);
   if (!isfinite (s->hwui_fps))

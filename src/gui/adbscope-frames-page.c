@@ -90,12 +90,36 @@ percentile_ms (const guint32 *fine,
   return NAN;
 }
 
+/* A SurfaceView app's frames are SurfaceFlinger's (present to present);
+ * HWUI's otherwise. */
+static gboolean
+use_surfaceflinger (AdbscopeDataView *view)
+{
+  const AdbscopeFramesSummary *f = adbscope_data_view_get_frames_summary (view);
+
+  return f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] > f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO];
+}
+
+static const float *
+frame_times (AdbscopeDataView *view,
+             guint            *n)
+{
+  const AdbscopeFramesSummary *f = adbscope_data_view_get_frames_summary (view);
+
+  if (use_surfaceflinger (view))
+    {
+      *n = f->frame_times->len;
+      return (const float *) f->frame_times->data;
+    }
+  return adbscope_data_view_get_frame_times (view, n);
+}
+
 static void
 count_frames (AdbscopeFramesPage *self,
               AdbscopeDataView   *view)
 {
   guint n = 0;
-  const float *times = adbscope_data_view_get_frame_times (view, &n);
+  const float *times = frame_times (view, &n);
 
   /* Resuming from a pause shows fewer frames than counted before: recount. */
   if (n < self->n_counted)
@@ -144,6 +168,12 @@ update_summary (AdbscopeFramesPage *self,
   g_autofree char *janky_text = NULL;
 
   adbscope_data_view_get_frame_totals (view, &frames, &janky, causes, has_cause);
+  if (use_surfaceflinger (view))
+    {
+      /* late against the display's refresh period (docs/report.md) */
+      frames = adbscope_data_view_get_frames_summary (view)->frames;
+      janky = adbscope_data_view_get_frames_summary (view)->janky;
+    }
   frames_text = g_strdup_printf ("%" G_GINT64_FORMAT, frames);
   gtk_label_set_text (self->frames_label, frames_text);
   if (frames > 0)
@@ -209,7 +239,8 @@ update_sources (AdbscopeFramesPage *self,
     }
 
   gtk_widget_set_visible (self->zero_row, zero != NULL);
-  gtk_label_set_text (self->zero_label, zero != NULL ? zero : "");
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->zero_row), zero != NULL ? zero : "");
+  gtk_label_set_text (self->zero_label, "");
 
   gtk_widget_set_visible (self->perfdog_row, sf);
   gtk_widget_set_visible (self->lost_row, sf);

@@ -22,6 +22,7 @@ struct _AdbscopeLaunchWindow
   GtkSpinner    *spinner;
   GtkLabel      *status_label;
   GtkGrid       *results_grid;
+  GtkWidget     *results_box;
 
   char          *serial;
   char          *package;
@@ -72,7 +73,6 @@ show_results (AdbscopeLaunchWindow       *self,
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->results_grid))) != NULL)
     gtk_grid_remove (self->results_grid, child);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->results_grid), 12);
 
   put (self->results_grid, 0, row, _("Run"), TRUE);
   put (self->results_grid, 1, row, _("Total"), TRUE);
@@ -105,7 +105,7 @@ show_results (AdbscopeLaunchWindow       *self,
           put (self->results_grid, (int) c + 1, row, text, FALSE);
         }
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->results_grid), TRUE);
+  gtk_widget_set_visible (self->results_box, TRUE);
 }
 
 static void
@@ -144,7 +144,7 @@ on_start_clicked (AdbscopeLaunchWindow *self)
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   set_busy (self, TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->results_grid), FALSE);
+  gtk_widget_set_visible (self->results_box, FALSE);
   gtk_label_set_text (self->status_label, _("Starting the app…"));
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), TRUE);
   adbscope_launch_measure_async (self->serial, self->package, MIN (mode, ADBSCOPE_LAUNCH_HOT),
@@ -187,6 +187,7 @@ adbscope_launch_window_class_init (AdbscopeLaunchWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AdbscopeLaunchWindow, spinner);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeLaunchWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeLaunchWindow, results_grid);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeLaunchWindow, results_box);
   gtk_widget_class_bind_template_callback (widget_class, on_start_clicked);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -202,7 +203,9 @@ adbscope_launch_window_new (GtkWindow  *parent,
                             const char *serial,
                             const char *package)
 {
-  AdbscopeLaunchWindow *self = g_object_new (ADBSCOPE_TYPE_LAUNCH_WINDOW, "transient-for", parent, NULL);
+  AdbscopeLaunchWindow *self = g_object_new (ADBSCOPE_TYPE_LAUNCH_WINDOW, "transient-for", parent,
+                                             "application", parent ? gtk_window_get_application (parent) : NULL,
+                                             NULL);
   g_autofree char *subtitle = g_strdup_printf (_("Measure Start-up of %s"), package);
 
   self->serial = g_strdup (serial);

@@ -312,7 +312,8 @@ demo_cb (GObject      *object,
       adbscope_device_picker_set_demo_serial (self->device_picker, adbscope_demo_get_serial (demo));
       _adbscope_window_choose_device (self, adbscope_demo_get_serial (demo));
       /* The demo app is the obvious choice: put it in the search. */
-      adbscope_app_picker_set_search (self->app_picker, ADBSCOPE_DEMO_PACKAGE);
+      adbscope_app_picker_set_search (self->app_picker, g_getenv ("ADBSCOPE_DEMO_GAME") != NULL
+                                      ? ADBSCOPE_DEMO_GAME_PACKAGE : ADBSCOPE_DEMO_PACKAGE);
     }
   g_object_unref (self);
 }
@@ -327,6 +328,8 @@ try_demo_action (GtkWidget  *widget,
   if (self->demo != NULL)
     return;
   self->demo = adbscope_demo_new (g_getenv ("ADBSCOPE_DEMO_PROFILE"));
+  /* the game-like demo too (frames from SurfaceFlinger) */
+  adbscope_demo_set_game (self->demo, g_getenv ("ADBSCOPE_DEMO_GAME") != NULL);
   adbscope_device_picker_set_busy (self->device_picker, TRUE);
   _adbscope_window_update_actions (self);
   adbscope_demo_start_async (self->demo, NULL, demo_cb, g_object_ref (self));
