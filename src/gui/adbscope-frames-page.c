@@ -247,10 +247,12 @@ update_sources (AdbscopeFramesPage *self,
   if (sf)
     {
       g_autofree char *perfdog = g_strdup_printf ("%" G_GINT64_FORMAT " / %" G_GINT64_FORMAT, f->jank, f->big_jank);
+      g_autofree char *estimate = g_strdup_printf ("%" G_GINT64_FORMAT, f->lost_estimate);
+      /* Translators: the estimated number of lost frames, then the number of reads */
       g_autofree char *lost = f->lost_intervals == 0 ? g_strdup (_("none"))
-        : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "≈ %" G_GINT64_FORMAT " frames in %u read",
-                                        "≈ %" G_GINT64_FORMAT " frames in %u reads", f->lost_intervals),
-                           f->lost_estimate, f->lost_intervals);
+        : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "≈ %s frames in %u read", "≈ %s frames in %u reads",
+                                        f->lost_intervals),
+                           estimate, f->lost_intervals);
 
       gtk_label_set_text (self->perfdog_label, perfdog);
       gtk_label_set_text (self->lost_label, lost);
