@@ -259,22 +259,23 @@ test_static (void)
   run_clear (&run);
 }
 
-/* Reads 2 s apart at 120 Hz: ~240 frames each time, 127 in the history. */
+/* Reads 3 s apart at 120 Hz: up to 360 frames each time, 127 in the
+ * history (even a game slowed to 45 fps by a loaded machine overruns it). */
 static void
 test_lost (void)
 {
-  Run run = { .want = 4 };
+  Run run = { .want = 3 };
   const AdbscopeFramesSummary *sum;
   double truth, avg, max;
   guint n;
 
-  run_session (&run, "pixel-14", 2000);
+  run_session (&run, "pixel-14", 3000);
   truth = (run.truth1 - run.truth0) / (run.truth1_s - run.truth0_s);
   avg = mean_after (adbscope_session_get_series (run.session, ADBSCOPE_SERIES_FPS), run.first_time_us, &n, &max);
   sum = adbscope_session_get_frames_summary (run.session);
   g_test_message ("lost intervals %u, estimated %" G_GINT64_FORMAT " frames; adbscope %.2f fps, truth %.2f",
                   sum->lost_intervals, sum->lost_estimate, avg, truth);
-  g_assert_cmpuint (sum->lost_intervals, >=, run.want);
+  g_assert_cmpuint (sum->lost_intervals, >=, 2);
   g_assert_cmpint (sum->lost_estimate, >, 100);
   /* Flagged and estimated, not the ~63 fps that counting the history
    * alone gives.  The estimate carries the visible frames' rate over the
