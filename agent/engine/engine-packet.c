@@ -190,8 +190,11 @@ parse_tcp (const uint8_t *l4,
         return ENGINE_PKT_MALFORMED;
       if (kind == 2 && olen == 4)
         pkt->mss = rd16 (l4 + i + 2);
-      else if (kind == 3)
-        pkt->wscale = true;
+      else if (kind == 3 && olen == 3)
+        {
+          pkt->wscale = true;
+          pkt->wscale_shift = l4[i + 2];
+        }
       i += olen;
     }
   return ENGINE_PKT_OK;
@@ -317,6 +320,22 @@ engine_packet_parse (const uint8_t *buf,
     }
 }
 
+/* TCP: 20 bytes, 4 more for the MSS option, 4 for NOP + window scale;
+ * always a multiple of 4, so the payload starts at an even offset. */
+static size_t
+l4_header_len (const EnginePacket *pkt)
+{
+  if (pkt->protocol != 6)
+    return 8;
+  return 20 + (pkt->mss ? 4 : 0) + (pkt->wscale ? 4 : 0);
+}
+
+size_t
+engine_packet_header_len (const EnginePacket *pkt)
+{
+  return (pkt->ip_version == 4 ? 20 : 40) + l4_header_len (pkt);
+}
+
 size_t
 engine_packet_build_header (uint8_t            *out,
                             size_t              cap,
@@ -324,15 +343,11 @@ engine_packet_build_header (uint8_t            *out,
                             uint32_t            payload_sum)
 {
   size_t ip_hlen = pkt->ip_version == 4 ? 20 : 40;
-  size_t l4_hlen;
+  size_t l4_hlen = l4_header_len (pkt);
   size_t total;
   uint8_t *l4;
   uint16_t sum;
 
-  if (pkt->protocol == 6)
-    l4_hlen = pkt->mss ? 24 : 20;
-  else
-    l4_hlen = 8;
   total = ip_hlen + l4_hlen + pkt->payload_len;
   if (ip_hlen + l4_hlen > cap || total > 65535 + (pkt->ip_version == 6 ? 40 : 0))
     return 0;
@@ -365,8 +380,8 @@ engine_packet_build_header (uint8_t            *out,
   l4 = out + ip_hlen;
   wr16 (l4, pkt->sport);
   wr16 (l4 + 2, pkt->dport);
-  /* The L4 headers are 8, 20 or 24 bytes: the payload starts at an even
-   * offset, so its sum adds without a swap. */
+  /* The L4 headers are 8 bytes or a multiple of 4: the payload starts at
+   * an even offset, so its sum adds without a swap. */
   if (pkt->protocol == 6)
     {
       wr32 (l4 + 4, pkt->seq);
@@ -376,12 +391,24 @@ engine_packet_build_header (uint8_t            *out,
       wr16 (l4 + 14, pkt->window);
       wr16 (l4 + 16, 0);
       wr16 (l4 + 18, 0);
-      if (pkt->mss)
-        {
-          l4[20] = 2;
-          l4[21] = 4;
-          wr16 (l4 + 22, pkt->mss);
-        }
+      {
+        uint8_t *opt = l4 + 20;
+
+        if (pkt->mss)
+          {
+            opt[0] = 2;
+            opt[1] = 4;
+            wr16 (opt + 2, pkt->mss);
+            opt += 4;
+          }
+        if (pkt->wscale)
+          {
+            opt[0] = 1;                 /* NOP, so the header stays 32-bit aligned */
+            opt[1] = 3;
+            opt[2] = 3;
+            opt[3] = pkt->wscale_shift;
+          }
+      }
       sum = engine_checksum (l4, l4_hlen,
                              engine_checksum_block_add (
                                pseudo_header_sum (pkt->ip_version, pkt->src, pkt->dst, 6,
@@ -410,8 +437,7 @@ engine_packet_build (uint8_t            *out,
                      size_t              cap,
                      const EnginePacket *pkt)
 {
-  size_t hlen = (pkt->ip_version == 4 ? 20 : 40)
-                + (pkt->protocol == 6 ? (pkt->mss ? 24 : 20) : 8);
+  size_t hlen = engine_packet_header_len (pkt);
   size_t total = hlen + pkt->payload_len;
 
   if (total > cap || total > 65535 + (pkt->ip_version == 6 ? 40 : 0))

@@ -38,7 +38,8 @@ typedef struct {
   uint16_t       window;
   uint8_t        flags;
   uint16_t       mss;             /* 0 when the option is absent */
-  bool           wscale;          /* the window scale option was offered */
+  bool           wscale;          /* the window scale option (RFC 7323) is present */
+  uint8_t        wscale_shift;    /* its shift count, as sent (RFC 7323 caps it at 14) */
 } EnginePacket;
 
 EnginePktResult engine_packet_parse   (const uint8_t *buf,
@@ -47,7 +48,8 @@ EnginePktResult engine_packet_parse   (const uint8_t *buf,
 
 /* Builds an IPv4/IPv6 TCP or UDP packet with valid checksums into @out.
  * @pkt gives addresses, ports, TCP fields and the payload (mss != 0 adds the
- * MSS option).  Returns the length, or 0 if it does not fit in @cap. */
+ * MSS option, wscale the window scale option with wscale_shift).  Returns
+ * the length, or 0 if it does not fit in @cap. */
 size_t          engine_packet_build   (uint8_t            *out,
                                        size_t              cap,
                                        const EnginePacket *pkt);
@@ -61,6 +63,10 @@ size_t          engine_packet_build_header (uint8_t            *out,
                                             size_t              cap,
                                             const EnginePacket *pkt,
                                             uint32_t            payload_sum);
+
+/* The length of the IP and TCP/UDP headers engine_packet_build() writes
+ * for @pkt (options included). */
+size_t          engine_packet_header_len (const EnginePacket *pkt);
 
 uint16_t        engine_checksum       (const void *data,
                                        size_t      len,

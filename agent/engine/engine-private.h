@@ -11,13 +11,18 @@
 #include <stdbool.h>
 #include <sys/uio.h>
 
-#define ENGINE_RING_SIZE        65536u   /* power of two; windows stay below it */
-/* The down ring holds more than the app's window: the next window's data is
- * read from the server while the app still digests the last one, so the
- * read is off the path from the app's ACK to our next segment. */
+/* Ring sizes (powers of two).  Without window scaling (the app's SYN did
+ * not offer it) no window exceeds 64 KiB: the up ring is 64 KiB, and the
+ * down ring holds more than the app's window, so the next window's data is
+ * read from the server while the app still digests the last one and the
+ * read is off the path from the app's ACK to our next segment.  With
+ * scaling (RFC 7323) both rings are larger; see start_connect(). */
+#define ENGINE_RING_SIZE        65536u
 #define ENGINE_DOWN_RING_SIZE   (4u * ENGINE_RING_SIZE)
+#define ENGINE_MAX_WINDOW       65535u   /* without window scaling */
+#define ENGINE_SCALED_UP_RING   (512u * 1024u)
+#define ENGINE_SCALED_DOWN_RING (1024u * 1024u)
 #define ENGINE_RING_IDLE_FREE_MS 1000u   /* empty rings of idle flows go */
-#define ENGINE_MAX_WINDOW       65535u   /* no window scaling */
 #define ENGINE_PEEK_MAX         16384u   /* host attribution looks this far */
 #define ENGINE_RTO_MIN_MS       500u
 #define ENGINE_RTO_MAX_MS       8000u
@@ -104,13 +109,22 @@ typedef struct {
   EngineTcpState state;
   uint16_t   mss;                 /* largest segment we send to the app */
 
+  /* Window scaling (RFC 7323): on when the app's SYN offered it. */
+  bool       wscale;
+  uint8_t    snd_wscale;          /* the app's shift: its window fields << this */
+  uint8_t    rcv_wscale;          /* ours: our window fields are bytes >> this */
+  uint32_t   up_size;             /* ring sizes of this flow's mode */
+  uint32_t   down_size;
+
   /* app → server */
   uint32_t   irs;
   uint32_t   rcv_nxt;
   EngineRing up;                  /* accepted from the app, not yet written */
   EngineSeg *ooo;                 /* out of order, sorted by seq */
   uint32_t   ooo_bytes;
-  uint16_t   adv_wnd;             /* the window we last advertised */
+  uint32_t   rcv_wnd_max;         /* the window when the up ring is empty */
+  uint16_t   adv_wnd;             /* the window field we last sent */
+  uint32_t   rcv_adv_edge;        /* the right edge it announced */
   bool       app_fin;             /* the app's FIN arrived in order */
   bool       shut_wr;
 
@@ -119,7 +133,7 @@ typedef struct {
   uint32_t   snd_una;
   uint32_t   snd_nxt;
   EngineRing down;                /* starts at snd_una: unacked, then unsent */
-  uint32_t   snd_wnd;             /* the app's window */
+  uint32_t   snd_wnd;             /* the app's window, in bytes */
   bool       server_eof;
   bool       fin_sent;
   bool       fin_acked;
@@ -129,7 +143,7 @@ typedef struct {
   uint32_t   rto_ms;
   unsigned   retries;
   unsigned   dupacks;
-  uint16_t   dupack_wnd;
+  uint16_t   dupack_wnd;          /* the window field of the app's last ACK */
   bool       in_recovery;
   uint32_t   recover;
   uint64_t   linger_until_us;
@@ -291,8 +305,6 @@ struct _AdbscopeAgentEngine {
   EngineQPkt           **q;
   unsigned               q_head;
   unsigned               q_len;
-  /* q_len as of the last change, read without the lock (spinning). */
-  atomic_uint            q_hint;
   /* The engine is in (or about to enter) epoll_wait(): only then does a
    * packet need the eventfd.  See run(). */
   atomic_bool            engine_idle;

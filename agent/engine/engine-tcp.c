@@ -3,7 +3,9 @@
  * data is acknowledged once the engine holds it, and the engine's own
  * segments are retransmitted (500 ms doubling to 8 s, fast retransmit after
  * three duplicate ACKs, NewReno-style partial ACKs).  Toward the server it
- * is an ordinary kernel socket.  No window scaling: both rings are 64 KiB. */
+ * is an ordinary kernel socket.  Window scaling (RFC 7323) when the app's
+ * SYN offers it, with rings sized for the larger window; otherwise no
+ * window exceeds 64 KiB. */
 #include "engine-private.h"
 
 #include <errno.h>
@@ -145,10 +147,38 @@ engine_tcp_free (EngineTcp *t)
 
 /* Sending to the app ---------------------------------------------------- */
 
+/* Bytes the up ring can still take (it may take a little more than the
+ * window: see tcp_window()). */
+static uint32_t
+rcv_space (const EngineTcp *t)
+{
+  return t->up_size - t->up.len;
+}
+
+/* The window field for the next segment.  Without scaling it is the room
+ * below rcv_wnd_max, so the right edge (rcv_nxt + window) never moves
+ * left: accepted bytes move rcv_nxt right exactly as much as the room
+ * shrinks.  With scaling the field counts units of 2^rcv_wscale bytes;
+ * rounding the room down could pull the edge back by up to a unit, so the
+ * field is rounded up to the last edge instead (RFC 7323 2.4: no
+ * shrinking), which the ring's slack above rcv_wnd_max covers. */
 static uint16_t
 tcp_window (const EngineTcp *t)
 {
-  return (uint16_t) (ENGINE_MAX_WINDOW - t->up.len);
+  uint32_t room = t->up.len < t->rcv_wnd_max ? t->rcv_wnd_max - t->up.len : 0;
+  uint32_t w = room >> t->rcv_wscale;
+
+  if (t->rcv_wscale > 0)
+    {
+      uint32_t last = SEQ_GT (t->rcv_adv_edge, t->rcv_nxt) ? t->rcv_adv_edge - t->rcv_nxt : 0;
+      uint32_t unit = 1u << t->rcv_wscale;
+
+      if (w << t->rcv_wscale < last)
+        w = (last + unit - 1) >> t->rcv_wscale;
+      if (w << t->rcv_wscale > rcv_space (t))
+        w = rcv_space (t) >> t->rcv_wscale;
+    }
+  return (uint16_t) (w > 65535 ? 65535 : w);
 }
 
 /* One segment: @len bytes of the down ring from offset @off. */
@@ -167,16 +197,28 @@ tcp_send (AdbscopeAgentEngine *e,
   int n_iov;
 
   memset (&pkt, 0, sizeof pkt);
-  if (flags & ENGINE_TCP_SYN)
-    pkt.mss = (uint16_t) (e->config.mtu - (f->key.ip_version == 4 ? 40 : 60));
   n_iov = ring_iov_range (&t->down, off, len, iov);
   pkt.payload_len = len;
   pkt.seq = seq;
   pkt.ack = t->rcv_nxt;
   pkt.flags = flags;
-  /* A duplicate ACK repeats the last window exactly, or the app's stack
-   * would take it for a window update and not count it. */
-  pkt.window = dup_window ? t->adv_wnd : tcp_window (t);
+  if (flags & ENGINE_TCP_SYN)
+    {
+      pkt.mss = (uint16_t) (e->config.mtu - (f->key.ip_version == 4 ? 40 : 60));
+      /* Offered only in answer to the app's offer (RFC 7323 1.3); the
+       * window of a SYN is never scaled. */
+      pkt.wscale = t->wscale;
+      pkt.wscale_shift = t->rcv_wscale;
+      pkt.window = (uint16_t) (t->rcv_wnd_max < 65535 ? t->rcv_wnd_max : 65535);
+      t->rcv_adv_edge = t->rcv_nxt + pkt.window;
+    }
+  else
+    {
+      /* A duplicate ACK repeats the last window exactly, or the app's stack
+       * would take it for a window update and not count it. */
+      pkt.window = dup_window ? t->adv_wnd : tcp_window (t);
+      t->rcv_adv_edge = t->rcv_nxt + ((uint32_t) pkt.window << t->rcv_wscale);
+    }
   t->adv_wnd = pkt.window;
   t->ack_pending = false;         /* every segment carries rcv_nxt */
   engine_reply_iov (e, f, &pkt, iov, n_iov);
@@ -371,7 +413,7 @@ flush_up (AdbscopeAgentEngine *e,
           EngineFlow          *f)
 {
   EngineTcp *t = f->tcp;
-  uint16_t before = t->adv_wnd;
+  uint32_t before = (uint32_t) t->adv_wnd << t->rcv_wscale;
 
   while (t->up.len > 0 && t->server_writable)
     {
@@ -404,7 +446,7 @@ flush_up (AdbscopeAgentEngine *e,
     }
   /* Reopen the window once it is worth a segment or two. */
   {
-    uint16_t w = tcp_window (t);
+    uint32_t w = (uint32_t) tcp_window (t) << t->rcv_wscale;
     uint32_t step = 2u * t->mss < 32768u ? 2u * t->mss : 32768u;
 
     if (t->state == ENGINE_TCP_ESTABLISHED && !t->app_fin
@@ -425,7 +467,7 @@ accept_data (AdbscopeAgentEngine *e,
   EngineTcp *t = f->tcp;
 
   engine_flow_peek (e, f, data, len);
-  if (!ring_ensure (&t->up, ENGINE_RING_SIZE))
+  if (!ring_ensure (&t->up, t->up_size))
     return;
   ring_push (&t->up, data, len);
   t->rcv_nxt += len;
@@ -447,7 +489,7 @@ ooo_store (EngineTcp     *t,
       if (SEQ_GT ((*pp)->seq, seq))
         break;
     }
-  if (t->ooo_bytes + len > 2u * ENGINE_MAX_WINDOW)
+  if (t->ooo_bytes + len > 2u * t->rcv_wnd_max)
     return;
   s = malloc (sizeof *s + len);
   if (s == NULL)
@@ -478,7 +520,7 @@ ooo_pull (AdbscopeAgentEngine *e,
       if (skip < s->len || (skip == s->len && s->fin))
         {
           uint32_t len = s->len - skip;
-          uint32_t room = tcp_window (t);
+          uint32_t room = rcv_space (t);
 
           if (len > room)
             len = room;
@@ -537,7 +579,7 @@ tcp_data (AdbscopeAgentEngine *e,
         }
     }
 
-  room = tcp_window (t);
+  room = rcv_space (t);
   if (seq == t->rcv_nxt)
     {
       uint32_t take = len < room ? len : room;
@@ -603,7 +645,7 @@ tcp_ack_input (AdbscopeAgentEngine *e,
         }
       ring_consume (&t->down, acked);
       t->snd_una = ack;
-      t->snd_wnd = pkt->window;
+      t->snd_wnd = (uint32_t) pkt->window << t->snd_wscale;
       t->dupacks = 0;
       t->retries = 0;
       t->rto_ms = ENGINE_RTO_MIN_MS;
@@ -631,9 +673,9 @@ tcp_ack_input (AdbscopeAgentEngine *e,
               arm_rto (e, t);
             }
         }
-      else if (pkt->window != t->snd_wnd)
+      else if (pkt->window != t->dupack_wnd)
         t->dupacks = 0;
-      t->snd_wnd = pkt->window;
+      t->snd_wnd = (uint32_t) pkt->window << t->snd_wscale;
     }
   t->dupack_wnd = pkt->window;
 }
@@ -673,12 +715,31 @@ start_connect (AdbscopeAgentEngine *e,
   t->mss = pkt->mss ? pkt->mss : 536;
   if (t->mss > max_mss)
     t->mss = (uint16_t) max_mss;
-  t->snd_wnd = pkt->window;
+  t->snd_wnd = pkt->window;        /* a SYN's window is never scaled */
   t->dupack_wnd = pkt->window;
   t->iss = (uint32_t) random () ^ (uint32_t) (f->id * 2654435761u);
   t->snd_una = t->snd_nxt = t->iss;
   t->rto_ms = ENGINE_RTO_MIN_MS;
-  t->adv_wnd = ENGINE_MAX_WINDOW;
+  if (pkt->wscale)
+    {
+      /* RFC 7323: both sides scale.  The up ring keeps 1/16 above the
+       * window as slack for the rounding in tcp_window(); our shift is the
+       * smallest that fits that window in 16 bits. */
+      t->wscale = true;
+      t->snd_wscale = pkt->wscale_shift > 14 ? 14 : pkt->wscale_shift;
+      t->up_size = ENGINE_SCALED_UP_RING;
+      t->down_size = ENGINE_SCALED_DOWN_RING;
+      t->rcv_wnd_max = t->up_size - t->up_size / 16;
+      while ((t->rcv_wnd_max >> t->rcv_wscale) > 65535)
+        t->rcv_wscale++;
+    }
+  else
+    {
+      t->up_size = ENGINE_RING_SIZE;
+      t->down_size = ENGINE_DOWN_RING_SIZE;
+      t->rcv_wnd_max = ENGINE_MAX_WINDOW;
+    }
+  t->adv_wnd = (uint16_t) (t->rcv_wnd_max < 65535 ? t->rcv_wnd_max : 65535);
 
   fd = engine_flow_socket (e, f, SOCK_STREAM);
   if (fd < 0)
@@ -810,7 +871,7 @@ engine_tcp_input (AdbscopeAgentEngine *e,
        * the TUN is not an open network). */
       uint32_t off = pkt->seq - t->rcv_nxt;
 
-      if (t->state == ENGINE_TCP_CONNECTING || off <= ENGINE_MAX_WINDOW)
+      if (t->state == ENGINE_TCP_CONNECTING || off <= t->rcv_wnd_max)
         abort_flow (e, f, false, true, ENGINE_CONN_CLOSED, ENGINE_FAIL_RESET_BY_APP, 0);
       return;
     }
@@ -842,7 +903,7 @@ engine_tcp_input (AdbscopeAgentEngine *e,
         }
       t->state = ENGINE_TCP_ESTABLISHED;
       t->snd_una = t->iss + 1;
-      t->snd_wnd = pkt->window;
+      t->snd_wnd = (uint32_t) pkt->window << t->snd_wscale;
       t->dupack_wnd = pkt->window;
       t->rto_at_us = 0;
       t->retries = 0;
@@ -901,9 +962,9 @@ read_server (AdbscopeAgentEngine *e,
   ssize_t n;
 
   if (f->fd < 0 || t->server_eof || !t->server_readable
-      || ring_room (&t->down, ENGINE_DOWN_RING_SIZE) == 0)
+      || ring_room (&t->down, t->down_size) == 0)
     return;
-  if (!ring_ensure (&t->down, ENGINE_DOWN_RING_SIZE))
+  if (!ring_ensure (&t->down, t->down_size))
     return;
   want = t->down.size - t->down.len;
   n_iov = ring_iov (&t->down, true, iov);
@@ -983,8 +1044,8 @@ engine_tcp_tick (AdbscopeAgentEngine *e,
   EngineTcp *t = f->tcp;
   bool probing;
 
-  /* An idle flow gives its empty rings back (up to 320 KiB): a phone keeps
-   * many quiet connections open. */
+  /* An idle flow gives its empty rings back (up to 320 KiB, 1.5 MiB with
+   * window scaling): a phone keeps many quiet connections open. */
   if (now - f->last_us >= ENGINE_RING_IDLE_FREE_MS * 1000u)
     {
       EngineRing *rings[2] = { &t->up, &t->down };

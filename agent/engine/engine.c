@@ -559,8 +559,7 @@ engine_send_iov (AdbscopeAgentEngine *e,
   if (e->cb.packet_hook || e->n_pcap_clients > 0)
     {
       /* Slow path: copy the payload behind where the headers go. */
-      hlen = (pkt->ip_version == 4 ? 20 : 40)
-             + (pkt->protocol == 6 ? (pkt->mss ? 24 : 20) : 8);
+      hlen = engine_packet_header_len (pkt);
       if (hlen + pkt->payload_len > ENGINE_MAX_PACKET)
         {
           e->c.errors++;
@@ -616,8 +615,7 @@ reply_prepare (AdbscopeAgentEngine *e,
   memcpy (pkt->dst, flow->key.src, 16);
   pkt->sport = flow->key.dport;
   pkt->dport = flow->key.sport;
-  hlen = (pkt->ip_version == 4 ? 20 : 40)
-         + (pkt->protocol == 6 ? (pkt->mss ? 24 : 20) : 8);
+  hlen = engine_packet_header_len (pkt);
   flow->bytes_down += hlen + pkt->payload_len;
   flow->packets_down++;
   flow->payload_down += pkt->payload_len;

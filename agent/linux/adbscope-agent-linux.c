@@ -1,17 +1,21 @@
 /* adbscope-agent-linux: the agent engine on a Linux TUN device.
  *
- *   adbscope-agent-linux --tun NAME [--dns-upstream IP:PORT] [--allow-uid UID]…
+ *   adbscope-agent-linux --tun NAME | --tun-fd N [--dns-upstream IP:PORT] [--allow-uid UID]…
  *                        [--idle-exit SECONDS] [--socket-name NAME] [--mtu N]
  *                        [--fwmark MARK] [--proc-net DIR] [--snapshot-interval MS]
  *
  * Opens (creating if absent) the TUN interface in the current network
  * namespace with the agent's addresses, serves @NAME and @NAME-pcap, and
  * prints one JSON line on stdout once the sockets listen.  Routing the app
- * side through the TUN is the caller's job. */
+ * side through the TUN is the caller's job.  With --tun-fd the caller hands
+ * over a TUN it opened and configured itself (as VpnService.establish() hands
+ * one to the Android agent): the simulated device creates it in the app's
+ * network namespace, so the agent's own sockets stay in its namespace. */
 #include "agent-linux.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,7 +50,7 @@ static void
 usage (FILE *out)
 {
   fprintf (out,
-           "usage: adbscope-agent-linux --tun NAME [--dns-upstream IP:PORT] [--allow-uid UID]...\n"
+           "usage: adbscope-agent-linux --tun NAME | --tun-fd N [--dns-upstream IP:PORT] [--allow-uid UID]...\n"
            "                            [--idle-exit SECONDS] [--socket-name NAME] [--mtu N (65535)]\n"
            "                            [--fwmark MARK] [--proc-net DIR]\n"
            "                            [--snapshot-interval MS] [--verbose]\n");
@@ -75,6 +79,7 @@ main (int    argc,
 {
   static const struct option options[] = {
     { "tun", required_argument, NULL, 't' },
+    { "tun-fd", required_argument, NULL, 'F' },
     { "dns-upstream", required_argument, NULL, 'd' },
     { "allow-uid", required_argument, NULL, 'u' },
     { "idle-exit", required_argument, NULL, 'i' },
@@ -98,7 +103,7 @@ main (int    argc,
   char error[256];
   struct sigaction sa;
   AdbscopeAgentExit result;
-  int opt, tun_fd;
+  int opt, tun_fd, given_fd = -1;
   long v;
 
   agent_linux_init (&al);
@@ -116,6 +121,14 @@ main (int    argc,
         {
         case 't':
           tun = optarg;
+          break;
+        case 'F':
+          if (!parse_int (optarg, 0, 0x7fffffff, &v) || fcntl ((int) v, F_GETFD) < 0)
+            {
+              fprintf (stderr, "adbscope-agent: bad --tun-fd (not an open descriptor): %s\n", optarg);
+              return 2;
+            }
+          given_fd = (int) v;
           break;
         case 'd':
           if (!agent_linux_set_dns (&al, optarg))
@@ -181,7 +194,7 @@ main (int    argc,
           return 2;
         }
     }
-  if (tun == NULL || optind != argc)
+  if ((tun == NULL) == (given_fd < 0) || optind != argc)
     {
       usage (stderr);
       return 2;
@@ -192,7 +205,15 @@ main (int    argc,
       return 2;
     }
 
-  tun_fd = agent_linux_tun_open (tun, config.mtu, true, error, sizeof error);
+  if (given_fd >= 0)
+    {
+      tun_fd = given_fd;
+      fcntl (tun_fd, F_SETFD, FD_CLOEXEC);
+      error[0] = '\0';
+      tun = "fd";
+    }
+  else
+    tun_fd = agent_linux_tun_open (tun, config.mtu, true, error, sizeof error);
   if (tun_fd < 0)
     {
       fprintf (stderr, "adbscope-agent: %s\n", error);

@@ -330,6 +330,42 @@ struct agent_in6_ifreq {
   int             ifindex;
 };
 
+/* A new IPv6 address is tentative until the kernel's address work has
+ * run (even on a TUN, which needs no duplicate detection).  A connect()
+ * made before that has no source address and sends its SYN from ::, which
+ * no answer reaches, until the connection times out.  So wait for it,
+ * bounded (2 s), reading /proc/thread-self/net/if_inet6 (this thread's
+ * namespace).  No IPv6 or no such address: nothing to wait for. */
+static void
+wait_ipv6_usable (const char *name)
+{
+  char want[33];
+  struct in6_addr a;
+  int i, j;
+
+  inet_pton (AF_INET6, AGENT_LINUX_ADDR6, &a);
+  for (j = 0; j < 16; j++)
+    snprintf (want + 2 * j, 3, "%02x", a.s6_addr[j]);
+  for (i = 0; i < 200; i++)
+    {
+      FILE *f = fopen ("/proc/thread-self/net/if_inet6", "re");
+      char line[256], addr[64], dev[64];
+      unsigned idx, plen, scope, flags;
+      bool tentative = false;
+
+      if (f == NULL)
+        return;
+      while (fgets (line, sizeof line, f))
+        if (sscanf (line, "%63s %x %x %x %x %63s", addr, &idx, &plen, &scope, &flags, dev) == 6
+            && strcmp (addr, want) == 0 && strcmp (dev, name) == 0)
+          tentative = (flags & 0x40) != 0;          /* IFA_F_TENTATIVE */
+      fclose (f);
+      if (!tentative)
+        return;
+      usleep (10000);
+    }
+}
+
 static int
 configure_tun (const char *name,
                int         mtu,
@@ -384,6 +420,8 @@ configure_tun (const char *name,
       ifr6.ifindex = (int) if_nametoindex (name);
       if (ioctl (s6, SIOCSIFADDR, &ifr6) < 0 && errno != EEXIST && error)
         snprintf (error, error_len, "IPv6 address: %s", strerror (errno));
+      else
+        wait_ipv6_usable (name);
       close (s6);
     }
   close (s4);

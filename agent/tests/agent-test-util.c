@@ -235,6 +235,21 @@ at_net_run (AtNet             *net,
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128;
 }
 
+void
+at_net_set_window_scaling (AtNet   *net,
+                           gboolean on)
+{
+  int fd;
+
+  /* /proc/sys/net is the namespace of the thread that opens it. */
+  at_enter_client (net);
+  fd = open ("/proc/sys/net/ipv4/tcp_window_scaling", O_WRONLY | O_CLOEXEC);
+  at_leave_client ();
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, on ? "1\n" : "0\n", 2), ==, 2);
+  close (fd);
+}
+
 /* Engine in a thread ---------------------------------------------------- */
 
 struct _AtEngine {

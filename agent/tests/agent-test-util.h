@@ -50,6 +50,10 @@ void        at_leave_client        (void);
 /* Runs argv in the client namespace; returns the exit status. */
 int         at_net_run             (AtNet       *net,
                                     const char  *const *argv);
+/* net.ipv4.tcp_window_scaling of the client namespace (the app's stack;
+ * it covers IPv6 too): whether its SYNs offer window scaling. */
+void        at_net_set_window_scaling (AtNet   *net,
+                                       gboolean on);
 
 typedef struct {
   int          mtu;

@@ -4,7 +4,12 @@
  * not a pass/fail test.  The engine runs without the tests' packet hook, as
  * in production.
  *
- *   bench-agent [MiB] [MTU…]   (default: 256 MiB at MTU 1500, 10000 and 65535) */
+ *   bench-agent [MiB] [MTU…]   (default: 256 MiB at MTU 1500, 10000 and 65535)
+ *
+ * Each MTU runs BENCH_ROUNDS rounds (default 5) in which direct loopback
+ * and the engine alternate; the ratios are taken per round and reported as
+ * the median with the range.  BENCH_ONLY=down or up measures one direction
+ * (under perf). */
 #include "agent-test-util.h"
 
 #include <arpa/inet.h>
@@ -223,13 +228,37 @@ process_cpu (void)
          + (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec / 1e6;
 }
 
+/* Median, minimum and maximum of @n values (sorted in place). */
+typedef struct {
+  double median, min, max;
+} Spread;
+
+static Spread
+spread (double *v,
+        int     n)
+{
+  Spread s;
+
+  qsort (v, (size_t) n, sizeof *v, cmp_double);
+  s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  s.min = v[0];
+  s.max = v[n - 1];
+  return s;
+}
+
+#define MAX_ROUNDS 64
+
 int
 main (int    argc,
       char **argv)
 {
   guint64 mib = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 256;
   guint64 n = mib << 20;
-  int mtus[8] = { 1500, 10000, 65535 }, n_mtus = 3, i;
+  int mtus[8] = { 1500, 10000, 65535 }, n_mtus = 3, i, r;
+  int rounds = g_getenv ("BENCH_ROUNDS") ? atoi (g_getenv ("BENCH_ROUNDS")) : 5;
+  /* BENCH_ONLY=down or up: one direction (for a profiler). */
+  gboolean only_down = g_strcmp0 (g_getenv ("BENCH_ONLY"), "down") == 0;
+  gboolean only_up = g_strcmp0 (g_getenv ("BENCH_ONLY"), "up") == 0;
   struct sockaddr_in sin = { .sin_family = AF_INET };
   socklen_t sl = sizeof sin;
   double gb = (double) n / 1e9;
@@ -237,6 +266,7 @@ main (int    argc,
   if (argc > 2)
     for (n_mtus = 0; n_mtus + 2 < argc && n_mtus < 8; n_mtus++)
       mtus[n_mtus] = atoi (argv[n_mtus + 2]);
+  rounds = CLAMP (rounds, 1, MAX_ROUNDS);
 
   at_init ();
   listen_fd = socket (AF_INET, SOCK_STREAM, 0);
@@ -247,49 +277,94 @@ main (int    argc,
   listen_port = ntohs (sin.sin_port);
   g_thread_unref (g_thread_new ("server", server_main, NULL));
 
+  printf ("%" G_GUINT64_FORMAT " MiB per transfer, %d rounds per MTU, each round: "
+          "direct down, engine down, direct up, engine up, direct RTT, engine RTT\n",
+          mib, rounds);
   download (NULL, 16 << 20);                        /* warm-up */
   for (i = 0; i < n_mtus; i++)
     {
       AtNet *net = at_net_new (mtus[i]);
       AtEngineOptions opt;
       AtEngine *engine;
-      double d_down, d_up, d_lat, t_down, t_up, lat, p0, d_cpu, t_cpu;
-      Usage u0, u1, u2;
-
-      /* Direct loopback right before, so the ratio compares like with like
-       * on a shared machine. */
-      p0 = process_cpu ();
-      d_down = download (NULL, n);
-      d_cpu = process_cpu () - p0;
-      d_up = upload (NULL, n);
-      d_lat = latency (NULL, 5000);
+      double r_down[MAX_ROUNDS], r_up[MAX_ROUNDS], g_down[MAX_ROUNDS], g_up[MAX_ROUNDS];
+      double dg_down[MAX_ROUNDS], dg_up[MAX_ROUNDS], rtt_add[MAX_ROUNDS], rtt_direct[MAX_ROUNDS];
+      double cpu_down[MAX_ROUNDS], cpu_up[MAX_ROUNDS], sw_down[MAX_ROUNDS], sw_up[MAX_ROUNDS];
+      double all_down[MAX_ROUNDS], all_direct[MAX_ROUNDS];
+      Spread s_rd, s_ru, s_gd, s_gu, s_dgd, s_dgu, s_rtt, s_rttd, s_cd, s_cu, s_sd, s_su, s_ad,
+             s_adir;
 
       at_engine_options_init (&opt);
       opt.mtu = mtus[i];
       opt.no_hook = TRUE;
       engine = at_engine_start (net, &opt);
       download (net, 16 << 20);
-      u0 = engine_usage ();
-      p0 = process_cpu ();
-      t_down = download (net, n);
-      t_cpu = process_cpu () - p0;
-      u1 = engine_usage ();
-      t_up = upload (net, n);
-      u2 = engine_usage ();
-      lat = latency (net, 5000);
-      printf ("MTU %5d: down %.2f Gbit/s = %.0f %% of direct (%.2f); "
-              "up %.2f Gbit/s = %.0f %% of direct (%.2f); "
-              "RTT %.1f us = +%.1f us over direct (%.1f); "
-              "engine CPU %.2f s/GB down, %.2f s/GB up; "
+      for (r = 0; r < rounds; r++)
+        {
+          double d_down, d_up, t_down, t_up, p0, lat, d_lat;
+          Usage u0, u1, u2, u3;
+
+          /* Direct loopback and the engine alternate, so on a shared
+           * machine each ratio compares like with like. */
+          p0 = process_cpu ();
+          d_down = only_up ? 1 : download (NULL, n);
+          all_direct[r] = (process_cpu () - p0) / gb;
+          u0 = engine_usage ();
+          p0 = process_cpu ();
+          t_down = only_up ? 1 : download (net, n);
+          all_down[r] = (process_cpu () - p0) / gb;
+          u1 = engine_usage ();
+          d_up = only_down ? 1 : upload (NULL, n);
+          u2 = engine_usage ();
+          t_up = only_down ? 1 : upload (net, n);
+          u3 = engine_usage ();
+          d_lat = latency (NULL, 2000);
+          lat = latency (net, 2000);
+
+          r_down[r] = d_down / t_down;
+          r_up[r] = d_up / t_up;
+          g_down[r] = (double) n * 8 / t_down / 1e9;
+          g_up[r] = (double) n * 8 / t_up / 1e9;
+          dg_down[r] = (double) n * 8 / d_down / 1e9;
+          dg_up[r] = (double) n * 8 / d_up / 1e9;
+          rtt_add[r] = lat - d_lat;
+          rtt_direct[r] = d_lat;
+          cpu_down[r] = (u1.cpu - u0.cpu) / gb;
+          cpu_up[r] = (u3.cpu - u2.cpu) / gb;
+          sw_down[r] = (double) (u1.switches - u0.switches) / gb;
+          sw_up[r] = (double) (u3.switches - u2.switches) / gb;
+          printf ("  MTU %5d round %d: down %.2f of direct (%.2f / %.2f Gbit/s), "
+                  "up %.2f (%.2f / %.2f), RTT +%.0f us (direct %.0f), "
+                  "engine %.2f / %.2f s/GB\n",
+                  mtus[i], r + 1, r_down[r], g_down[r], dg_down[r], r_up[r], g_up[r], dg_up[r],
+                  rtt_add[r], d_lat, cpu_down[r], cpu_up[r]);
+          fflush (stdout);
+        }
+      s_rd = spread (r_down, rounds);
+      s_ru = spread (r_up, rounds);
+      s_gd = spread (g_down, rounds);
+      s_gu = spread (g_up, rounds);
+      s_dgd = spread (dg_down, rounds);
+      s_dgu = spread (dg_up, rounds);
+      s_rtt = spread (rtt_add, rounds);
+      s_rttd = spread (rtt_direct, rounds);
+      s_cd = spread (cpu_down, rounds);
+      s_cu = spread (cpu_up, rounds);
+      s_sd = spread (sw_down, rounds);
+      s_su = spread (sw_up, rounds);
+      s_ad = spread (all_down, rounds);
+      s_adir = spread (all_direct, rounds);
+      /* Medians, with the range over the rounds in brackets. */
+      printf ("MTU %5d: down %.2f of direct [%.2f-%.2f] (%.2f Gbit/s, direct %.2f); "
+              "up %.2f of direct [%.2f-%.2f] (%.2f Gbit/s, direct %.2f); "
+              "RTT +%.0f us [%.0f-%.0f] (direct %.0f); "
+              "engine CPU %.2f [%.2f-%.2f] s/GB down, %.2f [%.2f-%.2f] s/GB up; "
               "context switches %.0f/GB down, %.0f/GB up; "
               "all threads' CPU for the download %.2f s/GB (direct %.2f)\n",
-              mtus[i],
-              (double) n * 8 / t_down / 1e9, 100.0 * d_down / t_down, (double) n * 8 / d_down / 1e9,
-              (double) n * 8 / t_up / 1e9, 100.0 * d_up / t_up, (double) n * 8 / d_up / 1e9,
-              lat, lat - d_lat, d_lat,
-              (u1.cpu - u0.cpu) / gb, (u2.cpu - u1.cpu) / gb,
-              (double) (u1.switches - u0.switches) / gb, (double) (u2.switches - u1.switches) / gb,
-              t_cpu / gb, d_cpu / gb);
+              mtus[i], s_rd.median, s_rd.min, s_rd.max, s_gd.median, s_dgd.median,
+              s_ru.median, s_ru.min, s_ru.max, s_gu.median, s_dgu.median,
+              s_rtt.median, s_rtt.min, s_rtt.max, s_rttd.median,
+              s_cd.median, s_cd.min, s_cd.max, s_cu.median, s_cu.min, s_cu.max,
+              s_sd.median, s_su.median, s_ad.median, s_adir.median);
       fflush (stdout);
       at_engine_stop (engine);
       at_net_free (net);

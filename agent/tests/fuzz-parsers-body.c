@@ -67,6 +67,8 @@ agent_fuzz_one (const uint8_t *data,
           if (engine_packet_parse (rebuilt, n, &again) != ENGINE_PKT_OK
               || again.payload_len != pkt.payload_len || again.sport != pkt.sport
               || again.dport != pkt.dport || again.seq != pkt.seq
+              || again.mss != pkt.mss || again.wscale != pkt.wscale
+              || again.wscale_shift != pkt.wscale_shift
               || (pkt.payload_len && memcmp (again.payload, pkt.payload, pkt.payload_len) != 0))
             abort ();
         }

@@ -154,7 +154,7 @@ snmp_tcp (AtNet      *net,
  * (pieces wrapping around the ring's end at odd offsets included).  The
  * app's kernel checks every checksum: byte-exact transfers in both
  * directions, IPv4 and IPv6, at several MTUs, and not one checksum error
- * or retransmission. */
+ * or retransmission on either side. */
 static void
 test_fast_path (void)
 {
@@ -187,6 +187,9 @@ test_fast_path (void)
         close (fd);
         g_assert_cmpuint (snmp_tcp (fx.net, "InCsumErrors"), ==, 0);
         g_assert_cmpuint (snmp_tcp (fx.net, "InErrs"), ==, 0);
+        /* Nor did the app's kernel resend: nothing of its (up to 480 KiB)
+         * bursts was lost in the TUN's queue. */
+        g_assert_cmpuint (snmp_tcp (fx.net, "RetransSegs"), ==, 0);
         msg = at_wait_snapshot (fx.snap_fd, counters_pred, NULL, 10000);
         g_assert_nonnull (msg);
         g_assert_cmpuint (msg->snapshot->counters->retransmissions, ==, 0);
@@ -204,69 +207,137 @@ counters_pred (const AtSnapshot *snap,
   return snap->counters->tcp_open == 0 && snap->counters->tcp_connections_total >= 1;
 }
 
-/* The engine's pure ACKs to the app: runs of identical duplicates (what
- * the app's fast retransmit needs) and a right window edge that never
- * moves left. */
+/* What one connection shows on the TUN (the packet hook sees every packet
+ * both ways): the window scale options of the app's SYN and the engine's
+ * SYN-ACK; the bytes in flight each way (a data segment's end minus the
+ * other side's last ACK); the engine's pure ACKs: runs of identical
+ * duplicates (what the app's fast retransmit needs) and a right window
+ * edge (ack + window << shift) that never moves left. */
 typedef struct {
+  GMutex   lock;              /* FROM_APP: reader or engine thread */
   guint16  port;
-  gboolean have;
+  gboolean syn_wscale;
+  gboolean synack_seen;
+  gboolean synack_wscale;
+  guint    shift;
+  gboolean have_app_ack, have_engine_ack;
+  guint32  app_ack, engine_ack;
+  guint32  max_down, max_up;
+  guint32  max_window;        /* the engine's, in bytes */
+  gboolean have_pure;
   guint32  ack;
+  guint32  edge;
   guint16  window;
   guint    run;
   guint    triples;
   guint    shrinks;
-} AckWatch;
+} TcpWatch;
 
 static void
-observe_acks (void                  *data,
-              AdbscopeAgentDirection dir,
-              const EnginePacket    *pkt,
-              const uint8_t         *raw,
-              size_t                 len)
+observe_tcp (void                  *data,
+             AdbscopeAgentDirection dir,
+             const EnginePacket    *pkt,
+             const uint8_t         *raw,
+             size_t                 len)
 {
-  AckWatch *w = data;
+  TcpWatch *w = data;
 
-  /* TO_APP comes from the engine thread only: no lock needed. */
-  if (dir != ADBSCOPE_AGENT_TO_APP || pkt->protocol != 6 || pkt->sport != w->port
-      || pkt->flags != ENGINE_TCP_ACK || pkt->payload_len != 0)
+  if (pkt->protocol != 6)
     return;
-  if (w->have)
+  g_mutex_lock (&w->lock);
+  if (dir == ADBSCOPE_AGENT_TO_APP && pkt->sport == w->port)
     {
-      if (pkt->ack == w->ack && pkt->window == w->window)
+      if (pkt->flags & ENGINE_TCP_SYN)
         {
-          if (++w->run == 3)
-            w->triples++;
+          w->synack_seen = TRUE;
+          w->synack_wscale = pkt->wscale;
+          w->shift = pkt->wscale ? pkt->wscale_shift : 0;
         }
-      else
-        w->run = 0;
-      if ((gint32) ((pkt->ack + pkt->window) - (w->ack + w->window)) < 0)
-        w->shrinks++;
+      else if (pkt->flags & ENGINE_TCP_ACK)
+        {
+          guint32 edge = pkt->ack + ((guint32) pkt->window << w->shift);
+
+          if (pkt->payload_len > 0 && w->have_app_ack
+              && (gint32) (pkt->seq + (guint32) pkt->payload_len - w->app_ack) > (gint32) w->max_down)
+            w->max_down = pkt->seq + (guint32) pkt->payload_len - w->app_ack;
+          w->engine_ack = pkt->ack;
+          w->have_engine_ack = TRUE;
+          w->max_window = MAX (w->max_window, (guint32) pkt->window << w->shift);
+          if (pkt->flags == ENGINE_TCP_ACK && pkt->payload_len == 0)
+            {
+              if (w->have_pure)
+                {
+                  if (pkt->ack == w->ack && pkt->window == w->window)
+                    {
+                      if (++w->run == 3)
+                        w->triples++;
+                    }
+                  else
+                    w->run = 0;
+                  if ((gint32) (edge - w->edge) < 0)
+                    w->shrinks++;
+                }
+              w->have_pure = TRUE;
+              w->ack = pkt->ack;
+              w->window = pkt->window;
+              w->edge = edge;
+            }
+        }
     }
-  w->have = TRUE;
-  w->ack = pkt->ack;
-  w->window = pkt->window;
+  else if (dir == ADBSCOPE_AGENT_FROM_APP && pkt->dport == w->port)
+    {
+      if ((pkt->flags & (ENGINE_TCP_SYN | ENGINE_TCP_ACK)) == ENGINE_TCP_SYN)
+        w->syn_wscale = pkt->wscale;
+      if (pkt->payload_len > 0 && w->have_engine_ack
+          && (gint32) (pkt->seq + (guint32) pkt->payload_len - w->engine_ack) > (gint32) w->max_up)
+        w->max_up = pkt->seq + (guint32) pkt->payload_len - w->engine_ack;
+      if ((pkt->flags & ENGINE_TCP_ACK)
+          && (!w->have_app_ack || (gint32) (pkt->ack - w->app_ack) > 0))
+        {
+          w->app_ack = pkt->ack;
+          w->have_app_ack = TRUE;
+        }
+    }
+  g_mutex_unlock (&w->lock);
+}
+
+/* The window scale options: offered by the app (as its namespace's sysctl
+ * says), answered by the engine exactly then. */
+static void
+assert_wscale (TcpWatch *w,
+               gboolean  scaling)
+{
+  g_assert_true (w->synack_seen);
+  g_assert_cmpint (w->syn_wscale, ==, scaling);
+  g_assert_cmpint (w->synack_wscale, ==, scaling);
+  if (scaling)
+    g_assert_cmpuint (w->shift, >, 0);
 }
 
 /* 2 % loss each way between the TUN and the engine: 2 MiB down and 512 KiB
- * up stay byte-exact, and the engine's own retransmission ran. */
+ * up stay byte-exact, and the engine's own retransmission ran; with window
+ * scaling (the kernel's default) and without. */
 static void
-test_loss (void)
+test_loss (gconstpointer data)
 {
+  gboolean scaling = GPOINTER_TO_INT (data);
   Fixture fx;
   AtEngineOptions opt;
-  AckWatch acks = { 0 };
+  TcpWatch w = { 0 };
   g_autoptr(GError) error = NULL;
   Adbscope__Agent__V1__AgentMessage *msg;
   gboolean ok;
   int fd;
 
+  g_mutex_init (&w.lock);
   at_engine_options_init (&opt);
   opt.loss = 0.02;
-  opt.observe = observe_acks;
-  opt.observe_data = &acks;
+  opt.observe = observe_tcp;
+  opt.observe_data = &w;
   fx.net = at_net_new (opt.mtu);
+  at_net_set_window_scaling (fx.net, scaling);
   fx.server = at_server_new (AT_SERVER4, FALSE);
-  acks.port = at_server_port (fx.server);
+  w.port = at_server_port (fx.server);
   fx.engine = at_engine_start (fx.net, &opt);
   fx.snap_fd = at_unix_connect (at_engine_socket_name (fx.engine));
 
@@ -292,14 +363,89 @@ test_loss (void)
                   msg->snapshot->counters->fast_retransmissions);
   g_assert_cmpuint (msg->snapshot->counters->retransmissions, >, 0);
   g_assert_cmpuint (msg->snapshot->counters->fast_retransmissions, >, 0);
-  g_test_message ("identical duplicate-ACK triples %u, window shrinks %u", acks.triples,
-                  acks.shrinks);
-  g_assert_cmpuint (acks.triples, >, 0);
-  g_assert_cmpuint (acks.shrinks, ==, 0);
+  g_mutex_lock (&w.lock);
+  g_test_message ("window scaling %d (shift %u); identical duplicate-ACK triples %u, "
+                  "window shrinks %u; most in flight %u down, %u up", scaling, w.shift,
+                  w.triples, w.shrinks, w.max_down, w.max_up);
+  assert_wscale (&w, scaling);
+  g_assert_cmpuint (w.triples, >, 0);
+  g_assert_cmpuint (w.shrinks, ==, 0);
+  g_mutex_unlock (&w.lock);
   adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
   fixture_stop (&fx);
+  g_mutex_clear (&w.lock);
 }
 
+/* With window scaling the app really has more than 64 KiB in flight both
+ * ways (seen on the TUN, not taken from the engine), the engine's window
+ * exceeds 64 KiB and the transfers stay byte-exact; without it (the app's
+ * sysctl off) no option is answered and nothing exceeds 64 KiB. */
+typedef struct {
+  gboolean scaling;
+  int      mtu;
+  int      ip_version;
+} WindowCase;
+
+static void
+test_window_scaling (gconstpointer data)
+{
+  const WindowCase *wc = data;
+  const char *addr = wc->ip_version == 4 ? AT_SERVER4 : AT_SERVER6;
+  Fixture fx;
+  AtEngineOptions opt;
+  TcpWatch w = { 0 };
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+  int fd;
+
+  g_mutex_init (&w.lock);
+  at_engine_options_init (&opt);
+  opt.mtu = wc->mtu;
+  opt.observe = observe_tcp;
+  opt.observe_data = &w;
+  fx.net = at_net_new (opt.mtu);
+  at_net_set_window_scaling (fx.net, wc->scaling);
+  fx.server = at_server_new (addr, FALSE);
+  w.port = at_server_port (fx.server);
+  fx.engine = at_engine_start (fx.net, &opt);
+  fx.snap_fd = at_unix_connect (at_engine_socket_name (fx.engine));
+
+  fd = at_client_connect (fx.net, addr, w.port);
+  g_assert_cmpint (fd, >=, 0);
+  ok = at_http_get (fd, "window.test", (8 << 20) + 5, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  ok = at_http_post (fd, "window.test", (8 << 20) + 3, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  close (fd);
+
+  g_mutex_lock (&w.lock);
+  g_test_message ("window scaling %d, MTU %d, IPv%d: shift %u, largest window %u; "
+                  "most in flight %u down, %u up; window shrinks %u",
+                  wc->scaling, wc->mtu, wc->ip_version, w.shift, w.max_window, w.max_down,
+                  w.max_up, w.shrinks);
+  assert_wscale (&w, wc->scaling);
+  g_assert_cmpuint (w.shrinks, ==, 0);
+  if (wc->scaling)
+    {
+      g_assert_cmpuint (w.max_window, >, 65535);
+      g_assert_cmpuint (w.max_down, >, 65535);
+      g_assert_cmpuint (w.max_up, >, 65535);
+    }
+  else
+    {
+      g_assert_cmpuint (w.max_window, <=, 65535);
+      g_assert_cmpuint (w.max_down, <=, 65535);
+      g_assert_cmpuint (w.max_up, <=, 65535);
+      /* Still more than a trickle: the 64 KiB windows were used. */
+      g_assert_cmpuint (w.max_down, >, 32768);
+      g_assert_cmpuint (w.max_up, >, 32768);
+    }
+  g_mutex_unlock (&w.lock);
+  fixture_stop (&fx);
+  g_mutex_clear (&w.lock);
+}
 
 static gboolean
 open_pred (const AtSnapshot *snap,
@@ -606,10 +752,11 @@ test_keepalive (void)
 
 /* The server stops reading: the engine's window closes, the app's kernel
  * probes it and gets answers; once the server reads again everything
- * arrives in order. */
+ * arrives in order.  With window scaling and without. */
 static void
-test_zero_window (void)
+test_zero_window (gconstpointer data)
 {
+  gboolean scaling = GPOINTER_TO_INT (data);
   Fixture fx;
   AtEngineOptions opt;
   Probes probes = { 0 };
@@ -623,6 +770,7 @@ test_zero_window (void)
   opt.observe = observe_probes;
   opt.observe_data = &probes;
   fx.net = at_net_new (opt.mtu);
+  at_net_set_window_scaling (fx.net, scaling);
   fx.server = at_server_new (AT_SERVER4, TRUE);
   probes.port = at_server_port (fx.server);
   fx.engine = at_engine_start (fx.net, &opt);
@@ -685,6 +833,283 @@ test_zero_window (void)
   g_mutex_clear (&probes.lock);
 }
 
+/* Half-close and resets, with window scaling on (the kernel's default) and
+ * transfers larger than any window.  A one-connection server thread:
+ *   APP_FIRST: reads the app's data to EOF, then answers and closes;
+ *   SERVER_FIRST: sends and shuts its side first, then reads the app's data
+ *     (the app writes only after it saw the server's EOF);
+ *   RST_SERVER: after the app's first byte sends part of its data, then
+ *     resets (SO_LINGER 0);
+ *   RST_APP: reads until the app's reset arrives as ECONNRESET. */
+typedef enum {
+  PEER_APP_FIRST,
+  PEER_SERVER_FIRST,
+  PEER_RST_SERVER,
+  PEER_RST_APP,
+} PeerMode;
+
+enum { PEER_UP = (3 << 20) + 11, PEER_DOWN = (3 << 20) + 13 };
+
+typedef struct {
+  PeerMode mode;
+  int      listen_fd;
+  guint16  port;
+  guint64  got;               /* bytes from the app, pattern checked */
+  gint     got_all;           /* got reached PEER_UP (atomic) */
+  gboolean pattern_ok;
+  int      read_errno;        /* how the server's reading ended (0: EOF) */
+} Peer;
+
+static void
+peer_read_all (Peer *p,
+               int   fd)
+{
+  guint8 buf[65536];
+
+  p->pattern_ok = TRUE;
+  for (;;)
+    {
+      ssize_t n = read (fd, buf, sizeof buf);
+      ssize_t i;
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          p->read_errno = n < 0 ? errno : 0;
+          return;
+        }
+      for (i = 0; i < n; i++)
+        if (buf[i] != at_pattern (1, p->got + (guint64) i))
+          p->pattern_ok = FALSE;
+      p->got += (guint64) n;
+      if (p->got >= PEER_UP)
+        g_atomic_int_set (&p->got_all, 1);
+    }
+}
+
+/* @n pattern bytes of @seed (the app writes seed 1, the server seed 2). */
+static void
+write_pattern (int     fd,
+               guint64 n,
+               guint64 seed)
+{
+  guint8 buf[65536];
+  guint64 sent = 0;
+
+  while (sent < n)
+    {
+      gsize len = MIN (sizeof buf, n - sent);
+
+      at_pattern_fill (buf, len, seed, sent);
+      g_assert_true (at_write_all (fd, buf, len));
+      sent += len;
+    }
+}
+
+static gpointer
+peer_main (gpointer data)
+{
+  Peer *p = data;
+  int fd = accept (p->listen_fd, NULL, NULL);
+
+  g_assert_cmpint (fd, >=, 0);
+  switch (p->mode)
+    {
+    case PEER_APP_FIRST:
+      peer_read_all (p, fd);
+      write_pattern (fd, PEER_DOWN, 2);
+      break;
+    case PEER_SERVER_FIRST:
+      write_pattern (fd, PEER_DOWN, 2);
+      shutdown (fd, SHUT_WR);
+      peer_read_all (p, fd);
+      break;
+    case PEER_RST_SERVER:
+      {
+        struct linger lg = { 1, 0 };
+        char c;
+
+        /* The app's byte first: the app is connected before the reset
+         * (otherwise the reset may beat the SYN-ACK, and the app's connect
+         * is refused instead). */
+        g_assert_cmpint (read (fd, &c, 1), ==, 1);
+        write_pattern (fd, PEER_DOWN / 2, 2);
+        setsockopt (fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+      }
+      break;
+    case PEER_RST_APP:
+      peer_read_all (p, fd);
+      break;
+    }
+  close (fd);
+  return NULL;
+}
+
+/* Reads @n pattern bytes (seed 2), then expects EOF (or, with @rst, the
+ * reset once the data stops); returns the bytes read. */
+static guint64
+app_read (int      fd,
+          guint64  n,
+          gboolean rst)
+{
+  guint8 buf[65536];
+  guint64 got = 0;
+
+  for (;;)
+    {
+      ssize_t r = read (fd, buf, sizeof buf);
+      ssize_t i;
+
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (rst && r < 0)
+        {
+          g_assert_cmpint (errno, ==, ECONNRESET);
+          return got;
+        }
+      g_assert_cmpint (r, >=, 0);
+      if (r == 0)
+        break;
+      for (i = 0; i < r; i++)
+        if (buf[i] != at_pattern (2, got + (guint64) i))
+          g_error ("app: byte %" G_GUINT64_FORMAT " differs", got + (guint64) i);
+      got += (guint64) r;
+    }
+  g_assert_false (rst);
+  g_assert_cmpuint (got, ==, n);
+  return got;
+}
+
+static gboolean
+failed_pred (const AtSnapshot *snap,
+             gpointer          data)
+{
+  const ConnPred *p = data;
+  const Adbscope__Agent__V1__Connection *c = at_find_connection (snap, 6, p->dst, p->port);
+
+  return c && (c->state == ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_CLOSED
+               || c->state == ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_FAILED);
+}
+
+static void
+test_peer (gconstpointer data)
+{
+  Peer peer = { .mode = GPOINTER_TO_INT (data) };
+  Fixture fx;
+  AtEngineOptions opt;
+  TcpWatch w = { 0 };
+  ConnPred pred = { AT_SERVER4, 0, 6, 0, 0, 0 };
+  struct sockaddr_in sin = { .sin_family = AF_INET };
+  socklen_t sl = sizeof sin;
+  Adbscope__Agent__V1__AgentMessage *msg;
+  const Adbscope__Agent__V1__Connection *c;
+  GThread *thread;
+  int fd;
+
+  g_mutex_init (&w.lock);
+  at_engine_options_init (&opt);
+  opt.observe = observe_tcp;
+  opt.observe_data = &w;
+  fixture_start (&fx, &opt, NULL, FALSE);
+  peer.listen_fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  inet_pton (AF_INET, AT_SERVER4, &sin.sin_addr);
+  g_assert_cmpint (bind (peer.listen_fd, (struct sockaddr *) &sin, sizeof sin), ==, 0);
+  g_assert_cmpint (listen (peer.listen_fd, 1), ==, 0);
+  getsockname (peer.listen_fd, (struct sockaddr *) &sin, &sl);
+  peer.port = pred.port = w.port = ntohs (sin.sin_port);
+  thread = g_thread_new ("peer", peer_main, &peer);
+
+  fd = at_client_connect (fx.net, AT_SERVER4, peer.port);
+  g_assert_cmpint (fd, >=, 0);
+  switch (peer.mode)
+    {
+    case PEER_APP_FIRST:
+      write_pattern (fd, PEER_UP, 1);
+      shutdown (fd, SHUT_WR);
+      app_read (fd, PEER_DOWN, FALSE);
+      break;
+    case PEER_SERVER_FIRST:
+      app_read (fd, PEER_DOWN, FALSE);
+      write_pattern (fd, PEER_UP, 1);
+      shutdown (fd, SHUT_WR);
+      break;
+    case PEER_RST_SERVER:
+      g_assert_true (at_write_all (fd, "x", 1));
+      g_assert_cmpuint (app_read (fd, PEER_DOWN, TRUE), <=, PEER_DOWN / 2);
+      break;
+    case PEER_RST_APP:
+      {
+        struct linger lg = { 1, 0 };
+
+        write_pattern (fd, PEER_UP, 1);
+        /* Wait until the server has it all, so the reset is all that is left. */
+        while (g_atomic_int_get (&peer.got_all) == 0)
+          g_usleep (10000);
+        setsockopt (fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+        close (fd);             /* the reset */
+        fd = -1;
+      }
+      break;
+    }
+  g_thread_join (thread);       /* the server saw the end it should see */
+  if (fd >= 0)
+    close (fd);
+  close (peer.listen_fd);
+
+  switch (peer.mode)
+    {
+    case PEER_APP_FIRST:
+    case PEER_SERVER_FIRST:
+      g_assert_cmpint (peer.read_errno, ==, 0);
+      g_assert_cmpuint (peer.got, ==, PEER_UP);
+      g_assert_true (peer.pattern_ok);
+      break;
+    case PEER_RST_APP:
+      g_assert_cmpint (peer.read_errno, ==, ECONNRESET);
+      g_assert_cmpuint (peer.got, ==, PEER_UP);
+      g_assert_true (peer.pattern_ok);
+      break;
+    case PEER_RST_SERVER:
+      break;
+    }
+
+  msg = at_wait_snapshot (fx.snap_fd, failed_pred, &pred, 10000);
+  g_assert_nonnull (msg);
+  c = at_find_connection (msg->snapshot, 6, AT_SERVER4, pred.port);
+  switch (peer.mode)
+    {
+    case PEER_APP_FIRST:
+    case PEER_SERVER_FIRST:
+      g_assert_cmpint (c->state, ==, ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_CLOSED);
+      g_assert_cmpint (c->failure, ==, ADBSCOPE__AGENT__V1__FAILURE__FAILURE_NONE);
+      g_assert_cmpuint (c->payload_up, ==, PEER_UP);
+      g_assert_cmpuint (c->payload_down, >=, PEER_DOWN);
+      break;
+    case PEER_RST_SERVER:
+      g_assert_cmpint (c->state, ==, ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_FAILED);
+      g_assert_cmpint (c->failure, ==, ADBSCOPE__AGENT__V1__FAILURE__FAILURE_RESET_BY_SERVER);
+      break;
+    case PEER_RST_APP:
+      g_assert_cmpint (c->failure, ==, ADBSCOPE__AGENT__V1__FAILURE__FAILURE_RESET_BY_APP);
+      break;
+    }
+  adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
+  g_mutex_lock (&w.lock);
+  g_test_message ("mode %d: shift %u, most in flight %u down, %u up", peer.mode, w.shift,
+                  w.max_down, w.max_up);
+  assert_wscale (&w, TRUE);
+  g_mutex_unlock (&w.lock);
+  fixture_stop (&fx);
+  g_mutex_clear (&w.lock);
+}
+
+static const WindowCase window_cases[] = {
+  { TRUE, 1500, 4 },
+  { TRUE, 65535, 6 },
+  { FALSE, 1500, 4 },
+};
+
 int
 main (int    argc,
       char **argv)
@@ -693,11 +1118,26 @@ main (int    argc,
   at_init ();
   g_test_add_func ("/agent/tcp/download-upload", test_download_upload);
   g_test_add_func ("/agent/tcp/fast-path", test_fast_path);
-  g_test_add_func ("/agent/tcp/loss", test_loss);
+  g_test_add_data_func ("/agent/tcp/loss", GINT_TO_POINTER (TRUE), test_loss);
+  g_test_add_data_func ("/agent/tcp/loss-no-scaling", GINT_TO_POINTER (FALSE), test_loss);
+  g_test_add_data_func ("/agent/tcp/window-scaling", &window_cases[0], test_window_scaling);
+  g_test_add_data_func ("/agent/tcp/window-scaling-v6-65535", &window_cases[1],
+                        test_window_scaling);
+  g_test_add_data_func ("/agent/tcp/window-no-scaling", &window_cases[2],
+                        test_window_scaling);
   g_test_add_func ("/agent/tcp/concurrent-200", test_concurrent);
   g_test_add_func ("/agent/tcp/refused", test_refused);
   g_test_add_func ("/agent/tcp/ipv6", test_ipv6);
   g_test_add_func ("/agent/tcp/keepalive", test_keepalive);
-  g_test_add_func ("/agent/tcp/zero-window", test_zero_window);
+  g_test_add_data_func ("/agent/tcp/zero-window", GINT_TO_POINTER (TRUE), test_zero_window);
+  g_test_add_data_func ("/agent/tcp/zero-window-no-scaling", GINT_TO_POINTER (FALSE),
+                        test_zero_window);
+  g_test_add_data_func ("/agent/tcp/half-close-app-first", GINT_TO_POINTER (PEER_APP_FIRST),
+                        test_peer);
+  g_test_add_data_func ("/agent/tcp/half-close-server-first",
+                        GINT_TO_POINTER (PEER_SERVER_FIRST), test_peer);
+  g_test_add_data_func ("/agent/tcp/rst-from-server", GINT_TO_POINTER (PEER_RST_SERVER),
+                        test_peer);
+  g_test_add_data_func ("/agent/tcp/rst-from-app", GINT_TO_POINTER (PEER_RST_APP), test_peer);
   return g_test_run ();
 }

@@ -145,6 +145,8 @@ test_packet_build_header (void)
       p.flags = ENGINE_TCP_ACK | ENGINE_TCP_PSH;
       p.window = (guint16) g_rand_int (rand);
       p.mss = i % 8 == 0 && p.protocol == 6 ? 1460 : 0;
+      p.wscale = i % 3 == 0 && p.protocol == 6;
+      p.wscale_shift = (guint8) (i % 15);
       p.payload = payload;
       p.payload_len = plen;
       len = engine_packet_build (whole, sizeof whole, &p);
@@ -191,10 +193,14 @@ test_packet_roundtrip (void)
       p.flags = ENGINE_TCP_SYN | ENGINE_TCP_ACK;
       p.window = 65535;
       p.mss = 1460;
+      p.wscale = TRUE;
+      p.wscale_shift = 7;
       p.payload = (const guint8 *) payload;
       p.payload_len = sizeof payload;
       len = engine_packet_build (buf, sizeof buf, &p);
-      g_assert_cmpuint (len, ==, (v == 4 ? 20 : 40) + 24 + sizeof payload);
+      /* MSS (4 bytes), NOP + window scale (4 bytes). */
+      g_assert_cmpuint (len, ==, (v == 4 ? 20 : 40) + 28 + sizeof payload);
+      g_assert_cmpuint (engine_packet_header_len (&p), ==, (v == 4 ? 20 : 40) + 28);
       g_assert_cmpint (engine_packet_parse (buf, len, &q), ==, ENGINE_PKT_OK);
       g_assert_cmpuint (q.ip_version, ==, v);
       g_assert_cmpuint (q.sport, ==, 1234);
@@ -203,6 +209,8 @@ test_packet_roundtrip (void)
       g_assert_cmpuint (q.ack, ==, 77);
       g_assert_cmpuint (q.flags, ==, ENGINE_TCP_SYN | ENGINE_TCP_ACK);
       g_assert_cmpuint (q.mss, ==, 1460);
+      g_assert_true (q.wscale);
+      g_assert_cmpuint (q.wscale_shift, ==, 7);
       g_assert_cmpmem (q.payload, q.payload_len, payload, sizeof payload);
       g_assert_cmpmem (q.src, v == 4 ? 4 : 16, p.src, v == 4 ? 4 : 16);
 
@@ -213,6 +221,14 @@ test_packet_roundtrip (void)
       /* Every truncation is malformed. */
       for (gsize cut = 0; cut < len; cut++)
         g_assert_cmpint (engine_packet_parse (buf, cut, &q), ==, ENGINE_PKT_MALFORMED);
+
+      /* Without the window scale option. */
+      p.wscale = FALSE;
+      len = engine_packet_build (buf, sizeof buf, &p);
+      g_assert_cmpuint (len, ==, (v == 4 ? 20 : 40) + 24 + sizeof payload);
+      g_assert_cmpint (engine_packet_parse (buf, len, &q), ==, ENGINE_PKT_OK);
+      g_assert_false (q.wscale);
+      g_assert_cmpuint (q.mss, ==, 1460);
 
       p.protocol = 17;
       p.mss = 0;
@@ -242,6 +258,7 @@ test_packet_seeds (void)
   g_assert_cmpint (engine_packet_parse (d, len, &p), ==, ENGINE_PKT_OK);
   g_assert_cmpuint (p.mss, ==, 1460);
   g_assert_true (p.wscale);
+  g_assert_cmpuint (p.wscale_shift, ==, 7);
   g_assert_cmpuint (p.flags, ==, ENGINE_TCP_SYN);
 
   d = g_bytes_get_data (get, &len);

@@ -15,6 +15,7 @@ char     *adbscope_cli_find_serial     (const char *serial, GError **error);
 int       adbscope_cli_launch          (int argc, char **argv);
 int       adbscope_cli_mark            (int argc, char **argv);
 int       adbscope_cli_stop            (int argc, char **argv);
+int       adbscope_cli_agent           (int argc, char **argv);
 
 #ifdef ADBSCOPE_HAVE_SIM
 int adbscope_sim_main      (int argc, char **argv);

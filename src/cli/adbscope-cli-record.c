@@ -34,7 +34,20 @@ typedef struct
   GError                *error;
   gboolean               stopping;
   gboolean               started;
+  /* --capture */
+  AdbscopeAgentLink     *link;
+  char                  *serial;
+  const char            *package;
+  GCancellable          *agent_cancellable;
+  guint                  agent_watch_id;
+  gboolean               agent_starting;
+  gboolean               link_failed;
 } Record;
+
+#define AGENT_START_TIMEOUT_MS   60000
+#define AGENT_RESTART_TIMEOUT_MS 20000
+#define AGENT_WATCH_MS           1000
+#define PCAP_DRAIN_MS            3000
 
 /* "60s", "2m", "500ms", "1h", or plain seconds. */
 static gboolean
@@ -173,6 +186,173 @@ deliver_report (JsonNode          *report,
   return FALSE;
 }
 
+/* --capture ------------------------------------------------------------- */
+
+static void
+agent_started_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  Record *r = user_data;
+
+  if (!adbscope_agent_start_finish (result, &r->error))
+    finish (r);
+  g_main_loop_quit (r->loop);
+}
+
+static gboolean agent_watch_cb (gpointer data);
+
+static void
+agent_restarted_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  Record *r = user_data;
+  g_autoptr(GError) error = NULL;
+
+  r->agent_starting = FALSE;
+  if (!adbscope_agent_start_finish (result, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      g_debug ("record: restarting the agent failed: %s", error->message);
+    }
+  if (!r->stopping && !adbscope_agent_link_is_connected (r->link) && r->agent_watch_id == 0)
+    r->agent_watch_id = g_timeout_add (AGENT_WATCH_MS, agent_watch_cb, r);
+}
+
+static void
+agent_status_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Record *r = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeAgentStatus) st = adbscope_agent_status_finish (result, &error);
+
+  if (st == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  r->agent_starting = FALSE;
+  if (r->stopping || adbscope_agent_link_is_connected (r->link))
+    return;
+  if (st != NULL && st->service.state == ADBSCOPE_AGENT_STATE_RUNNING
+      && g_strcmp0 (st->service.package, r->package) == 0)
+    {
+      /* It runs: the link reconnects by itself; look again later. */
+      r->agent_watch_id = g_timeout_add (AGENT_WATCH_MS, agent_watch_cb, r);
+      return;
+    }
+  /* Gone (killed, stopped by its idle timer, the device rebooted): start
+   * it again, as the user asked for a capture. */
+  r->agent_starting = TRUE;
+  adbscope_agent_start_async (r->serial, r->package, AGENT_RESTART_TIMEOUT_MS, r->agent_cancellable,
+                              agent_restarted_cb, r);
+}
+
+static gboolean
+agent_watch_cb (gpointer data)
+{
+  Record *r = data;
+
+  r->agent_watch_id = 0;
+  if (r->stopping || r->agent_starting || adbscope_agent_link_is_connected (r->link))
+    return G_SOURCE_REMOVE;
+  r->agent_starting = TRUE;
+  adbscope_agent_status_async (r->serial, r->agent_cancellable, agent_status_cb, r);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_link_disconnected (AdbscopeAgentLink *link,
+                      Record            *r)
+{
+  if (!r->stopping && r->agent_watch_id == 0 && !r->agent_starting)
+    r->agent_watch_id = g_timeout_add (AGENT_WATCH_MS, agent_watch_cb, r);
+}
+
+static void
+on_link_failed (AdbscopeAgentLink *link,
+                const GError      *error,
+                Record            *r)
+{
+  if (r->error == NULL)
+    r->error = g_error_copy (error);
+  r->link_failed = TRUE;
+  finish (r);
+}
+
+typedef struct
+{
+  Record    *r;
+  GMainLoop *loop;
+  guint64    snapshots;
+  gint64     deadline;
+} Drain;
+
+static gboolean
+drain_cb (gpointer data)
+{
+  Drain *d = data;
+  AdbscopeNetwork *net = adbscope_session_get_network (d->r->session);
+  AdbscopeNetCounters c;
+
+  adbscope_network_get_run_counters (net, &c);
+  if (g_get_monotonic_time () >= d->deadline || !adbscope_agent_link_is_connected (d->r->link)
+      || (adbscope_network_get_n_snapshots (net) > d->snapshots
+          && adbscope_agent_link_get_pcap_stream_packets (d->r->link) >= c.pcap_packets))
+    {
+      g_main_loop_quit (d->loop);
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* Before the end: one more snapshot, and the pcap up to the packets it
+ * counts, so the file holds what the agent says it sent (bounded). */
+static void
+drain_pcap (Record *r)
+{
+  Drain d = { r, g_main_loop_new (NULL, FALSE),
+              adbscope_network_get_n_snapshots (adbscope_session_get_network (r->session)),
+              g_get_monotonic_time () + PCAP_DRAIN_MS * 1000 };
+
+  if (adbscope_agent_link_is_connected (r->link))
+    {
+      g_timeout_add (50, drain_cb, &d);
+      g_main_loop_run (d.loop);
+    }
+  g_main_loop_unref (d.loop);
+}
+
+static void
+agent_stopped_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  GMainLoop *loop = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!adbscope_agent_stop_finish (result, &error))
+    g_debug ("record: stopping the agent: %s", error->message);
+  g_main_loop_quit (loop);
+}
+
+static void
+stop_capture (Record *r)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+
+  g_cancellable_cancel (r->agent_cancellable);
+  g_clear_handle_id (&r->agent_watch_id, g_source_remove);
+  if (r->link == NULL)
+    return;
+  if (!r->link_failed)
+    drain_pcap (r);
+  adbscope_agent_link_stop (r->link);
+  adbscope_agent_stop_async (r->serial, NULL, agent_stopped_cb, loop);
+  g_main_loop_run (loop);
+}
+
 static void
 session_started_cb (GObject      *object,
                     GAsyncResult *result,
@@ -265,6 +445,7 @@ adbscope_cli_record (int    argc,
   g_autoptr(AdbscopeSession) session = NULL;
   g_autoptr(AdbscopeControlServer) control = NULL;
   g_autoptr(AdbscopeDemo) demo_dev = NULL;
+  g_autoptr(AdbscopeAgentLink) link = NULL;
   g_autoptr(AdbscopeCliOutput) stdout_out = NULL;
   g_autoptr(AdbscopeCliOutput) report_out = NULL;
   g_autoptr(AdbscopeCliOutput) samples_out = NULL;
@@ -312,12 +493,8 @@ adbscope_cli_record (int    argc,
     return adbscope_cli_usage_error (_("Unknown profile “%s”; the profiles are: %s"),
                                      profile, adbscope_sim_profile_list_names ());
 #endif
-  if (capture || pcap != NULL)
-    {
-      g_set_error_literal (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
-                           _("Network capture needs the on-phone agent, which this version cannot install yet"));
-      return adbscope_cli_print_error (error);
-    }
+  if (pcap != NULL)
+    capture = TRUE;
 
   skeleton = adbscope_report_build_skeleton ();
   for (guint i = 0; asserts != NULL && asserts[i] != NULL; i++)
@@ -378,15 +555,39 @@ adbscope_cli_record (int    argc,
       serial = chosen;
     }
 
+  session = adbscope_session_new (serial, package);
+  r.session = session;
+  r.serial = serial;
+  r.package = package;
+  r.agent_cancellable = g_cancellable_new ();
+  if (capture)
+    {
+      link = adbscope_agent_link_new (serial, adbscope_session_get_network (session));
+      /* The agent first: no consent, not installed or too old is the
+       * error of this run, before anything is recorded (or a pcap file
+       * truncated). */
+      adbscope_agent_start_async (serial, package, AGENT_START_TIMEOUT_MS, r.agent_cancellable,
+                                  agent_started_cb, &r);
+      g_main_loop_run (loop);
+      if (r.error != NULL)
+        goto fail;
+      r.link = link;
+      if (pcap != NULL && !adbscope_agent_link_set_pcap_file (link, pcap, &r.error))
+        {
+          r.link_failed = TRUE;
+          goto fail;
+        }
+      g_signal_connect (link, "disconnected", G_CALLBACK (on_link_disconnected), &r);
+      g_signal_connect (link, "failed", G_CALLBACK (on_link_failed), &r);
+    }
+
   control = adbscope_control_server_new ();
   if (!adbscope_control_server_start (control, &r.error))
     goto fail;
   r.control = control;
 
-  session = adbscope_session_new (serial, package);
   adbscope_session_set_interval (session, (guint) interval_ms);
   adbscope_session_set_meminfo_interval (session, (guint) meminfo_ms);
-  r.session = session;
   g_signal_connect (control, "mark", G_CALLBACK (on_mark), &r);
   g_signal_connect (control, "stop", G_CALLBACK (on_stop), &r);
   g_signal_connect (session, "sample", G_CALLBACK (on_sample), &r);
@@ -396,6 +597,8 @@ adbscope_cli_record (int    argc,
   /* A closed terminal ends the run like SIGTERM: with its report. */
   sighup_id = g_unix_signal_add (SIGHUP, on_signal, &r);
   adbscope_session_start_async (session, NULL, session_started_cb, &r);
+  if (r.link != NULL)
+    adbscope_agent_link_start (r.link);
   if (duration_ms > 0)
     duration_id = g_timeout_add ((guint) MIN (duration_ms, G_MAXUINT), on_duration, &r);
   g_main_loop_run (loop);
@@ -405,12 +608,13 @@ adbscope_cli_record (int    argc,
   g_source_remove (sighup_id);
   if (duration_id != 0 && !r.stopping)
     g_source_remove (duration_id);
+  stop_capture (&r);
   adbscope_session_stop (session);
   adbscope_control_server_stop (control);
   if (r.samples != NULL && r.samples_error == NULL)
     adbscope_cli_output_close (r.samples, &r.samples_error);
 
-  if (r.error != NULL && !r.started)
+  if (r.error != NULL && (!r.started || r.link_failed))
     goto fail;
 
   report = adbscope_report_build (session, assertions);
@@ -450,6 +654,7 @@ adbscope_cli_record (int    argc,
         delivered = FALSE;
     }
 
+  g_clear_object (&r.agent_cancellable);
   rc = ADBSCOPE_EXIT_OK;
   for (guint i = 0; i < assertions->len; i++)
     if (!((AdbscopeAssertion *) g_ptr_array_index (assertions, i))->pass)
@@ -461,6 +666,11 @@ adbscope_cli_record (int    argc,
   return rc;
 
 fail:
+  if (r.link != NULL && r.link_failed)
+    stop_capture (&r);
+  else if (link != NULL)
+    adbscope_agent_link_stop (link);
+  g_clear_object (&r.agent_cancellable);
   g_clear_error (&r.samples_error);
   if (control != NULL)
     adbscope_control_server_stop (control);

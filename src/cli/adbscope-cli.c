@@ -20,6 +20,7 @@ static const AdbscopeCliCommand commands[] = {
   { "launch", N_("Measure an app's start-up time (cold, warm or hot)"), adbscope_cli_launch },
   { "mark", N_("Add a marker to the running record"), adbscope_cli_mark },
   { "stop", N_("Stop the running record"), adbscope_cli_stop },
+  { "agent", N_("Install, check or remove the on-phone network agent"), adbscope_cli_agent },
 #ifdef ADBSCOPE_HAVE_SIM
   { "sim", N_("Run a simulated Android device that adb connects to"), adbscope_sim_main },
   /* Hidden helpers of the simulated device (no summary: not in --help). */

@@ -17,6 +17,7 @@
 #include "adbscope-adb.h"
 #include "adbscope-adb-parse.h"
 #include "adbscope-error.h"
+#include "adbscope-adb-private.h"
 
 G_LOCK_DEFINE_STATIC (adb_path);
 static char *adb_path;

@@ -11,7 +11,6 @@
 G_BEGIN_DECLS
 
 const char  *adbscope_adb_get_path        (GError              **error);
-void         _adbscope_adb_reset_path     (void);
 char       **adbscope_adb_build_argv      (const char           *adb_path,
                                            const char           *serial,
                                            const char * const   *args);

@@ -16,9 +16,6 @@ typedef struct
   gboolean       running;
   gboolean       busy;
   gint64         tick_started_us;
-  guint64        n_ticks;
-  guint64        n_errors;
-  double         last_rtt_ms;
 } AdbscopeCollectorPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (AdbscopeCollector, adbscope_collector, G_TYPE_OBJECT)
@@ -44,6 +41,28 @@ static guint signals[N_SIGNALS];
 
 static void schedule_next (AdbscopeCollector *self);
 
+/* The one way a sample leaves a collector: parse, emit (borrowed for the
+ * emission), free.  A parse error drops the tick. */
+static void
+emit_parsed (AdbscopeCollector *self,
+             const char        *output,
+             gint64             time_us)
+{
+  AdbscopeCollectorClass *klass = ADBSCOPE_COLLECTOR_GET_CLASS (self);
+  g_autoptr(GError) error = NULL;
+  gpointer sample;
+
+  g_assert (klass->parse != NULL && klass->free_sample != NULL);
+  sample = klass->parse (self, output, time_us, &error);
+  if (sample == NULL)
+    {
+      g_debug ("%s sample dropped: %s", adbscope_collector_get_name (self), error->message);
+      return;
+    }
+  g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, sample);
+  klass->free_sample (sample);
+}
+
 typedef struct
 {
   AdbscopeCollector *self;
@@ -59,7 +78,6 @@ run_cb (GObject      *object,
   TickData *data = user_data;
   AdbscopeCollector *self = data->self;
   AdbscopeCollectorPrivate *priv = adbscope_collector_get_instance_private (self);
-  AdbscopeCollectorClass *klass = ADBSCOPE_COLLECTOR_GET_CLASS (self);
   g_autoptr(GError) error = NULL;
   g_autofree char *output = NULL;
   gint64 received_us;
@@ -72,16 +90,10 @@ run_cb (GObject      *object,
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CLOSED) && priv->running)
     {
-      priv->n_ticks++;
-      priv->last_rtt_ms = (received_us - data->sent_us) / 1000.0;
       if (output != NULL)
-        klass->handle_output (self, data->tick, output, rc, data->sent_us, received_us);
+        emit_parsed (self, output, (data->sent_us + received_us) / 2);
       else
-        {
-          priv->n_errors++;
-          if (klass->handle_error != NULL)
-            klass->handle_error (self, data->tick, error);
-        }
+        g_debug ("%s: %s", priv->name, error->message);
       schedule_next (self);
     }
 
@@ -163,25 +175,6 @@ adbscope_collector_stop (AdbscopeCollector *self)
     g_cancellable_cancel (priv->cancellable);
 }
 
-gboolean
-adbscope_collector_is_running (AdbscopeCollector *self)
-{
-  AdbscopeCollectorPrivate *priv = adbscope_collector_get_instance_private (self);
-
-  g_return_val_if_fail (ADBSCOPE_IS_COLLECTOR (self), FALSE);
-  return priv->running;
-}
-
-/* For subclasses: hands a parsed sample (borrowed for the emission) to
- * whoever listens — the session. */
-void
-adbscope_collector_emit_sample (AdbscopeCollector *self,
-                                gconstpointer      sample)
-{
-  g_return_if_fail (ADBSCOPE_IS_COLLECTOR (self));
-  g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, sample);
-}
-
 /* The watched package (validated before it gets here). */
 const char *
 adbscope_collector_get_package (AdbscopeCollector *self)
@@ -201,24 +194,6 @@ adbscope_collector_get_name (AdbscopeCollector *self)
   return priv->name;
 }
 
-AdbscopeShell *
-adbscope_collector_get_shell (AdbscopeCollector *self)
-{
-  AdbscopeCollectorPrivate *priv = adbscope_collector_get_instance_private (self);
-
-  g_return_val_if_fail (ADBSCOPE_IS_COLLECTOR (self), NULL);
-  return priv->shell;
-}
-
-guint
-adbscope_collector_get_interval (AdbscopeCollector *self)
-{
-  AdbscopeCollectorPrivate *priv = adbscope_collector_get_instance_private (self);
-
-  g_return_val_if_fail (ADBSCOPE_IS_COLLECTOR (self), 0);
-  return priv->interval_ms;
-}
-
 void
 adbscope_collector_set_interval (AdbscopeCollector *self,
                                  guint              interval_ms)
@@ -232,51 +207,6 @@ adbscope_collector_set_interval (AdbscopeCollector *self,
     return;
   priv->interval_ms = interval_ms;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INTERVAL]);
-}
-
-guint64
-adbscope_collector_get_n_ticks (AdbscopeCollector *self)
-{
-  AdbscopeCollectorPrivate *priv = adbscope_collector_get_instance_private (self);
-  return priv->n_ticks;
-}
-
-guint64
-adbscope_collector_get_n_errors (AdbscopeCollector *self)
-{
-  AdbscopeCollectorPrivate *priv = adbscope_collector_get_instance_private (self);
-  return priv->n_errors;
-}
-
-double
-adbscope_collector_get_last_round_trip_ms (AdbscopeCollector *self)
-{
-  AdbscopeCollectorPrivate *priv = adbscope_collector_get_instance_private (self);
-  return priv->last_rtt_ms;
-}
-
-/* Stamped with the middle of the round trip. */
-static void
-default_handle_output (AdbscopeCollector *self,
-                       guint              tick,
-                       const char        *output,
-                       int                exit_status,
-                       gint64             sent_us,
-                       gint64             received_us)
-{
-  AdbscopeCollectorClass *klass = ADBSCOPE_COLLECTOR_GET_CLASS (self);
-  g_autoptr(GError) error = NULL;
-  gpointer sample;
-
-  g_assert (klass->parse != NULL && klass->free_sample != NULL);
-  sample = klass->parse (self, output, (sent_us + received_us) / 2, &error);
-  if (sample == NULL)
-    {
-      g_debug ("%s sample dropped: %s", adbscope_collector_get_name (self), error->message);
-      return;
-    }
-  adbscope_collector_emit_sample (self, sample);
-  klass->free_sample (sample);
 }
 
 static void
@@ -364,7 +294,6 @@ adbscope_collector_class_init (AdbscopeCollectorClass *klass)
   object_class->finalize = adbscope_collector_finalize;
   object_class->get_property = adbscope_collector_get_property;
   object_class->set_property = adbscope_collector_set_property;
-  klass->handle_output = default_handle_output;
 
   properties[PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL, NULL,

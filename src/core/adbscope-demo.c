@@ -136,6 +136,10 @@ adbscope_demo_start_async (AdbscopeDemo  *self,
 
   g_ptr_array_add (argv, bin);
   g_ptr_array_add (argv, (char *) "sim");
+  /* The demo has a network and the agent wherever the machine allows it,
+   * so `record --demo --capture` works out of the box. */
+  g_ptr_array_add (argv, (char *) "--try-network");
+  g_ptr_array_add (argv, (char *) "--agent-installed");
   if (self->profile != NULL)
     {
       g_ptr_array_add (argv, (char *) "--profile");

@@ -17,6 +17,7 @@
 #include "adbscope-adb-parse.h"
 #include "adbscope-device-monitor.h"
 #include "adbscope-error.h"
+#include "adbscope-device-monitor-private.h"
 
 #define DEFAULT_POLL_MS     3000
 #define TRACK_RESTART_MS    1000

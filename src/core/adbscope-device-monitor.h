@@ -26,7 +26,5 @@ void                   adbscope_device_monitor_refresh_async  (AdbscopeDeviceMon
 gboolean               adbscope_device_monitor_refresh_finish (AdbscopeDeviceMonitor  *self,
                                                                GAsyncResult           *result,
                                                                GError                **error);
-void                   _adbscope_device_monitor_apply         (AdbscopeDeviceMonitor  *self,
-                                                               GPtrArray              *infos);
 
 G_END_DECLS

@@ -16,11 +16,9 @@
  * PKG:name processes (":remote", ":push", …), which are read from the
  * next tick on; each has its own start time, so a process
  * that died or was replaced is never in a delta.  The app's numbers are
- * the sum over its processes.
- *
- * CPU: app and system are shares of all cores (Δ ticks / Δ all-core ticks);
- * threads are percent of one core (Δ ticks / Δ uptime / USER_HZ).
- * Frequency-normalised: usage × Σ cur freq / Σ max freq over the cores.
+ * the sum over its processes. *
+ * Every value across two samples (CPU %, thread %, rates, normalised CPU)
+ * comes from adbscope-delta.h, which documents the rules.
  */
 #include "config.h"
 
@@ -29,13 +27,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "adbscope-delta-window.h"
+#include "adbscope-delta.h"
 #include "adbscope-error.h"
 #include "adbscope-fast-collector.h"
 #include "adbscope-parse-gpu.h"
 #include "adbscope-parse-grep.h"
 #include "adbscope-parse-ps.h"
 #include "adbscope-probe.h"
+#include "adbscope-fast-collector-private.h"
 
 struct _AdbscopeFastCollector
 {
@@ -153,17 +152,6 @@ build_command (AdbscopeCollector *collector,
   return g_string_free (cmd, FALSE);
 }
 
-static double
-sum_ignoring_nan (const double *v,
-                  guint         n)
-{
-  double s = 0;
-  for (guint i = 0; i < n; i++)
-    if (isfinite (v[i]))
-      s += v[i];
-  return s;
-}
-
 static OtherProc *
 find_other (AdbscopeFastCollector *self,
             const char            *name)
@@ -214,10 +202,9 @@ static void
 read_other_processes (AdbscopeFastCollector *self,
                       AdbscopeFastSample    *s,
                       AdbscopeGrepOutput    *grep,
-                      AdbscopeCpuUsage      *usage)
+                      AdbscopeCpuUsage      *usage,
+                      double                 window)
 {
-  double wall_ticks = s->dt_s * ADBSCOPE_USER_HZ;
-
   for (guint i = 0; i < self->others->len; i++)
     {
       OtherProc *o = &g_array_index (self->others, OtherProc, i);
@@ -244,7 +231,7 @@ read_other_processes (AdbscopeFastCollector *self,
           continue;
         }
 
-      same = o->have_prev && st.pid == o->prev.pid && st.starttime == o->prev.starttime;
+      same = o->have_prev && adbscope_delta_same_process (&o->prev, &st);
       u.pid = st.pid;
       u.name = g_strdup (o->name);
       u.starttime = st.starttime;
@@ -252,7 +239,7 @@ read_other_processes (AdbscopeFastCollector *self,
       if (u.restarted)
         o->restarts++;
       u.restarts = o->restarts;
-      u.cpu_pct = same && usage != NULL ? adbscope_proc_process_cpu_pct (&o->prev, &st, usage->total_delta) : NAN;
+      u.cpu_pct = same && usage != NULL ? adbscope_delta_process_cpu_pct (&o->prev, &st, usage->total_delta) : NAN;
       u.rss_kb = u.swap_kb = u.threads = NAN;
       if (adbscope_proc_parse_pid_status (adbscope_grep_output_lookup (grep, status_path), -1, &status, NULL))
         {
@@ -261,9 +248,9 @@ read_other_processes (AdbscopeFastCollector *self,
           u.threads = status.threads >= 0 ? (double) status.threads : NAN;
         }
       tasks = adbscope_proc_task_stats_from_grep (grep, st.pid, NULL);
-      if (same && tasks != NULL && o->prev_tasks != NULL && wall_ticks > 0 && s->threads != NULL)
+      if (same && tasks != NULL && o->prev_tasks != NULL && isfinite (window) && s->threads != NULL)
         {
-          g_autoptr(GArray) t = adbscope_thread_usage_compute (o->prev_tasks, tasks, wall_ticks);
+          g_autoptr(GArray) t = adbscope_delta_threads (o->prev_tasks, tasks, window);
 
           for (guint k = 0; k < t->len; k++)
             g_array_index (t, AdbscopeThreadUsage, k).pid = st.pid;
@@ -292,13 +279,8 @@ read_other_processes (AdbscopeFastCollector *self,
         process_usage_clear (&u);
     }
   if (s->processes != NULL && isfinite (s->app_norm_pct))
-    {
-      double sum_cur = sum_ignoring_nan (s->core_freq_khz, s->n_cores);
-      double sum_max = sum_ignoring_nan (self->max_freq_khz, MIN (self->n_max_freq, s->n_cores));
-
-      if (sum_max > 0)
-        s->app_norm_pct = s->app_pct * sum_cur / sum_max;
-    }
+    s->app_norm_pct = adbscope_delta_normalise (s->app_pct, s->core_freq_khz, self->max_freq_khz,
+                                                MIN (s->n_cores, self->n_max_freq));
 }
 
 /* Pure given the collector's previous-sample state; exposed for tests. */
@@ -322,6 +304,7 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   g_autoptr(AdbscopePsTable) ps = NULL;
   int pid = self->pid;
   double idle;
+  double window = NAN;
 
   s->time_us = time_us;
   s->dt_s = s->system_pct = s->system_norm_pct = NAN;
@@ -361,11 +344,17 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   if (!(stat = adbscope_proc_parse_stat (adbscope_grep_output_lookup (grep, "/proc/stat"), -1, error)))
     return NULL;
 
+  /* dt_s is what the device's clock says; window is the same unless it
+   * is too short for a delta (adbscope_delta_interval()), then NaN and
+   * every value across the two samples is NaN. */
   if (self->prev_stat != NULL)
-    s->dt_s = s->uptime_s - self->prev_uptime;
-  if (self->prev_stat != NULL && adbscope_delta_window_is_usable (s->dt_s))
     {
-      usage = adbscope_cpu_usage_compute (self->prev_stat, stat);
+      s->dt_s = s->uptime_s - self->prev_uptime;
+      window = adbscope_delta_interval (self->prev_uptime, s->uptime_s);
+    }
+  if (self->prev_stat != NULL && isfinite (window))
+    {
+      usage = adbscope_delta_cpu (self->prev_stat, stat);
       s->system_pct = usage->total_pct;
       s->n_cores = MIN (usage->n_cpus, ADBSCOPE_MAX_CORES);
       s->core_pct = g_memdup2 (usage->cpu_pct, sizeof (double) * usage->n_cpus);
@@ -380,8 +369,6 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
         s->core_pct[i] = NAN;
     }
 
-  /* cpufreq: cur/max summed over cores; normalised CPU only where every
-   * core with a max frequency also reported its current one. */
   s->core_freq_khz = g_new (double, s->n_cores);
   for (guint i = 0; i < s->n_cores; i++)
     {
@@ -392,23 +379,9 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
       if (!(s->core_freq_khz[i] > 0))
         s->core_freq_khz[i] = NAN;
     }
-  if (self->n_max_freq > 0 && s->n_cores > 0)
-    {
-      double cur = 0, max = 0;
-      gboolean complete = TRUE;
-
-      for (guint i = 0; i < MIN (s->n_cores, self->n_max_freq); i++)
-        {
-          if (!(self->max_freq_khz[i] > 0))
-            continue;
-          if (!isfinite (s->core_freq_khz[i]))
-            complete = FALSE;
-          cur += s->core_freq_khz[i];
-          max += self->max_freq_khz[i];
-        }
-      if (complete && max > 0)
-        s->system_norm_pct = s->system_pct * cur / max;
-    }
+  if (self->n_max_freq > 0)
+    s->system_norm_pct = adbscope_delta_normalise (s->system_pct, s->core_freq_khz, self->max_freq_khz,
+                                                   MIN (s->n_cores, self->n_max_freq));
 
   if (adbscope_proc_parse_meminfo (adbscope_grep_output_lookup (grep, "/proc/meminfo"), -1, &mem, NULL))
     {
@@ -434,37 +407,9 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
     s->gpu_freq_mhz = adbscope_gpu_parse_freq_mhz (adbscope_grep_output_lookup (grep, self->gpu_freq_path));
 
   net = adbscope_proc_parse_net_dev (adbscope_grep_output_lookup (grep, "/proc/net/dev"), -1, NULL);
-  if (net != NULL && self->prev_net != NULL && adbscope_delta_window_is_usable (s->dt_s))
-    {
-      s->net = g_array_new (FALSE, TRUE, sizeof (AdbscopeNetRate));
-      s->net_rx_bytes_per_s = s->net_tx_bytes_per_s = 0;
-      for (guint i = 0; i < net->len; i++)
-        {
-          const AdbscopeNetDev *cur = &g_array_index (net, AdbscopeNetDev, i);
-
-          for (guint j = 0; j < self->prev_net->len; j++)
-            {
-              const AdbscopeNetDev *old = &g_array_index (self->prev_net, AdbscopeNetDev, j);
-              AdbscopeNetRate rate = { 0 };
-
-              if (strcmp (old->name, cur->name) != 0)
-                continue;
-              /* A counter that went back means the interface was reset. */
-              if (cur->rx_bytes < old->rx_bytes || cur->tx_bytes < old->tx_bytes)
-                break;
-              g_strlcpy (rate.name, cur->name, sizeof rate.name);
-              rate.rx_bytes_per_s = (cur->rx_bytes - old->rx_bytes) / s->dt_s;
-              rate.tx_bytes_per_s = (cur->tx_bytes - old->tx_bytes) / s->dt_s;
-              g_array_append_val (s->net, rate);
-              if (strcmp (cur->name, "lo") != 0)
-                {
-                  s->net_rx_bytes_per_s += rate.rx_bytes_per_s;
-                  s->net_tx_bytes_per_s += rate.tx_bytes_per_s;
-                }
-              break;
-            }
-        }
-    }
+  if (net != NULL && self->prev_net != NULL && isfinite (window))
+    s->net = adbscope_delta_net_rates (self->prev_net, net, window,
+                                       &s->net_rx_bytes_per_s, &s->net_tx_bytes_per_s);
 
   /* The app. */
   if (pid > 0)
@@ -477,8 +422,7 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
 
   if (s->app_running)
     {
-      gboolean same = self->have_prev_app &&
-                      app.pid == self->prev_app.pid && app.starttime == self->prev_app.starttime;
+      gboolean same = self->have_prev_app && adbscope_delta_same_process (&self->prev_app, &app);
 
       s->pid = app.pid;
       s->starttime = app.starttime;
@@ -499,15 +443,12 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
 
       if (same && usage != NULL)
         {
-          double wall_ticks = s->dt_s * ADBSCOPE_USER_HZ;
-          double sum_cur = sum_ignoring_nan (s->core_freq_khz, s->n_cores);
-          double sum_max = sum_ignoring_nan (self->max_freq_khz, MIN (self->n_max_freq, s->n_cores));
-
-          s->app_pct = adbscope_proc_process_cpu_pct (&self->prev_app, &app, usage->total_delta);
-          if (isfinite (s->system_norm_pct) && sum_max > 0)
-            s->app_norm_pct = s->app_pct * sum_cur / sum_max;
-          if (tasks != NULL && self->prev_tasks != NULL && wall_ticks > 0)
-            s->threads = adbscope_thread_usage_compute (self->prev_tasks, tasks, wall_ticks);
+          s->app_pct = adbscope_delta_process_cpu_pct (&self->prev_app, &app, usage->total_delta);
+          if (self->n_max_freq > 0)
+            s->app_norm_pct = adbscope_delta_normalise (s->app_pct, s->core_freq_khz, self->max_freq_khz,
+                                                        MIN (s->n_cores, self->n_max_freq));
+          if (tasks != NULL && self->prev_tasks != NULL && isfinite (window))
+            s->threads = adbscope_delta_threads (self->prev_tasks, tasks, window);
         }
       self->prev_app = app;
       self->have_prev_app = TRUE;
@@ -534,7 +475,7 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
       for (guint i = 0; s->threads != NULL && i < s->threads->len; i++)
         g_array_index (s->threads, AdbscopeThreadUsage, i).pid = s->pid;
     }
-  read_other_processes (self, s, grep, usage);
+  read_other_processes (self, s, grep, usage, window);
   follow_other_processes (self, ps);
 
   g_clear_pointer (&self->prev_stat, adbscope_proc_stat_free);
@@ -632,10 +573,3 @@ adbscope_fast_collector_init (AdbscopeFastCollector *self)
   g_array_set_clear_func (self->others, (GDestroyNotify) other_proc_clear);
 }
 
-AdbscopeFastCollector *
-adbscope_fast_collector_new (const char *serial,
-                             const char *package)
-{
-  return g_object_new (ADBSCOPE_TYPE_FAST_COLLECTOR,
-                       "name", "fast", "serial", serial, "package", package, NULL);
-}

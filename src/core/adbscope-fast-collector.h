@@ -2,7 +2,9 @@
 #pragma once
 
 #include "adbscope-collector.h"
+#include "adbscope-delta.h"
 #include "adbscope-parse-proc.h"
+#include "adbscope-types.h"
 
 G_BEGIN_DECLS
 
@@ -10,12 +12,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AdbscopeFastCollector, adbscope_fast_collector, ADBSCOPE, FAST_COLLECTOR, AdbscopeCollector)
 
-typedef struct
-{
-  char   name[32];
-  double rx_bytes_per_s;
-  double tx_bytes_per_s;
-} AdbscopeNetRate;
 
 /* One process of the app: the main one (named PKG) or a PKG:name one. */
 typedef struct
@@ -67,8 +63,6 @@ typedef struct
   double   net_tx_bytes_per_s;
 } AdbscopeFastSample;
 
-AdbscopeFastCollector *adbscope_fast_collector_new          (const char            *serial,
-                                                             const char            *package);
 void                   adbscope_fast_collector_set_max_freqs (AdbscopeFastCollector *self,
                                                               const double          *max_freq_khz,
                                                               guint                  n_cores);
@@ -78,10 +72,6 @@ void                   adbscope_fast_collector_set_gpu       (AdbscopeFastCollec
                                                               const char            *busy_path,
                                                               const char            *freq_path);
 guint                  adbscope_fast_collector_get_restarts  (AdbscopeFastCollector *self);
-AdbscopeFastSample    *_adbscope_fast_collector_parse        (AdbscopeFastCollector *self,
-                                                              const char            *output,
-                                                              gint64                 time_us,
-                                                              GError               **error);
 void                   adbscope_fast_sample_free             (AdbscopeFastSample    *sample);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeFastSample, adbscope_fast_sample_free)

@@ -3,10 +3,8 @@
  * FPS = Δ "Total frames rendered" / Δt on the device's own clock: the
  * "Uptime:" the dump itself prints (ms; /proc/uptime read in the same
  * shell call where a dump lacks it).  No host scheduling noise, no drift
- * against other loops.  Δt is never shorter than the span between the
- * newest frames of the two dumps (their IntendedVsync), because those
- * frames are exactly the ones counted: a late dump can then not produce a
- * rate above what the display can show.
+ * against other loops.  The arithmetic, with its vsync clamp, is
+ * adbscope_delta_fps(); the jank counters' deltas adbscope_delta_counter().
  *
  * A frame is janky against its real deadline: the FrameDeadline column
  * (Android 12+) or else the refresh period from the probe.
@@ -26,9 +24,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "adbscope-delta-window.h"
+#include "adbscope-delta.h"
 #include "adbscope-error.h"
 #include "adbscope-frames-collector.h"
+#include "adbscope-frames-collector-private.h"
 
 struct _AdbscopeFramesCollector
 {
@@ -54,22 +53,6 @@ struct _AdbscopeFramesCollector
 
 G_DEFINE_FINAL_TYPE (AdbscopeFramesCollector, adbscope_frames_collector, ADBSCOPE_TYPE_COLLECTOR)
 
-
-static const char * const cause_keys[ADBSCOPE_JANK_N_CAUSES] = {
-  [ADBSCOPE_JANK_MISSED_VSYNC] = "missed_vsync",
-  [ADBSCOPE_JANK_HIGH_INPUT_LATENCY] = "high_input_latency",
-  [ADBSCOPE_JANK_SLOW_UI_THREAD] = "slow_ui_thread",
-  [ADBSCOPE_JANK_SLOW_BITMAP_UPLOADS] = "slow_bitmap_uploads",
-  [ADBSCOPE_JANK_SLOW_ISSUE_DRAW_COMMANDS] = "slow_issue_draw_commands",
-  [ADBSCOPE_JANK_FRAME_DEADLINE_MISSED] = "frame_deadline_missed",
-};
-
-const char *
-adbscope_jank_cause_to_key (AdbscopeJankCause cause)
-{
-  g_return_val_if_fail (cause < ADBSCOPE_JANK_N_CAUSES, NULL);
-  return cause_keys[cause];
-}
 
 static const char * const source_keys[] = {
   [ADBSCOPE_FRAMES_SOURCE_NONE] = NULL,
@@ -196,23 +179,6 @@ last_vsync (const AdbscopeGfxinfoProcess *p)
   return last;
 }
 
-static gint64
-cause_value (const AdbscopeGfxinfoStats *st,
-             AdbscopeJankCause           cause)
-{
-  switch (cause)
-    {
-    case ADBSCOPE_JANK_MISSED_VSYNC: return st->missed_vsync;
-    case ADBSCOPE_JANK_HIGH_INPUT_LATENCY: return st->high_input_latency;
-    case ADBSCOPE_JANK_SLOW_UI_THREAD: return st->slow_ui_thread;
-    case ADBSCOPE_JANK_SLOW_BITMAP_UPLOADS: return st->slow_bitmap_uploads;
-    case ADBSCOPE_JANK_SLOW_ISSUE_DRAW_COMMANDS: return st->slow_issue_draw_commands;
-    case ADBSCOPE_JANK_FRAME_DEADLINE_MISSED: return st->frame_deadline_missed;
-    case ADBSCOPE_JANK_N_CAUSES:
-    default: g_assert_not_reached ();
-    }
-}
-
 /* The gfxinfo half; FALSE (with @error) only for output that is not gfxinfo. */
 static gboolean
 parse_gfxinfo (AdbscopeFramesCollector  *self,
@@ -265,7 +231,7 @@ parse_gfxinfo (AdbscopeFramesCollector  *self,
   /* A dump right after the previous one (a late answer) is no base for a
    * rate: no FPS for it, and the previous dump stays the base so its
    * frames are counted with the next interval. */
-  if (same && !adbscope_delta_window_is_usable (s->uptime_s - self->prev_uptime))
+  if (same && !isfinite (adbscope_delta_interval (self->prev_uptime, s->uptime_s)))
     {
       s->dt_s = s->uptime_s - self->prev_uptime;
       self->short_window = TRUE;
@@ -280,24 +246,18 @@ parse_gfxinfo (AdbscopeFramesCollector  *self,
       const AdbscopeGfxinfoStats *b = &cur->stats;
       double deadline_ns = self->refresh_hz > 0 ? 1e9 / self->refresh_hz : NAN;
 
-      gint64 vsync = last_vsync (cur);
-      double span;
-
-      s->dt_s = s->uptime_s - self->prev_uptime;
-      span = s->dt_s;
-      if (vsync > 0 && self->prev_last_vsync > 0 && vsync > self->prev_last_vsync)
-        span = MAX (span, (vsync - self->prev_last_vsync) / 1e9);
+      s->dt_s = adbscope_delta_interval (self->prev_uptime, s->uptime_s);
       s->new_frames = b->total_frames - a->total_frames;
-      if (span > 0)
-        s->hwui_fps = s->new_frames / span;
-      if (b->janky_frames >= 0 && a->janky_frames >= 0)
-        s->new_janky = MAX (0, b->janky_frames - a->janky_frames);
+      s->hwui_fps = adbscope_delta_fps (a->total_frames, b->total_frames, s->dt_s,
+                                        self->prev_last_vsync, last_vsync (cur));
+      s->new_janky = MAX (0, adbscope_delta_counter (a->janky_frames, b->janky_frames));
       for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
         {
-          gint64 va = cause_value (a, c), vb = cause_value (b, c);
+          gint64 d = adbscope_delta_counter (adbscope_gfxinfo_stats_get_cause (a, c),
+                                             adbscope_gfxinfo_stats_get_cause (b, c));
 
-          s->has_cause[c] = va >= 0 && vb >= 0;
-          s->new_causes[c] = s->has_cause[c] ? MAX (0, vb - va) : 0;
+          s->has_cause[c] = d >= 0;
+          s->new_causes[c] = MAX (d, 0);
         }
 
       s->frames = adbscope_gfxinfo_new_frames (self->prev, cur);

@@ -11,38 +11,8 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AdbscopeFramesCollector, adbscope_frames_collector, ADBSCOPE, FRAMES_COLLECTOR, AdbscopeCollector)
 
-typedef enum
-{
-  ADBSCOPE_JANK_MISSED_VSYNC,
-  ADBSCOPE_JANK_HIGH_INPUT_LATENCY,
-  ADBSCOPE_JANK_SLOW_UI_THREAD,
-  ADBSCOPE_JANK_SLOW_BITMAP_UPLOADS,
-  ADBSCOPE_JANK_SLOW_ISSUE_DRAW_COMMANDS,
-  ADBSCOPE_JANK_FRAME_DEADLINE_MISSED,
-  ADBSCOPE_JANK_N_CAUSES,
-} AdbscopeJankCause;
-
-const char *adbscope_jank_cause_to_key (AdbscopeJankCause cause);
-
-/* Where a sample's FPS came from. */
-typedef enum
-{
-  ADBSCOPE_FRAMES_SOURCE_NONE,
-  ADBSCOPE_FRAMES_SOURCE_GFXINFO,          /* HWUI: what the UI toolkit drew */
-  ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER,   /* present times of the app's layer */
-} AdbscopeFramesSource;
 
 const char *adbscope_frames_source_to_key (AdbscopeFramesSource source);
-
-/* Why a sample's FPS is 0 (or there is none). */
-typedef enum
-{
-  ADBSCOPE_FRAMES_ZERO_NONE,
-  ADBSCOPE_FRAMES_ZERO_NOT_RUNNING,        /* no process of the app */
-  ADBSCOPE_FRAMES_ZERO_NOT_FOREGROUND,     /* running, but no layer of it on screen */
-  ADBSCOPE_FRAMES_ZERO_STATIC,             /* on screen, nothing drawn: a static screen */
-  ADBSCOPE_FRAMES_ZERO_UNREADABLE,         /* its layers keep no frame history we can read */
-} AdbscopeFramesZeroReason;
 
 const char *adbscope_frames_zero_reason_to_key (AdbscopeFramesZeroReason reason);
 char       *adbscope_frames_zero_reason_describe (AdbscopeFramesZeroReason reason,
@@ -85,10 +55,6 @@ AdbscopeFramesCollector *adbscope_frames_collector_new         (const char      
                                                                 const char              *package);
 void                     adbscope_frames_collector_set_refresh_rate (AdbscopeFramesCollector *self,
                                                                      double                   hz);
-AdbscopeFramesSample    *_adbscope_frames_collector_parse      (AdbscopeFramesCollector *self,
-                                                                const char              *output,
-                                                                gint64                   time_us,
-                                                                GError                 **error);
 void                     adbscope_frames_sample_free           (AdbscopeFramesSample    *sample);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeFramesSample, adbscope_frames_sample_free)

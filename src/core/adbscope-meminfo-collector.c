@@ -15,6 +15,7 @@
 #include "adbscope-error.h"
 #include "adbscope-meminfo-collector.h"
 #include "adbscope-parse-meminfo.h"
+#include "adbscope-meminfo-collector-private.h"
 
 struct _AdbscopeMeminfoCollector
 {
@@ -150,28 +151,33 @@ adbscope_meminfo_collector_set_other_processes (AdbscopeMeminfoCollector *self,
   self->others = g_strdupv ((char **) names);
 }
 
-static void
-handle_output (AdbscopeCollector *collector,
-               guint              tick,
-               const char        *output,
-               int                exit_status,
-               gint64             sent_us,
-               gint64             received_us)
+/* Never fails: an app that is not running (or garbage) is a sample of
+ * unknowns, never zeros. */
+static gpointer
+parse (AdbscopeCollector  *collector,
+       const char         *output,
+       gint64              time_us,
+       GError            **error)
 {
-  AdbscopeMeminfoSample s = { 0 };
-  g_autoptr(GError) error = NULL;
+  AdbscopeMeminfoSample *s = g_new0 (AdbscopeMeminfoSample, 1);
+  g_autoptr(GError) local_error = NULL;
 
-  s.time_us = (sent_us + received_us) / 2;
-  if (!_adbscope_meminfo_collector_parse (adbscope_collector_get_package (collector), output, &s, &error))
+  if (!_adbscope_meminfo_collector_parse (adbscope_collector_get_package (collector), output, s, &local_error))
     {
-      /* Not running (or garbage): a sample of unknowns, never zeros. */
-      s.pid = -1;
-      s.total_pss_kb = s.total_rss_kb = s.swap_pss_kb = s.java_heap_kb = s.native_heap_kb = NAN;
-      s.code_kb = s.stack_kb = s.graphics_kb = s.private_other_kb = s.system_kb = NAN;
-      g_debug ("meminfo: %s", error->message);
+      s->pid = -1;
+      s->total_pss_kb = s->total_rss_kb = s->swap_pss_kb = s->java_heap_kb = s->native_heap_kb = NAN;
+      s->code_kb = s->stack_kb = s->graphics_kb = s->private_other_kb = s->system_kb = NAN;
+      g_debug ("meminfo: %s", local_error->message);
     }
-  adbscope_collector_emit_sample (collector, &s);
-  g_clear_pointer (&s.processes, g_array_unref);
+  s->time_us = time_us;
+  return s;
+}
+
+static void
+meminfo_sample_free (AdbscopeMeminfoSample *s)
+{
+  g_clear_pointer (&s->processes, g_array_unref);
+  g_free (s);
 }
 
 static void
@@ -188,7 +194,8 @@ adbscope_meminfo_collector_class_init (AdbscopeMeminfoCollectorClass *klass)
 
   G_OBJECT_CLASS (klass)->finalize = adbscope_meminfo_collector_finalize;
   collector_class->build_command = build_command;
-  collector_class->handle_output = handle_output;
+  collector_class->parse = parse;
+  collector_class->free_sample = (GDestroyNotify) meminfo_sample_free;
 }
 
 static void

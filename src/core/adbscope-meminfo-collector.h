@@ -36,11 +36,8 @@ typedef struct
 
 AdbscopeMeminfoCollector *adbscope_meminfo_collector_new    (const char  *serial,
                                                              const char  *package);
+
 void                      adbscope_meminfo_collector_set_other_processes (AdbscopeMeminfoCollector *self,
                                                                           const char * const       *names);
-gboolean                  _adbscope_meminfo_collector_parse (const char  *package,
-                                                             const char  *output,
-                                                             AdbscopeMeminfoSample *sample,
-                                                             GError     **error);
 
 G_END_DECLS

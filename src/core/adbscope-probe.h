@@ -3,26 +3,13 @@
 
 #include <glib.h>
 
+#include "adbscope-types.h"
+
 G_BEGIN_DECLS
 
 /* More than any phone has; cpu numbers beyond it are not believed. */
 #define ADBSCOPE_MAX_CORES 1024
 
-typedef enum
-{
-  ADBSCOPE_SOURCE_PSI,
-  ADBSCOPE_SOURCE_CPUFREQ,
-  ADBSCOPE_SOURCE_THERMAL,
-  ADBSCOPE_SOURCE_FRAMES,
-  ADBSCOPE_SOURCE_MEMINFO,
-  ADBSCOPE_SOURCE_BATTERY,
-  ADBSCOPE_SOURCE_DOZE,
-  ADBSCOPE_SOURCE_JOBS,
-  ADBSCOPE_SOURCE_ALARMS,
-  ADBSCOPE_SOURCE_GPU_BUSY,
-  ADBSCOPE_SOURCE_GPU_FREQ,
-  ADBSCOPE_N_SOURCES,
-} AdbscopeSource;
 
 typedef struct
 {

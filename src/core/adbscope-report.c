@@ -13,8 +13,10 @@
 #include "adbscope-assertion.h"
 #include "adbscope-error.h"
 #include "adbscope-app-processes.h"
+#include "adbscope-frames-collector.h"
 #include "adbscope-report.h"
-#include "adbscope-slow-collector.h"
+#include "adbscope-report-network.h"
+#include "adbscope-parse-gfxinfo.h"
 #include "adbscope-thread.h"
 
 static void
@@ -117,36 +119,28 @@ seconds_since (AdbscopeSession *session,
   return (time_us - adbscope_session_get_start_us (session)) / 1e6;
 }
 
-static int
-compare_float (gconstpointer a,
-               gconstpointer b)
-{
-  float x = *(const float *) a, y = *(const float *) b;
-  return (x > y) - (x < y);
-}
-
 /* n, p50/p90/p95/p99 (nearest rank, like the series statistics), max of sorted times */
 static void
 fill_frame_times (JsonObject   *ft,
-                  const GArray *times)
+                  const double *ms,
+                  guint         n)
 {
   static const struct { const char *key; double p; } ps[] = {
     { "p50", 50 }, { "p90", 90 }, { "p95", 95 }, { "p99", 99 },
   };
 
-  json_object_set_int_member (ft, "n", times ? times->len : 0);
+  json_object_set_int_member (ft, "n", n);
   for (guint i = 0; i < G_N_ELEMENTS (ps); i++)
-    {
-      double v = NAN;
+    set_number (ft, ps[i].key, n > 0 ? adbscope_percentile_nearest_rank (ms, n, ps[i].p) : NAN);
+  set_number (ft, "max", n > 0 ? ms[n - 1] : NAN);
+}
 
-      if (times != NULL && times->len > 0)
-        {
-          gsize rank = (gsize) ceil (ps[i].p / 100.0 * times->len);
-          v = g_array_index (times, float, MAX (rank, 1) - 1);
-        }
-      set_number (ft, ps[i].key, v);
-    }
-  set_number (ft, "max", times && times->len ? g_array_index (times, float, times->len - 1) : NAN);
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
 }
 
 /* frames.source, frames.zero_reason and frames.surfaceflinger */
@@ -198,9 +192,9 @@ add_frame_sources (JsonObject      *frames,
   if (f != NULL)
     {
       times = g_array_copy (f->frame_times);
-      g_array_sort (times, compare_float);
+      g_array_sort (times, compare_double);
     }
-  fill_frame_times (ft, times);
+  fill_frame_times (ft, times ? (const double *) (gpointer) times->data : NULL, times ? times->len : 0);
   json_object_set_object_member (sf, "frame_time_ms", ft);
   json_object_set_object_member (frames, "surfaceflinger", sf);
 }
@@ -209,36 +203,30 @@ static void
 add_frames (JsonObject      *root,
             AdbscopeSession *session)
 {
+  static const AdbscopeFrameTotals none = { 0 };
+  const AdbscopeFrameTotals *t = session ? adbscope_session_get_frame_totals (session) : &none;
+  const GArray *times = session ? adbscope_session_get_frame_times (session) : NULL;
+  const double *ms = times ? (const double *) (gpointer) times->data : NULL;
+  guint n = times ? times->len : 0;
   JsonObject *frames = section (root, "frames");
   JsonObject *causes = json_object_new ();
   JsonObject *ft = json_object_new ();
-  gint64 total = 0, janky = 0, over = 0, c[ADBSCOPE_JANK_N_CAUSES] = { 0 };
-  gboolean has[ADBSCOPE_JANK_N_CAUSES] = { 0 };
-  g_autoptr(GArray) times = NULL;
-  double refresh = NAN;
 
-  if (session != NULL)
-    {
-      adbscope_session_get_frame_totals (session, &total, &janky, &over, c, has);
-      times = g_array_copy ((GArray *) adbscope_session_get_frame_times (session));
-      g_array_sort (times, compare_float);
-      refresh = adbscope_session_get_refresh_rate (session);
-    }
-
-  json_object_set_int_member (frames, "total", total);
-  json_object_set_int_member (frames, "janky", janky);
-  set_number (frames, "janky_pct", total > 0 ? 100.0 * janky / total : NAN);
-  set_number (frames, "over_deadline_pct",
-              times != NULL && times->len > 0 ? 100.0 * over / times->len : NAN);
-  set_number (frames, "refresh_hz", refresh);
+  json_object_set_int_member (frames, "total", t->frames);
+  json_object_set_int_member (frames, "janky", t->janky);
+  set_number (frames, "janky_pct", t->frames > 0 ? 100.0 * t->janky / t->frames : NAN);
+  set_number (frames, "over_deadline_pct", n > 0 ? 100.0 * t->over_deadline / n : NAN);
+  set_number (frames, "refresh_hz", session ? adbscope_session_get_refresh_rate (session) : NAN);
   for (guint i = 0; i < ADBSCOPE_JANK_N_CAUSES; i++)
-    if (has[i])
-      json_object_set_int_member (causes, adbscope_jank_cause_to_key (i), c[i]);
+    if (t->has_cause[i])
+      json_object_set_int_member (causes, adbscope_jank_cause_to_key (i), t->causes[i]);
     else
       json_object_set_null_member (causes, adbscope_jank_cause_to_key (i));
   json_object_set_object_member (frames, "causes", causes);
 
-  fill_frame_times (ft, times);
+  /* The session keeps the frame times sorted; the GUI's frames page reads
+   * the same array with the same helper. */
+  fill_frame_times (ft, ms, n);
   json_object_set_object_member (frames, "frame_time_ms", ft);
   add_frame_sources (frames, session);
 }
@@ -439,16 +427,14 @@ sources_object (AdbscopeSession *session)
 static JsonObject *
 system_object (AdbscopeSession *session)
 {
+  static const AdbscopeSystemState unknown = { NULL, NULL, NULL, NULL, -1, -1, -1, -1 };
+  const AdbscopeSystemState *st = session ? adbscope_session_get_system_state (session) : &unknown;
   JsonObject *o = json_object_new ();
   JsonArray *procs = json_array_new ();
-  const GArray *p = session ? adbscope_session_get_processes (session) : NULL;
-  const char *deep = NULL, *light = NULL, *bucket = NULL;
 
-  if (session != NULL)
-    adbscope_session_get_doze (session, &deep, &light, &bucket);
-  for (guint i = 0; p != NULL && i < p->len; i++)
+  for (guint i = 0; st->processes != NULL && i < st->processes->len; i++)
     {
-      const AdbscopeAppProcess *ap = &g_array_index (p, AdbscopeAppProcess, i);
+      const AdbscopeAppProcess *ap = &g_array_index (st->processes, AdbscopeAppProcess, i);
       JsonObject *po = json_object_new ();
 
       json_object_set_int_member (po, "pid", ap->pid);
@@ -457,19 +443,13 @@ system_object (AdbscopeSession *session)
       json_array_add_object_element (procs, po);
     }
   json_object_set_array_member (o, "processes", procs);
-  set_string (o, "doze_deep", deep);
-  set_string (o, "doze_light", light);
-  set_string (o, "standby_bucket", bucket);
-  {
-    gint64 jobs = -1, running = -1, pending = -1, wakeups = -1;
-
-    if (session != NULL)
-      adbscope_session_get_jobs_alarms (session, &jobs, &running, &pending, &wakeups);
-    set_number (o, "jobs", jobs >= 0 ? (double) jobs : NAN);
-    set_number (o, "jobs_running", running >= 0 ? (double) running : NAN);
-    set_number (o, "alarms_pending", pending >= 0 ? (double) pending : NAN);
-    set_number (o, "alarm_wakeups", wakeups >= 0 ? (double) wakeups : NAN);
-  }
+  set_string (o, "doze_deep", st->doze_deep);
+  set_string (o, "doze_light", st->doze_light);
+  set_string (o, "standby_bucket", st->standby_bucket);
+  set_number (o, "jobs", st->jobs >= 0 ? (double) st->jobs : NAN);
+  set_number (o, "jobs_running", st->jobs_running >= 0 ? (double) st->jobs_running : NAN);
+  set_number (o, "alarms_pending", st->alarms_pending >= 0 ? (double) st->alarms_pending : NAN);
+  set_number (o, "alarm_wakeups", st->alarm_wakeups >= 0 ? (double) st->alarm_wakeups : NAN);
   return o;
 }
 
@@ -538,6 +518,7 @@ build (AdbscopeSession *session,
   json_object_set_array_member (cpu, "cores", cores);
   json_object_set_array_member (cpu, "threads", threads_array (session));
 
+  json_object_set_object_member (section (root, "network"), "agent", adbscope_report_network_agent (session));
   add_frames (root, session);
   add_gpu (root, session);
   json_object_set_object_member (root, "system", system_object (session));
@@ -575,7 +556,8 @@ adbscope_report_build (AdbscopeSession *session,
  * null, so an assertion naming one is refused as "not a number". */
 static const char * const string_keys[] = {
   "serial", "model", "manufacturer", "device", "release", "abi", "start", "package",
-  "doze_deep", "doze_light", "standby_bucket", "reason", "label", "name", NULL
+  "doze_deep", "doze_light", "standby_bucket", "reason", "label", "name",
+  "agent_version", "platform", "file", NULL
 };
 
 static void

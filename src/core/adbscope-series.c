@@ -320,47 +320,6 @@ adbscope_series_find_nearest (const AdbscopeSeries *self,
   return TRUE;
 }
 
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double da = *(const double *)a;
-  double db = *(const double *)b;
-
-  return (da > db) - (da < db);
-}
-
-/**
- * adbscope_percentile_nearest_rank:
- * @sorted: ascending finite values
- * @p: percentile, 0 to 100
- *
- * Nearest rank: the smallest value such that at least @p % of the values
- * are at or below it, i.e. sorted[ceil(p/100 × n) − 1].  It is always a
- * value that was measured (a frame time that happened), which is what a
- * report reader expects; p50 of 1..100 is 50, p90 is 90, p99 is 99.
- *
- * Returns: the percentile, or NaN when @n is 0
- */
-double
-adbscope_percentile_nearest_rank (const double *sorted,
-                                  gsize         n,
-                                  double        p)
-{
-  double rank;
-  gsize index_;
-
-  if (n == 0)
-    return NAN;
-
-  /* p × n first keeps integer products exact; the epsilon keeps a rank
-   * like 29.000000001 from rounding up to 30. */
-  rank = ceil (p * (double)n / 100.0 - 1e-9);
-  index_ = rank < 1.0 ? 0 : (gsize)rank - 1;
-
-  return sorted[MIN (index_, n - 1)];
-}
-
 static void
 stats_from_values (double              *values,
                    guint                n,
@@ -376,7 +335,7 @@ stats_from_values (double              *values,
       return;
     }
 
-  qsort (values, n, sizeof (double), compare_double);
+  qsort (values, n, sizeof (double), adbscope_compare_double);
   stats->avg = sum / n;
   stats->min = values[0];
   stats->max = values[n - 1];

@@ -7,6 +7,8 @@
 
 #include <glib-object.h>
 
+#include "adbscope-stats.h"
+
 G_BEGIN_DECLS
 
 /* 24 h at one sample a second. */
@@ -77,9 +79,6 @@ gboolean              adbscope_series_compute_stats_range (const AdbscopeSeries 
                                                            gint64               t0_us,
                                                            gint64               t1_us,
                                                            AdbscopeSeriesStats *stats);
-double                adbscope_percentile_nearest_rank (const double        *sorted,
-                                                        gsize                n,
-                                                        double               p);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeSeries, adbscope_series_unref)
 

@@ -1,8 +1,13 @@
 /* adbscope-session.c: everything known about one app on one device, over time
  *
  * The session owns the collectors and the history.  Collectors send
- * samples; the session turns them into ring-buffer series, the live thread
- * list, frame statistics, markers and gaps.  Nothing here knows about GTK.
+ * samples; the session folds them into ring-buffer series, the live thread
+ * list, frame statistics, markers and gaps, and keeps the latest values
+ * that are not series (core frequencies, interface rates, the system
+ * state, frame totals).  After any collector's sample it says "updated",
+ * once per main-loop iteration however many samples arrived: readers (the
+ * GUI's AdbscopeDataView) never see a collector's own struct and never
+ * wait for one particular collector.  Nothing here knows about GTK.
  *
  * Gaps: when three or more sample intervals pass without a fast sample,
  * NaN is pushed into every series (the ADBSCOPE_SERIES_TABLE list, and the
@@ -20,9 +25,12 @@
 #include "adbscope-app-processes.h"
 #include "adbscope-meminfo-collector.h"
 #include "adbscope-session.h"
+#include "adbscope-session-private.h"
 #include "adbscope-slow-collector.h"
 #include "adbscope-shell.h"
+#include "adbscope-stats.h"
 #include "adbscope-thread.h"
+#include "adbscope-thread-list.h"
 
 #define DEFAULT_INTERVAL_MS          1000
 #define DEFAULT_MEMINFO_INTERVAL_MS  2000
@@ -55,138 +63,6 @@ adbscope_series_id_get_unit (AdbscopeSeriesId id)
   return series_info[id].unit;
 }
 
-/* The live thread list: keeps item identity, one items-changed per tick. */
-#define ADBSCOPE_TYPE_THREAD_LIST (adbscope_thread_list_get_type ())
-G_DECLARE_FINAL_TYPE (AdbscopeThreadList, adbscope_thread_list, ADBSCOPE, THREAD_LIST, GObject)
-
-struct _AdbscopeThreadList
-{
-  GObject    parent_instance;
-  GPtrArray *items;
-};
-
-static GType
-thread_list_get_item_type (GListModel *model)
-{
-  return ADBSCOPE_TYPE_THREAD;
-}
-
-static guint
-thread_list_get_n_items (GListModel *model)
-{
-  return ADBSCOPE_THREAD_LIST (model)->items->len;
-}
-
-static gpointer
-thread_list_get_item (GListModel *model,
-                      guint       position)
-{
-  AdbscopeThreadList *self = ADBSCOPE_THREAD_LIST (model);
-
-  return position < self->items->len ? g_object_ref (g_ptr_array_index (self->items, position)) : NULL;
-}
-
-static void
-thread_list_iface_init (GListModelInterface *iface)
-{
-  iface->get_item_type = thread_list_get_item_type;
-  iface->get_n_items = thread_list_get_n_items;
-  iface->get_item = thread_list_get_item;
-}
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (AdbscopeThreadList, adbscope_thread_list, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, thread_list_iface_init))
-
-static void
-adbscope_thread_list_finalize (GObject *object)
-{
-  g_ptr_array_unref (ADBSCOPE_THREAD_LIST (object)->items);
-  G_OBJECT_CLASS (adbscope_thread_list_parent_class)->finalize (object);
-}
-
-static void
-adbscope_thread_list_class_init (AdbscopeThreadListClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = adbscope_thread_list_finalize;
-}
-
-static void
-adbscope_thread_list_init (AdbscopeThreadList *self)
-{
-  self->items = g_ptr_array_new_with_free_func (g_object_unref);
-}
-
-/* Updates in place, drops the threads that ended, appends new ones, and
- * says so with one items-changed covering the first change to the end.
- */
-static void
-thread_list_apply (AdbscopeThreadList *self,
-                   const GArray       *usage,
-                   GPtrArray          *procs)
-{
-  g_autoptr(GHashTable) by_tid = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) kept = g_hash_table_new (NULL, NULL);
-  guint old_len = self->items->len;
-  guint first_change = G_MAXUINT;
-  guint w = 0;
-
-  for (guint i = 0; i < usage->len; i++)
-    {
-      const AdbscopeThreadUsage *u = &g_array_index (usage, AdbscopeThreadUsage, i);
-      g_hash_table_insert (by_tid, GINT_TO_POINTER (u->tid), (gpointer) u);
-    }
-
-  for (guint r = 0; r < self->items->len; r++)
-    {
-      AdbscopeThread *t = g_ptr_array_index (self->items, r);
-      const AdbscopeThreadUsage *u = g_hash_table_lookup (by_tid, GINT_TO_POINTER (adbscope_thread_get_tid (t)));
-
-      if (u == NULL)
-        {
-          if (first_change == G_MAXUINT)
-            first_change = w;
-          g_object_unref (t);
-          continue;
-        }
-      adbscope_thread_set_name (t, u->comm);
-      adbscope_thread_set_process (t, adbscope_app_processes_name_for_pid (procs, u->pid));
-      adbscope_thread_set_cpu_pct (t, u->pct);
-      g_hash_table_add (kept, GINT_TO_POINTER (u->tid));
-      self->items->pdata[w++] = t;
-    }
-  self->items->len = w;   /* the removed ones were unreffed above */
-
-  for (guint i = 0; i < usage->len; i++)
-    {
-      const AdbscopeThreadUsage *u = &g_array_index (usage, AdbscopeThreadUsage, i);
-      AdbscopeThread *t;
-
-      if (g_hash_table_contains (kept, GINT_TO_POINTER (u->tid)))
-        continue;
-      if (first_change == G_MAXUINT)
-        first_change = self->items->len;
-      t = adbscope_thread_new (u->tid, u->comm);
-      adbscope_thread_set_process (t, adbscope_app_processes_name_for_pid (procs, u->pid));
-      adbscope_thread_set_cpu_pct (t, u->pct);
-      g_ptr_array_add (self->items, t);
-    }
-
-  if (first_change != G_MAXUINT)
-    g_list_model_items_changed (G_LIST_MODEL (self), first_change,
-                                old_len - first_change, self->items->len - first_change);
-}
-
-static void
-thread_list_clear (AdbscopeThreadList *self)
-{
-  guint n = self->items->len;
-
-  if (n == 0)
-    return;
-  g_ptr_array_set_size (self->items, 0);
-  g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
-}
-
 struct _AdbscopeSession
 {
   GObject                  parent_instance;
@@ -200,20 +76,19 @@ struct _AdbscopeSession
   AdbscopeProbeResult     *probe;
   AdbscopeShell           *probe_shell;
   AdbscopeFastCollector   *fast;
-  AdbscopeFramesCollector *frames;
-  AdbscopeMeminfoCollector *meminfo;
-  AdbscopeSlowCollector   *slow;
   GPtrArray               *collectors;   /* AdbscopeCollector*, all of them */
-  GCancellable            *cancellable;
+  AdbscopeMeminfoCollector *meminfo;     /* in collectors, told the app's other processes */
   gboolean                 running;
 
   AdbscopeSeries          *series[ADBSCOPE_N_SERIES];
   GPtrArray               *core_series;
   AdbscopeThreadList      *threads;
+  AdbscopeNetwork         *network;
   GArray                  *markers;      /* AdbscopeMarker */
   GArray                  *gaps;         /* AdbscopeGap */
-  GArray                  *frame_times;  /* float ms */
-  GArray                  *dts;          /* double s, measured intervals */
+  GArray                  *frame_times;  /* double ms, ascending */
+  GArray                  *dts;          /* double s, measured intervals, ascending */
+  double                   measured_interval_ms;
   GArray                  *pids;         /* gint64 */
 
   GDateTime               *start_time;
@@ -221,21 +96,14 @@ struct _AdbscopeSession
   gint64                   last_sample_us;
   guint64                  n_samples;
   guint                    watchdog_id;
+  guint                    updated_id;
   gboolean                 in_gap;
 
-  GArray                  *processes;    /* AdbscopeAppProcess, latest */
-  char                    *doze_deep;
-  char                    *doze_light;
-  char                    *standby_bucket;
-  gboolean                 charging;
-  gint64                   jobs[3];       /* scheduled, running, -1 unknown */
-  gint64                   alarms[2];     /* pending, wakeups */
-
-  gint64                   frames_total;
-  gint64                   janky_total;
-  gint64                   over_deadline_total;
-  gint64                   causes[ADBSCOPE_JANK_N_CAUSES];
-  gboolean                 has_cause[ADBSCOPE_JANK_N_CAUSES];
+  /* The latest values that are not series */
+  GArray                  *core_freqs;   /* double kHz, NaN unreadable */
+  GArray                  *net_rates;    /* AdbscopeNetRate */
+  AdbscopeSystemState      system;
+  AdbscopeFrameTotals      frame_totals;
   AdbscopeFramesSummary    fsum;
   GPtrArray               *app_procs;    /* AdbscopeProcessSeries */
 };
@@ -243,15 +111,47 @@ struct _AdbscopeSession
 G_DEFINE_FINAL_TYPE (AdbscopeSession, adbscope_session, G_TYPE_OBJECT)
 
 enum {
+  PROP_0,
+  PROP_RUNNING,
+  PROP_MEASURED_INTERVAL,
+  PROP_N_SAMPLES,
+  PROP_RESTARTS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum {
+  SIGNAL_UPDATED,
   SIGNAL_SAMPLE,
   SIGNAL_RESTARTED,
   SIGNAL_GAP,
   SIGNAL_MARKER,
-  SIGNAL_SYSTEM_CHANGED,
   N_SIGNALS
 };
 
 static guint signals[N_SIGNALS];
+
+static gboolean
+updated_cb (gpointer data)
+{
+  AdbscopeSession *self = data;
+
+  self->updated_id = 0;
+  g_signal_emit (self, signals[SIGNAL_UPDATED], 0);
+  return G_SOURCE_REMOVE;
+}
+
+/* One "updated" for everything folded in during this main-loop
+ * iteration.  HIGH_IDLE: after the I/O that brought the samples, before
+ * GTK's layout and drawing (HIGH_IDLE + 10, + 20), so a chart redraws in
+ * the same frame the sample arrived. */
+static void
+queue_updated (AdbscopeSession *self)
+{
+  if (self->updated_id == 0)
+    self->updated_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, updated_cb, self, NULL);
+}
 
 static guint
 capacity (AdbscopeSession *self)
@@ -311,6 +211,7 @@ watchdog_cb (gpointer data)
       g_array_append_val (self->gaps, gap);
       push_gap (self, now);
       g_signal_emit (self, signals[SIGNAL_GAP], 0, TRUE);
+      queue_updated (self);
     }
   return G_SOURCE_CONTINUE;
 }
@@ -323,6 +224,30 @@ note_pid (AdbscopeSession *self,
     if (g_array_index (self->pids, gint64, i) == pid)
       return;
   g_array_append_val (self->pids, pid);
+}
+
+/* Each thread row says which of the app's processes it runs in. */
+static void
+name_thread_processes (AdbscopeSession *self,
+                       const GArray    *usage)
+{
+  GListModel *threads = G_LIST_MODEL (self->threads);
+  g_autoptr(GHashTable) pid_by_tid = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < usage->len; i++)
+    {
+      const AdbscopeThreadUsage *u = &g_array_index (usage, AdbscopeThreadUsage, i);
+
+      g_hash_table_insert (pid_by_tid, GINT_TO_POINTER (u->tid), GINT_TO_POINTER (u->pid));
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (threads); i++)
+    {
+      g_autoptr(AdbscopeThread) t = g_list_model_get_item (threads, i);
+      int pid = GPOINTER_TO_INT (g_hash_table_lookup (pid_by_tid, GINT_TO_POINTER (adbscope_thread_get_tid (t))));
+
+      if (pid > 0)
+        adbscope_thread_set_process (t, adbscope_app_processes_name_for_pid (self->app_procs, pid));
+    }
 }
 
 static void
@@ -344,8 +269,23 @@ on_fast_sample (AdbscopeFastCollector    *fast,
     }
   self->last_sample_us = t;
   self->n_samples++;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SAMPLES]);
   if (isfinite (s->dt_s) && s->dt_s > 0)
-    g_array_append_val (self->dts, s->dt_s);
+    {
+      double ms;
+
+      /* The median of the device-clock intervals: the interval the run
+       * really had, robust to the odd stall (gaps are reported on their
+       * own).  Kept sorted, so it costs one merge per sample. */
+      adbscope_sorted_merge (self->dts, &s->dt_s, 1);
+      ms = 1000 * adbscope_percentile_nearest_rank ((const double *) (gpointer) self->dts->data,
+                                                    self->dts->len, 50);
+      if (ms != self->measured_interval_ms)
+        {
+          self->measured_interval_ms = ms;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEASURED_INTERVAL]);
+        }
+    }
 
   push (self, ADBSCOPE_SERIES_CPU_SYSTEM, t, s->system_pct);
   push (self, ADBSCOPE_SERIES_CPU_SYSTEM_NORM, t, s->system_norm_pct);
@@ -368,6 +308,15 @@ on_fast_sample (AdbscopeFastCollector    *fast,
   for (guint i = 0; i < self->core_series->len; i++)
     push_to (g_ptr_array_index (self->core_series, i), t, i < s->n_cores ? s->core_pct[i] : NAN);
 
+  g_array_set_size (self->core_freqs, 0);
+  if (s->core_freq_khz != NULL)
+    g_array_append_vals (self->core_freqs, s->core_freq_khz, s->n_cores);
+  if (s->net != NULL)
+    {
+      g_array_set_size (self->net_rates, 0);
+      g_array_append_vals (self->net_rates, s->net->data, s->net->len);
+    }
+
   if (s->app_running)
     note_pid (self, s->pid);
   if (adbscope_app_processes_take_fast (self->app_procs, s, capacity (self)) && self->meminfo != NULL)
@@ -377,13 +326,20 @@ on_fast_sample (AdbscopeFastCollector    *fast,
       adbscope_meminfo_collector_set_other_processes (self->meminfo, (const char * const *) others);
     }
   if (s->threads != NULL)
-    thread_list_apply (self->threads, s->threads, self->app_procs);
+    {
+      adbscope_thread_list_apply (self->threads, s->threads);
+      name_thread_processes (self, s->threads);
+    }
   else if (!s->app_running)
-    thread_list_clear (self->threads);
+    adbscope_thread_list_clear (self->threads);
 
   if (s->restarted)
-    g_signal_emit (self, signals[SIGNAL_RESTARTED], 0, s->pid);
+    {
+      g_signal_emit (self, signals[SIGNAL_RESTARTED], 0, s->pid);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESTARTS]);
+    }
   g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, s);
+  queue_updated (self);
 }
 
 static void
@@ -427,7 +383,11 @@ take_surfaceflinger (AdbscopeSession            *self,
   f->lost_estimate += s->sf.lost_estimate;
   for (guint i = 0; s->sf.frame_times_ms != NULL && i < s->sf.frame_times_ms->len &&
                     f->frame_times->len < MAX_FRAME_TIMES; i++)
-    g_array_append_val (f->frame_times, g_array_index (s->sf.frame_times_ms, float, i));
+    {
+      double ms = g_array_index (s->sf.frame_times_ms, float, i);
+
+      g_array_append_val (f->frame_times, ms);
+    }
 }
 
 static void
@@ -446,24 +406,26 @@ on_frames_sample (AdbscopeFramesCollector    *frames,
           s->new_frames > 0 ? 100.0 * s->new_janky / s->new_frames : NAN);
 
   take_surfaceflinger (self, s);
-  if (!isfinite (s->hwui_fps))
-    return;
-  self->frames_total += s->new_frames;
-  self->janky_total += s->new_janky;
-  self->over_deadline_total += s->frames_over_deadline;
-  for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
-    if (s->has_cause[c])
-      {
-        self->has_cause[c] = TRUE;
-        self->causes[c] += s->new_causes[c];
-      }
-  for (guint i = 0; s->frames != NULL && i < s->frames->len && self->frame_times->len < MAX_FRAME_TIMES; i++)
+  if (isfinite (s->hwui_fps))
     {
-      const AdbscopeGfxinfoFrame *f = &g_array_index (s->frames, AdbscopeGfxinfoFrame, i);
-      float ms = f->duration_ns / 1e6f;
+      AdbscopeFrameTotals *ft = &self->frame_totals;
+      guint n = s->frames != NULL ? MIN (s->frames->len, MAX_FRAME_TIMES - self->frame_times->len) : 0;
+      g_autofree double *ms = g_new (double, MAX (n, 1));
 
-      g_array_append_val (self->frame_times, ms);
+      ft->frames += s->new_frames;
+      ft->janky += s->new_janky;
+      ft->over_deadline += s->frames_over_deadline;
+      for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
+        if (s->has_cause[c])
+          {
+            ft->has_cause[c] = TRUE;
+            ft->causes[c] += s->new_causes[c];
+          }
+      for (guint i = 0; i < n; i++)
+        ms[i] = g_array_index (s->frames, AdbscopeGfxinfoFrame, i).duration_ns / 1e6;
+      adbscope_sorted_merge (self->frame_times, ms, n);
     }
+  queue_updated (self);
 }
 
 static void
@@ -484,6 +446,7 @@ on_meminfo_sample (AdbscopeMeminfoCollector    *collector,
   push (self, ADBSCOPE_SERIES_MEM_PRIVATE_OTHER, t, s->private_other_kb);
   push (self, ADBSCOPE_SERIES_MEM_SYSTEM, t, s->system_kb);
   push (self, ADBSCOPE_SERIES_MEM_APP_PSS_SWAP, t, s->swap_pss_kb);
+  queue_updated (self);
 }
 
 static void
@@ -499,8 +462,8 @@ on_slow_sample (AdbscopeSlowCollector    *collector,
                 const AdbscopeSlowSample *s,
                 AdbscopeSession          *self)
 {
+  AdbscopeSystemState *st = &self->system;
   gint64 t = s->time_us;
-  gboolean system_changed = FALSE;
 
   if (s->has_battery)
     {
@@ -509,7 +472,6 @@ on_slow_sample (AdbscopeSlowCollector    *collector,
       push (self, ADBSCOPE_SERIES_BATTERY_VOLTAGE, t, s->voltage_mv);
       push (self, ADBSCOPE_SERIES_BATTERY_CURRENT, t, s->current_ma);
       push (self, ADBSCOPE_SERIES_POWER, t, s->power_mw);
-      self->charging = s->charging;
     }
   if (s->has_thermal)
     {
@@ -520,32 +482,56 @@ on_slow_sample (AdbscopeSlowCollector    *collector,
     {
       if (s->doze_deep != NULL || s->doze_light != NULL)
         {
-          replace_str (&self->doze_deep, s->doze_deep);
-          replace_str (&self->doze_light, s->doze_light);
+          replace_str (&st->doze_deep, s->doze_deep);
+          replace_str (&st->doze_light, s->doze_light);
         }
-      replace_str (&self->standby_bucket, s->standby_bucket);
-      system_changed = TRUE;
+      replace_str (&st->standby_bucket, s->standby_bucket);
     }
   if (s->has_jobs)
     {
-      self->jobs[0] = s->n_jobs;
-      self->jobs[1] = s->n_jobs_running;
-      system_changed = TRUE;
+      st->jobs = s->n_jobs;
+      st->jobs_running = s->n_jobs_running;
     }
   if (s->has_alarms)
     {
-      self->alarms[0] = s->n_alarms_pending;
-      self->alarms[1] = s->alarm_wakeups;
-      system_changed = TRUE;
+      st->alarms_pending = s->n_alarms_pending;
+      st->alarm_wakeups = s->alarm_wakeups;
     }
   if (s->has_processes)
     {
-      g_clear_pointer (&self->processes, g_array_unref);
-      self->processes = g_array_ref (s->processes);
-      system_changed = TRUE;
+      /* The sample's array is never changed after it was emitted: share it. */
+      g_clear_pointer (&st->processes, g_array_unref);
+      st->processes = g_array_ref (s->processes);
     }
-  if (system_changed)
-    g_signal_emit (self, signals[SIGNAL_SYSTEM_CHANGED], 0);
+  queue_updated (self);
+}
+
+/* The app's own traffic, from the agent, next to /proc/net/dev's. */
+static void
+on_network_updated (AdbscopeNetwork *network,
+                    AdbscopeSession *self)
+{
+  gint64 t;
+  double rx, tx;
+
+  if (adbscope_network_get_app_rate (network, &t, &rx, &tx))
+    {
+      push (self, ADBSCOPE_SERIES_NET_APP_RX, t, rx);
+      push (self, ADBSCOPE_SERIES_NET_APP_TX, t, tx);
+    }
+  queue_updated (self);
+}
+
+static void
+on_network_gap (AdbscopeNetwork *network,
+                gboolean         started,
+                AdbscopeSession *self)
+{
+  if (!started)
+    return;
+  push (self, ADBSCOPE_SERIES_NET_APP_RX, g_get_monotonic_time (), NAN);
+  push (self, ADBSCOPE_SERIES_NET_APP_TX, g_get_monotonic_time (), NAN);
+  queue_updated (self);
 }
 
 static void
@@ -559,6 +545,7 @@ static void
 start_collectors (AdbscopeSession *self)
 {
   const AdbscopeProbeResult *p = self->probe;
+  AdbscopeSlowCollector *slow;
 
   /* The probe's shell is already open: the fast loop takes it over. */
   self->fast = g_object_new (ADBSCOPE_TYPE_FAST_COLLECTOR, "name", "fast",
@@ -573,28 +560,31 @@ start_collectors (AdbscopeSession *self)
 
   if (p->supported[ADBSCOPE_SOURCE_FRAMES])
     {
-      self->frames = adbscope_frames_collector_new (self->serial, self->package);
-      adbscope_collector_set_interval (ADBSCOPE_COLLECTOR (self->frames), self->interval_ms);
-      adbscope_frames_collector_set_refresh_rate (self->frames, p->refresh_hz);
-      g_signal_connect (self->frames, "sample", G_CALLBACK (on_frames_sample), self);
-      add_collector (self, ADBSCOPE_COLLECTOR (g_object_ref (self->frames)));
+      AdbscopeFramesCollector *frames = adbscope_frames_collector_new (self->serial, self->package);
+
+      adbscope_collector_set_interval (ADBSCOPE_COLLECTOR (frames), self->interval_ms);
+      adbscope_frames_collector_set_refresh_rate (frames, p->refresh_hz);
+      g_signal_connect (frames, "sample", G_CALLBACK (on_frames_sample), self);
+      add_collector (self, ADBSCOPE_COLLECTOR (frames));
     }
 
   if (p->supported[ADBSCOPE_SOURCE_MEMINFO])
     {
-      self->meminfo = adbscope_meminfo_collector_new (self->serial, self->package);
-      adbscope_collector_set_interval (ADBSCOPE_COLLECTOR (self->meminfo), self->meminfo_interval_ms);
-      g_signal_connect (self->meminfo, "sample", G_CALLBACK (on_meminfo_sample), self);
-      add_collector (self, ADBSCOPE_COLLECTOR (g_object_ref (self->meminfo)));
+      AdbscopeMeminfoCollector *meminfo = adbscope_meminfo_collector_new (self->serial, self->package);
+
+      adbscope_collector_set_interval (ADBSCOPE_COLLECTOR (meminfo), self->meminfo_interval_ms);
+      g_signal_connect (meminfo, "sample", G_CALLBACK (on_meminfo_sample), self);
+      self->meminfo = meminfo;   /* owned by collectors */
+      add_collector (self, ADBSCOPE_COLLECTOR (meminfo));
     }
 
-  self->slow = adbscope_slow_collector_new (self->serial, self->package,
-                                            p->supported[ADBSCOPE_SOURCE_THERMAL],
-                                            p->supported[ADBSCOPE_SOURCE_DOZE],
-                                            p->supported[ADBSCOPE_SOURCE_JOBS],
-                                            p->supported[ADBSCOPE_SOURCE_ALARMS]);
-  g_signal_connect (self->slow, "sample", G_CALLBACK (on_slow_sample), self);
-  add_collector (self, ADBSCOPE_COLLECTOR (g_object_ref (self->slow)));
+  slow = adbscope_slow_collector_new (self->serial, self->package,
+                                      p->supported[ADBSCOPE_SOURCE_THERMAL],
+                                      p->supported[ADBSCOPE_SOURCE_DOZE],
+                                      p->supported[ADBSCOPE_SOURCE_JOBS],
+                                      p->supported[ADBSCOPE_SOURCE_ALARMS]);
+  g_signal_connect (slow, "sample", G_CALLBACK (on_slow_sample), self);
+  add_collector (self, ADBSCOPE_COLLECTOR (slow));
 
   for (guint i = 0; i < self->collectors->len; i++)
     adbscope_collector_start (g_ptr_array_index (self->collectors, i));
@@ -633,6 +623,7 @@ probe_cb (GObject      *object,
     return;
 
   self->running = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
   self->start_time = g_date_time_new_now_utc ();
   self->start_us = g_get_monotonic_time ();
   start_collectors (self);
@@ -690,7 +681,11 @@ adbscope_session_stop (AdbscopeSession *self)
       g_array_index (self->gaps, AdbscopeGap, self->gaps->len - 1).end_us = g_get_monotonic_time ();
       self->in_gap = FALSE;
     }
-  self->running = FALSE;
+  if (self->running)
+    {
+      self->running = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+    }
 }
 
 gboolean
@@ -712,6 +707,7 @@ adbscope_session_add_marker (AdbscopeSession *self,
   m.label = g_strdup (label != NULL ? label : "");
   g_array_append_val (self->markers, m);
   g_signal_emit (self, signals[SIGNAL_MARKER], 0, self->markers->len - 1);
+  queue_updated (self);
   return &g_array_index (self->markers, AdbscopeMarker, self->markers->len - 1);
 }
 
@@ -727,6 +723,12 @@ adbscope_session_get_gaps (AdbscopeSession *self)
   return self->gaps;
 }
 
+/**
+ * adbscope_session_get_frame_times:
+ *
+ * Returns: (element-type double): every frame time seen (ms), ascending,
+ *   for adbscope_percentile_nearest_rank() and histograms
+ */
 const GArray *
 adbscope_session_get_frame_times (AdbscopeSession *self)
 {
@@ -774,6 +776,14 @@ adbscope_session_get_threads (AdbscopeSession *self)
   return G_LIST_MODEL (self->threads);
 }
 
+/* What the agent reports (empty without a capture). */
+AdbscopeNetwork *
+adbscope_session_get_network (AdbscopeSession *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  return self->network;
+}
+
 GDateTime *
 adbscope_session_get_start_time (AdbscopeSession *self)
 {
@@ -798,48 +808,27 @@ adbscope_session_get_n_samples (AdbscopeSession *self)
   return self->n_samples;
 }
 
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-/* The median of the device-clock intervals between fast samples: the
- * interval the run really had, robust to the odd stall (gaps are reported
- * on their own). */
+/* The median of the device-clock intervals between fast samples (ms), or
+ * NaN before two samples. */
 double
 adbscope_session_get_measured_interval_ms (AdbscopeSession *self)
 {
-  g_autoptr(GArray) sorted = NULL;
-
-  if (self->dts->len == 0)
-    return NAN;
-  sorted = g_array_copy (self->dts);
-  g_array_sort (sorted, compare_double);
-  return g_array_index (sorted, double, sorted->len / 2) * 1000.0;
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NAN);
+  return self->measured_interval_ms;
 }
 
 guint
 adbscope_session_get_restarts (AdbscopeSession *self)
 {
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), 0);
   return self->fast ? adbscope_fast_collector_get_restarts (self->fast) : 0;
 }
 
-void
-adbscope_session_get_frame_totals (AdbscopeSession *self,
-                                   gint64          *frames,
-                                   gint64          *janky,
-                                   gint64          *over_deadline,
-                                   gint64           causes[ADBSCOPE_JANK_N_CAUSES],
-                                   gboolean         has_cause[ADBSCOPE_JANK_N_CAUSES])
+const AdbscopeFrameTotals *
+adbscope_session_get_frame_totals (AdbscopeSession *self)
 {
-  *frames = self->frames_total;
-  *janky = self->janky_total;
-  *over_deadline = self->over_deadline_total;
-  memcpy (causes, self->causes, sizeof self->causes);
-  memcpy (has_cause, self->has_cause, sizeof self->has_cause);
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  return &self->frame_totals;
 }
 
 /* AdbscopeProcessSeries: every process of the app seen, main first seen first. */
@@ -857,37 +846,74 @@ adbscope_session_get_frames_summary (AdbscopeSession *self)
   return &self->fsum;
 }
 
-/* AdbscopeAppProcess of the package (and its ":name" processes), or NULL
- * before the first ps. */
+const AdbscopeSystemState *
+adbscope_session_get_system_state (AdbscopeSession *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  return &self->system;
+}
+
+/**
+ * adbscope_session_get_core_freqs:
+ *
+ * Returns: (array length=n_cores): each core's current frequency in kHz
+ *   (NaN where unreadable) from the newest fast sample
+ */
+const double *
+adbscope_session_get_core_freqs (AdbscopeSession *self,
+                                 guint           *n_cores)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  g_return_val_if_fail (n_cores != NULL, NULL);
+
+  *n_cores = self->core_freqs->len;
+  return (const double *) (gpointer) self->core_freqs->data;
+}
+
+/**
+ * adbscope_session_get_net_rates:
+ *
+ * Returns: (element-type AdbscopeNetRate): each interface's rates over the
+ *   newest interval with a delta
+ */
 const GArray *
-adbscope_session_get_processes (AdbscopeSession *self)
+adbscope_session_get_net_rates (AdbscopeSession *self)
 {
-  return self->processes;
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  return self->net_rates;
+}
+
+AdbscopeSystemState *
+adbscope_system_state_copy (const AdbscopeSystemState *state)
+{
+  AdbscopeSystemState *copy;
+
+  g_return_val_if_fail (state != NULL, NULL);
+
+  copy = g_memdup2 (state, sizeof *state);
+  copy->processes = state->processes != NULL ? g_array_ref (state->processes) : NULL;
+  copy->doze_deep = g_strdup (state->doze_deep);
+  copy->doze_light = g_strdup (state->doze_light);
+  copy->standby_bucket = g_strdup (state->standby_bucket);
+  return copy;
+}
+
+static void
+system_state_clear (AdbscopeSystemState *state)
+{
+  g_clear_pointer (&state->processes, g_array_unref);
+  g_clear_pointer (&state->doze_deep, g_free);
+  g_clear_pointer (&state->doze_light, g_free);
+  g_clear_pointer (&state->standby_bucket, g_free);
 }
 
 void
-adbscope_session_get_doze (AdbscopeSession  *self,
-                           const char      **deep,
-                           const char      **light,
-                           const char      **bucket)
+adbscope_system_state_free (AdbscopeSystemState *state)
 {
-  *deep = self->doze_deep;
-  *light = self->doze_light;
-  *bucket = self->standby_bucket;
-}
-
-/* -1 where not (yet) known. */
-void
-adbscope_session_get_jobs_alarms (AdbscopeSession *self,
-                                  gint64          *jobs,
-                                  gint64          *jobs_running,
-                                  gint64          *alarms_pending,
-                                  gint64          *alarm_wakeups)
-{
-  *jobs = self->jobs[0];
-  *jobs_running = self->jobs[1];
-  *alarms_pending = self->alarms[0];
-  *alarm_wakeups = self->alarms[1];
+  if (state == NULL)
+    return;
+  system_state_clear (state);
+  g_free (state);
 }
 
 double
@@ -954,9 +980,7 @@ adbscope_session_dispose (GObject *object)
   adbscope_session_stop (self);
   g_clear_pointer (&self->collectors, g_ptr_array_unref);
   g_clear_object (&self->fast);
-  g_clear_object (&self->frames);
-  g_clear_object (&self->meminfo);
-  g_clear_object (&self->slow);
+  g_clear_handle_id (&self->updated_id, g_source_remove);
   if (self->probe_shell)
     adbscope_shell_close (self->probe_shell);
   g_clear_object (&self->probe_shell);
@@ -972,6 +996,7 @@ adbscope_session_finalize (GObject *object)
     g_clear_pointer (&self->series[i], adbscope_series_unref);
   g_ptr_array_unref (self->core_series);
   g_object_unref (self->threads);
+  g_object_unref (self->network);
   g_array_unref (self->markers);
   g_array_unref (self->gaps);
   g_array_unref (self->frame_times);
@@ -983,15 +1008,40 @@ adbscope_session_finalize (GObject *object)
   g_array_unref (self->dts);
   g_array_unref (self->pids);
   g_clear_pointer (&self->probe, adbscope_probe_result_free);
-  g_clear_pointer (&self->processes, g_array_unref);
-  g_free (self->doze_deep);
-  g_free (self->doze_light);
-  g_free (self->standby_bucket);
+  g_array_unref (self->core_freqs);
+  g_array_unref (self->net_rates);
+  system_state_clear (&self->system);
   g_clear_pointer (&self->start_time, g_date_time_unref);
-  g_clear_object (&self->cancellable);
   g_free (self->serial);
   g_free (self->package);
   G_OBJECT_CLASS (adbscope_session_parent_class)->finalize (object);
+}
+
+static void
+adbscope_session_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  AdbscopeSession *self = ADBSCOPE_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_RUNNING:
+      g_value_set_boolean (value, self->running);
+      break;
+    case PROP_MEASURED_INTERVAL:
+      g_value_set_double (value, isfinite (self->measured_interval_ms) ? self->measured_interval_ms : 0);
+      break;
+    case PROP_N_SAMPLES:
+      g_value_set_uint64 (value, self->n_samples);
+      break;
+    case PROP_RESTARTS:
+      g_value_set_uint (value, adbscope_session_get_restarts (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -1002,7 +1052,30 @@ adbscope_session_class_init (AdbscopeSessionClass *klass)
   object_class->dispose = adbscope_session_dispose;
   object_class->finalize = adbscope_session_finalize;
 
-  /* (const AdbscopeFastSample *) after it was applied */
+  object_class->get_property = adbscope_session_get_property;
+
+  properties[PROP_RUNNING] =
+    g_param_spec_boolean ("running", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* ms; 0 until two fast samples gave an interval */
+  properties[PROP_MEASURED_INTERVAL] =
+    g_param_spec_double ("measured-interval", NULL, NULL, 0, G_MAXDOUBLE, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_N_SAMPLES] =
+    g_param_spec_uint64 ("n-samples", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RESTARTS] =
+    g_param_spec_uint ("restarts", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* After any collector's sample (and a gap starting) was folded in; at
+   * most once per main-loop iteration. */
+  signals[SIGNAL_UPDATED] =
+    g_signal_new ("updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* (const AdbscopeFastSample *) after it was applied: for the core and
+   * the CLI (one CSV row per fast sample); src/gui reads "updated". */
   signals[SIGNAL_SAMPLE] =
     g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
@@ -1014,10 +1087,7 @@ adbscope_session_class_init (AdbscopeSessionClass *klass)
   signals[SIGNAL_GAP] =
     g_signal_new ("gap", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
-  /* processes, Doze state or standby bucket changed */
-  signals[SIGNAL_SYSTEM_CHANGED] =
-    g_signal_new ("system-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* index of the new marker in adbscope_session_get_markers() */
   signals[SIGNAL_MARKER] =
     g_signal_new ("marker-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
@@ -1031,18 +1101,24 @@ adbscope_session_init (AdbscopeSession *self)
   self->history_s = DEFAULT_HISTORY_S;
   self->collectors = g_ptr_array_new_with_free_func (g_object_unref);
   self->core_series = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_series_unref);
-  self->threads = g_object_new (ADBSCOPE_TYPE_THREAD_LIST, NULL);
+  self->threads = adbscope_thread_list_new ();
+  self->network = adbscope_network_new ();
+  g_signal_connect (self->network, "updated", G_CALLBACK (on_network_updated), self);
+  g_signal_connect (self->network, "gap", G_CALLBACK (on_network_gap), self);
   self->markers = g_array_new (FALSE, FALSE, sizeof (AdbscopeMarker));
   g_array_set_clear_func (self->markers, (GDestroyNotify) marker_clear);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeGap));
-  self->frame_times = g_array_new (FALSE, FALSE, sizeof (float));
-  self->fsum.frame_times = g_array_new (FALSE, FALSE, sizeof (float));
+  self->frame_times = g_array_new (FALSE, FALSE, sizeof (double));
+  self->fsum.frame_times = g_array_new (FALSE, FALSE, sizeof (double));
   self->app_procs = adbscope_app_processes_new ();
   self->fsum.layers = g_ptr_array_new_with_free_func (g_free);
   self->dts = g_array_new (FALSE, FALSE, sizeof (double));
   self->pids = g_array_new (FALSE, FALSE, sizeof (gint64));
-  self->cancellable = g_cancellable_new ();
-  self->jobs[0] = self->jobs[1] = self->alarms[0] = self->alarms[1] = -1;
+  self->core_freqs = g_array_new (FALSE, FALSE, sizeof (double));
+  self->net_rates = g_array_new (FALSE, FALSE, sizeof (AdbscopeNetRate));
+  self->system.jobs = self->system.jobs_running = -1;
+  self->system.alarms_pending = self->system.alarm_wakeups = -1;
+  self->measured_interval_ms = NAN;
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
     self->series[i] = adbscope_series_new (capacity (self));
 }
@@ -1056,4 +1132,22 @@ adbscope_session_new (const char *serial,
   self->serial = g_strdup (serial);
   self->package = g_strdup (package);
   return self;
+}
+
+/* The running collector called @name ("fast", "frames", "meminfo",
+ * "slow"), or NULL: tests stop one to see the others still reach the view. */
+AdbscopeCollector *
+_adbscope_session_get_collector (AdbscopeSession *self,
+                                 const char      *name)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+
+  for (guint i = 0; i < self->collectors->len; i++)
+    {
+      AdbscopeCollector *c = g_ptr_array_index (self->collectors, i);
+
+      if (g_strcmp0 (adbscope_collector_get_name (c), name) == 0)
+        return c;
+    }
+  return NULL;
 }

@@ -5,7 +5,8 @@
 
 #include "adbscope-probe.h"
 #include "adbscope-series.h"
-#include "adbscope-frames-collector.h"
+#include "adbscope-network.h"
+#include "adbscope-types.h"
 
 G_BEGIN_DECLS
 
@@ -42,6 +43,8 @@ G_BEGIN_DECLS
   X (GPU_FREQ,           "gpu.freq_mhz",               "MHz")  \
   X (NET_RX,             "network.rx_bytes_per_s",     "B/s")  \
   X (NET_TX,             "network.tx_bytes_per_s",     "B/s")  \
+  X (NET_APP_RX,         "network.app_rx_bytes_per_s", "B/s")  \
+  X (NET_APP_TX,         "network.app_tx_bytes_per_s", "B/s")  \
   X (BATTERY_LEVEL,      "power.battery_level_pct",    "%")    \
   X (BATTERY_TEMP,       "power.battery_temp_c",       "°C")   \
   X (BATTERY_VOLTAGE,    "power.voltage_mv",           "mV")   \
@@ -90,8 +93,37 @@ typedef struct
   guint                    lost_intervals;/* reads that found the history overrun */
   gint64                   lost_estimate; /* frames that fell out of it (estimated) */
   gint64                   refresh_period_ns;
-  GArray                  *frame_times;   /* float ms, present to present */
+  GArray                  *frame_times;   /* double ms, present to present, in arrival order */
 } AdbscopeFramesSummary;
+
+/* Frame counters summed over the frames samples that had a delta. */
+typedef struct
+{
+  gint64   frames;
+  gint64   janky;
+  gint64   over_deadline;     /* of the frames with a frame time */
+  gint64   causes[ADBSCOPE_JANK_N_CAUSES];
+  gboolean has_cause[ADBSCOPE_JANK_N_CAUSES];
+} AdbscopeFrameTotals;
+
+/* The slow loop's latest word on the app and the device; NULL and -1
+ * where it has not said (yet). */
+typedef struct
+{
+  GArray  *processes;         /* AdbscopeAppProcess; NULL before the first ps */
+  char    *doze_deep;
+  char    *doze_light;
+  char    *standby_bucket;
+  gint64   jobs;
+  gint64   jobs_running;
+  gint64   alarms_pending;
+  gint64   alarm_wakeups;
+} AdbscopeSystemState;
+
+AdbscopeSystemState *adbscope_system_state_copy (const AdbscopeSystemState *state);
+void                 adbscope_system_state_free (AdbscopeSystemState       *state);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeSystemState, adbscope_system_state_free)
 
 #define ADBSCOPE_TYPE_SESSION (adbscope_session_get_type ())
 
@@ -125,11 +157,17 @@ guint                      adbscope_session_get_n_cores         (AdbscopeSession
 AdbscopeSeries            *adbscope_session_get_core_series     (AdbscopeSession  *self,
                                                                  guint             core);
 GListModel                *adbscope_session_get_threads         (AdbscopeSession  *self);
+AdbscopeNetwork           *adbscope_session_get_network         (AdbscopeSession  *self);
 const AdbscopeMarker      *adbscope_session_add_marker          (AdbscopeSession  *self,
                                                                  const char       *label);
 const GArray              *adbscope_session_get_markers         (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_gaps            (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_frame_times     (AdbscopeSession  *self);
+const AdbscopeFrameTotals *adbscope_session_get_frame_totals    (AdbscopeSession  *self);
+const AdbscopeSystemState *adbscope_session_get_system_state    (AdbscopeSession  *self);
+const double              *adbscope_session_get_core_freqs      (AdbscopeSession  *self,
+                                                                 guint            *n_cores);
+const GArray              *adbscope_session_get_net_rates       (AdbscopeSession  *self);
 GDateTime                 *adbscope_session_get_start_time      (AdbscopeSession  *self);
 gint64                     adbscope_session_get_start_us        (AdbscopeSession  *self);
 gint64                     adbscope_session_get_last_sample_us  (AdbscopeSession  *self);
@@ -137,24 +175,8 @@ guint64                    adbscope_session_get_n_samples       (AdbscopeSession
 double                     adbscope_session_get_measured_interval_ms (AdbscopeSession *self);
 guint                      adbscope_session_get_restarts        (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_pids            (AdbscopeSession  *self);
-void                       adbscope_session_get_frame_totals    (AdbscopeSession  *self,
-                                                                 gint64           *frames,
-                                                                 gint64           *janky,
-                                                                 gint64           *over_deadline,
-                                                                 gint64            causes[ADBSCOPE_JANK_N_CAUSES],
-                                                                 gboolean          has_cause[ADBSCOPE_JANK_N_CAUSES]);
 double                     adbscope_session_get_refresh_rate    (AdbscopeSession  *self);
 const AdbscopeFramesSummary *adbscope_session_get_frames_summary (AdbscopeSession *self);
 GPtrArray                 *adbscope_session_get_app_processes  (AdbscopeSession  *self);
-const GArray              *adbscope_session_get_processes       (AdbscopeSession  *self);
-void                       adbscope_session_get_jobs_alarms     (AdbscopeSession  *self,
-                                                                 gint64           *jobs,
-                                                                 gint64           *jobs_running,
-                                                                 gint64           *alarms_pending,
-                                                                 gint64           *alarm_wakeups);
-void                       adbscope_session_get_doze            (AdbscopeSession  *self,
-                                                                 const char      **deep,
-                                                                 const char      **light,
-                                                                 const char      **bucket);
 
 G_END_DECLS

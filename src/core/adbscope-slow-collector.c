@@ -23,6 +23,7 @@
 #include "adbscope-parse-ps.h"
 #include "adbscope-parse-thermal.h"
 #include "adbscope-slow-collector.h"
+#include "adbscope-slow-collector-private.h"
 
 #define POWER_SUPPLY "/sys/class/power_supply/battery"
 
@@ -248,18 +249,14 @@ build_command (AdbscopeCollector *collector,
   return _adbscope_slow_collector_command (ADBSCOPE_SLOW_COLLECTOR (collector), tick);
 }
 
-static void
-handle_output (AdbscopeCollector *collector,
-               guint              tick,
-               const char        *output,
-               int                exit_status,
-               gint64             sent_us,
-               gint64             received_us)
+/* Never fails: the parts that did not parse are simply not set (has_*). */
+static gpointer
+parse (AdbscopeCollector  *collector,
+       const char         *output,
+       gint64              time_us,
+       GError            **error)
 {
-  AdbscopeSlowCollector *self = ADBSCOPE_SLOW_COLLECTOR (collector);
-  g_autoptr(AdbscopeSlowSample) sample = _adbscope_slow_collector_parse (self, output, (sent_us + received_us) / 2);
-
-  adbscope_collector_emit_sample (ADBSCOPE_COLLECTOR (self), sample);
+  return _adbscope_slow_collector_parse (ADBSCOPE_SLOW_COLLECTOR (collector), output, time_us);
 }
 
 static void
@@ -268,7 +265,8 @@ adbscope_slow_collector_class_init (AdbscopeSlowCollectorClass *klass)
   AdbscopeCollectorClass *collector_class = ADBSCOPE_COLLECTOR_CLASS (klass);
 
   collector_class->build_command = build_command;
-  collector_class->handle_output = handle_output;
+  collector_class->parse = parse;
+  collector_class->free_sample = (GDestroyNotify) adbscope_slow_sample_free;
 }
 
 static void

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "adbscope-collector.h"
+#include "adbscope-types.h"
 
 G_BEGIN_DECLS
 
@@ -9,12 +10,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AdbscopeSlowCollector, adbscope_slow_collector, ADBSCOPE, SLOW_COLLECTOR, AdbscopeCollector)
 
-typedef struct
-{
-  int     pid;
-  char   *name;
-  gint64  rss_kb;
-} AdbscopeAppProcess;
 
 /* One tick: only the parts that were due are set (has_*). */
 typedef struct
@@ -50,11 +45,6 @@ AdbscopeSlowCollector *adbscope_slow_collector_new   (const char            *ser
                                                       gboolean               doze,
                                                       gboolean               jobs,
                                                       gboolean               alarms);
-char                  *_adbscope_slow_collector_command (AdbscopeSlowCollector *self,
-                                                         guint                  tick);
-AdbscopeSlowSample    *_adbscope_slow_collector_parse   (AdbscopeSlowCollector *self,
-                                                         const char            *output,
-                                                         gint64                 time_us);
 void                   adbscope_slow_sample_free     (AdbscopeSlowSample    *sample);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeSlowSample, adbscope_slow_sample_free)

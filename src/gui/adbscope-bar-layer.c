@@ -228,10 +228,3 @@ adbscope_bar_layer_set_bins (AdbscopeBarLayer *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-guint
-adbscope_bar_layer_get_n_bins (AdbscopeBarLayer *self)
-{
-  g_return_val_if_fail (ADBSCOPE_IS_BAR_LAYER (self), 0);
-
-  return self->n_bins;
-}

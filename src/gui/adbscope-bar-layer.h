@@ -14,6 +14,5 @@ void                adbscope_bar_layer_set_bins  (AdbscopeBarLayer *self,
                                                   const double     *edges,
                                                   guint             n_edges,
                                                   const double     *counts);
-guint               adbscope_bar_layer_get_n_bins (AdbscopeBarLayer *self);
 
 G_END_DECLS

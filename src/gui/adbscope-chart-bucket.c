@@ -475,3 +475,129 @@ adbscope_chart_time_ticks (gint64                   t0_us,
 
   return n;
 }
+
+/**
+ * adbscope_chart_axis_unit:
+ * @unit: (nullable): the series table's unit ("kB", "B/s", "%", "mW", …)
+ * @max_abs: the largest magnitude the axis shows, in @unit
+ *
+ * Memory (kB in the table, KiB on the phone) is shown in KiB, MiB or GiB
+ * like g_format_size_full (…, G_FORMAT_SIZE_IEC_UNITS) beside the title;
+ * rates in B/s, kB/s, MB/s like g_format_size(); anything else in its own
+ * unit.
+ */
+void
+adbscope_chart_axis_unit (const char            *unit,
+                          double                 max_abs,
+                          AdbscopeChartAxisUnit *out)
+{
+  static const char * const iec[] = { " KiB", " MiB", " GiB", " TiB" };
+  static const char * const si[] = { " B/s", " kB/s", " MB/s", " GB/s" };
+  guint k = 0;
+
+  out->scale = 1;
+  out->suffix[0] = '\0';
+  if (unit == NULL || *unit == '\0')
+    return;
+
+  if (strcmp (unit, "kB") == 0)
+    {
+      while (k + 1 < G_N_ELEMENTS (iec) && max_abs >= 1024 * out->scale)
+        out->scale *= 1024, k++;
+      g_strlcpy (out->suffix, iec[k], sizeof out->suffix);
+    }
+  else if (strcmp (unit, "B/s") == 0)
+    {
+      while (k + 1 < G_N_ELEMENTS (si) && max_abs >= 1000 * out->scale)
+        out->scale *= 1000, k++;
+      g_strlcpy (out->suffix, si[k], sizeof out->suffix);
+    }
+  else if (strcmp (unit, "%") == 0)
+    g_strlcpy (out->suffix, "%", sizeof out->suffix);
+  else
+    g_snprintf (out->suffix, sizeof out->suffix, " %s", unit);
+}
+
+/**
+ * adbscope_chart_unit_range:
+ *
+ * adbscope_chart_auto_range() in the axis unit, so the top of a memory
+ * axis is a round number of MiB, not of kB.
+ */
+void
+adbscope_chart_unit_range (const char *unit,
+                           double      data_min,
+                           double      data_max,
+                           double     *range_min,
+                           double     *range_max)
+{
+  AdbscopeChartAxisUnit u;
+  double big = MAX (isfinite (data_min) ? fabs (data_min) : 0, isfinite (data_max) ? fabs (data_max) : 0);
+
+  adbscope_chart_axis_unit (unit, big, &u);
+  adbscope_chart_auto_range (data_min / u.scale, data_max / u.scale, range_min, range_max);
+  /* Bytes come whole: an idle rate axis reads 0–4 B/s, not 0–1 in halves. */
+  if (unit != NULL && (strcmp (unit, "B/s") == 0 || strcmp (unit, "kB") == 0) && *range_max - *range_min < 4)
+    *range_max = *range_min + 4;
+  *range_min *= u.scale;
+  *range_max *= u.scale;
+}
+
+/**
+ * adbscope_chart_unit_ticks:
+ *
+ * adbscope_chart_value_ticks() with labels in the axis unit ("50%",
+ * "256 MiB", "1.5 MB/s"); tick values stay in the series' unit.
+ */
+guint
+adbscope_chart_unit_ticks (const char        *unit,
+                           double             min,
+                           double             max,
+                           double             length,
+                           double             label_height,
+                           AdbscopeChartTick *ticks,
+                           guint              max_ticks)
+{
+  AdbscopeChartAxisUnit u;
+  guint n;
+
+  adbscope_chart_axis_unit (unit, MAX (fabs (min), fabs (max)), &u);
+  n = adbscope_chart_value_ticks (min / u.scale, max / u.scale, length, label_height, ticks, max_ticks);
+  for (guint i = 0; i < n; i++)
+    {
+      ticks[i].value *= u.scale;
+      g_strlcat (ticks[i].label, u.suffix, sizeof ticks[i].label);
+    }
+  return n;
+}
+
+/**
+ * adbscope_chart_format_with_unit:
+ *
+ * A value as the card beside the chart's title and the chart's tooltip
+ * write it: memory as "1.2 GiB", rates as "3.4 MB/s", else "23.4%" or
+ * "512 mW".
+ */
+void
+adbscope_chart_format_with_unit (double      value,
+                                 const char *unit,
+                                 GString    *text)
+{
+  if (unit == NULL)
+    unit = "";
+
+  if (strcmp (unit, "kB") == 0)
+    {
+      g_autofree char *size = g_format_size_full ((guint64) MAX (value, 0) * 1024, G_FORMAT_SIZE_IEC_UNITS);
+      g_string_append (text, size);
+    }
+  else if (strcmp (unit, "B/s") == 0)
+    {
+      g_autofree char *size = g_format_size ((guint64) MAX (value, 0));
+      /* Translators: a data rate, %s is a size like "1.2 MB" */
+      g_string_append_printf (text, _("%s/s"), size);
+    }
+  else
+    g_string_append_printf (text, fabs (value) >= 100 || *unit == '\0' ? "%.0f%s%s" : "%.1f%s%s",
+                            value, *unit && *unit != '%' ? " " : "", unit);
+}

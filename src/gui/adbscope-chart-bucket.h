@@ -84,4 +84,31 @@ void   adbscope_chart_format_value  (double                     value,
                                      char                      *buf,
                                      gsize                      size);
 
+/* How a series' unit (the series table's unit column) is written on an
+ * axis: values divided by @scale, followed by @suffix ("%", " MiB"). */
+typedef struct
+{
+  double scale;
+  char   suffix[16];
+} AdbscopeChartAxisUnit;
+
+void   adbscope_chart_axis_unit     (const char                *unit,
+                                     double                     max_abs,
+                                     AdbscopeChartAxisUnit     *out);
+void   adbscope_chart_unit_range    (const char                *unit,
+                                     double                     data_min,
+                                     double                     data_max,
+                                     double                    *range_min,
+                                     double                    *range_max);
+guint  adbscope_chart_unit_ticks    (const char                *unit,
+                                     double                     min,
+                                     double                     max,
+                                     double                     length,
+                                     double                     label_height,
+                                     AdbscopeChartTick         *ticks,
+                                     guint                      max_ticks);
+void   adbscope_chart_format_with_unit (double                  value,
+                                        const char             *unit,
+                                        GString                *text);
+
 G_END_DECLS

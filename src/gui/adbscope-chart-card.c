@@ -1,9 +1,12 @@
 /* adbscope-chart-card.c: a titled time chart of session series, with its current value
  *
  * Cards are declared in the pages' templates by report path
- * (series="cpu.app_pct,cpu.system_pct"), so a page is mostly .ui.  The
- * card shows one of three things: the chart; the reason its source is not
- * supported (never a flat zero); or "waiting" while no sample exists yet.
+ * (series="cpu.app_pct,cpu.system_pct"), so a page is mostly .ui; the
+ * unit comes from the series table (ADBSCOPE_SERIES_TABLE), never from the
+ * template.  The card shows one of three things: the chart; the reason its
+ * source is not supported (never a flat zero); or "waiting" while no
+ * sample exists yet.  The chart's visible window and interval are bound
+ * to the view once; markers are handed over as they are added.
  */
 #include "config.h"
 
@@ -11,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "adbscope-chart-bucket.h"
 #include "adbscope-chart-card.h"
 #include "adbscope-line-layer.h"
 #include "adbscope-stacked-layer.h"
@@ -32,6 +36,13 @@ struct _AdbscopeChartCard
   char           *source_key;
   GArray         *ids;          /* AdbscopeSeriesId, in layer order */
   GPtrArray      *layers;       /* AdbscopeChartLayer*, borrowed from the chart */
+  AdbscopeDataView *view;
+  GBinding       *bindings[2];
+  /* What the chart drew last: the same series with no new sample and no
+   * new marker is nothing to redraw (other collectors' samples). */
+  AdbscopeSeries *drawn_series;
+  guint64         drawn_pushed;
+  guint           drawn_markers;
   double          value_max;    /* fixed top of the value range; 0: automatic */
   gboolean        stacked;
   gboolean        fill;
@@ -43,7 +54,6 @@ G_DEFINE_FINAL_TYPE (AdbscopeChartCard, adbscope_chart_card, GTK_TYPE_WIDGET)
 enum {
   PROP_0,
   PROP_TITLE,
-  PROP_UNIT,
   PROP_SERIES,
   PROP_LABELS,
   PROP_SOURCE,
@@ -82,6 +92,14 @@ source_from_key (const char     *key,
   return FALSE;
 }
 
+static void
+set_string (char       **field,
+            const char  *value)
+{
+  g_free (*field);
+  *field = g_strdup (value);
+}
+
 /* Layers are made on the first update: GtkBuilder sets the properties in
  * any order. */
 static void
@@ -115,6 +133,11 @@ build_layers (AdbscopeChartCard *self,
           continue;
         }
       g_array_append_val (self->ids, id);
+      if (self->ids->len == 1)
+        {
+          set_string (&self->unit, adbscope_series_id_get_unit (id));
+          adbscope_chart_set_unit (self->chart, self->unit);
+        }
       if (stack != NULL)
         {
           AdbscopeSeries *series = adbscope_data_view_get_series (view, id);
@@ -133,53 +156,63 @@ build_layers (AdbscopeChartCard *self,
     }
 }
 
-static void
-format_value (AdbscopeChartCard *self,
-              double             value,
-              GString           *text)
+/**
+ * adbscope_chart_sync_markers:
+ *
+ * Gives @chart the view's markers it does not have yet (any time chart,
+ * not only a card's): one copy per marker, when it is added.
+ */
+void
+adbscope_chart_sync_markers (AdbscopeChart    *chart,
+                             AdbscopeDataView *view)
 {
-  const char *unit = self->unit != NULL ? self->unit : "";
+  guint n = adbscope_data_view_get_n_markers (view);
 
-  if (strcmp (unit, "kB") == 0)
+  for (guint i = adbscope_chart_get_n_markers (chart); i < n; i++)
     {
-      g_autofree char *size = g_format_size_full ((guint64) MAX (value, 0) * 1024, G_FORMAT_SIZE_IEC_UNITS);
-      g_string_append (text, size);
+      const AdbscopeMarker *m = adbscope_data_view_get_marker (view, i);
+
+      adbscope_chart_add_marker (chart, m->time_us, m->label);
     }
-  else if (strcmp (unit, "B/s") == 0)
-    {
-      g_autofree char *size = g_format_size ((guint64) MAX (value, 0));
-      /* Translators: a data rate, %s is a size like "1.2 MB" */
-      g_string_append_printf (text, _("%s/s"), size);
-    }
-  else if (fabs (value) >= 100 || *unit == '\0')
-    g_string_append_printf (text, "%.0f%s%s", value, *unit && *unit != '%' ? " " : "", unit);
-  else
-    g_string_append_printf (text, "%.1f%s%s", value, *unit && *unit != '%' ? " " : "", unit);
 }
 
 /**
- * adbscope_chart_card_copy_markers:
+ * adbscope_chart_bind_view:
+ * @bindings: (out caller-allocates) (array fixed-size=2): to unbind with
  *
- * Gives @chart the session's markers (any time chart, not only a card's).
+ * Binds @chart's visible window and interval to @view, once.
  */
 void
-adbscope_chart_card_copy_markers (AdbscopeChart    *chart,
-                                  AdbscopeDataView *view)
+adbscope_chart_bind_view (AdbscopeChart    *chart,
+                          AdbscopeDataView *view,
+                          GBinding         *bindings[2])
 {
-  const GArray *array = adbscope_session_get_markers (adbscope_data_view_get_session (view));
-  g_autofree AdbscopeChartMarker *cm = NULL;
-
-  if (array == NULL || array->len == 0)
+  for (guint i = 0; i < 2; i++)
+    g_clear_pointer (&bindings[i], g_binding_unbind);
+  adbscope_chart_set_markers (chart, NULL, 0);
+  if (view == NULL)
     return;
-  cm = g_new (AdbscopeChartMarker, array->len);
-  for (guint i = 0; i < array->len; i++)
-    {
-      const AdbscopeMarker *m = &g_array_index (array, AdbscopeMarker, i);
+  bindings[0] = g_object_bind_property (view, "visible-seconds", chart, "visible-seconds", G_BINDING_SYNC_CREATE);
+  bindings[1] = g_object_bind_property (view, "interval-us", chart, "interval", G_BINDING_SYNC_CREATE);
+}
 
-      cm[i].time_us = m->time_us;
-      cm[i].label = m->label;
-    }
-  adbscope_chart_set_markers (chart, cm, array->len);
+/**
+ * adbscope_chart_card_set_view:
+ *
+ * Binds the chart to @view (or unbinds it, for %NULL).
+ */
+void
+adbscope_chart_card_set_view (AdbscopeChartCard *self,
+                              AdbscopeDataView  *view)
+{
+  g_return_if_fail (ADBSCOPE_IS_CHART_CARD (self));
+  g_return_if_fail (view == NULL || ADBSCOPE_IS_DATA_VIEW (view));
+
+  if (self->view == view)
+    return;
+  g_set_object (&self->view, view);
+  self->drawn_series = NULL;
+  adbscope_chart_bind_view (self->chart, view, self->bindings);
 }
 
 /**
@@ -201,6 +234,7 @@ adbscope_chart_card_update (AdbscopeChartCard *self,
   g_return_if_fail (ADBSCOPE_IS_CHART_CARD (self));
   g_return_if_fail (ADBSCOPE_IS_DATA_VIEW (view));
 
+  adbscope_chart_card_set_view (self, view);
   if (!self->built)
     build_layers (self, view);
 
@@ -210,7 +244,23 @@ adbscope_chart_card_update (AdbscopeChartCard *self,
       gtk_label_set_text (self->reason_label, reason != NULL ? reason : _("Not supported on this device"));
       gtk_stack_set_visible_child_name (self->stack, "unsupported");
       gtk_label_set_text (self->value_label, "");
+      self->drawn_series = NULL;
       return;
+    }
+
+  if (self->ids->len > 0)
+    {
+      AdbscopeSeries *first = adbscope_data_view_get_series (view, g_array_index (self->ids, AdbscopeSeriesId, 0));
+      guint64 pushed = 0;
+      guint n_markers = adbscope_data_view_get_n_markers (view);
+
+      for (guint i = 0; i < self->ids->len; i++)
+        pushed += adbscope_series_get_n_pushed (adbscope_data_view_get_series (view, g_array_index (self->ids, AdbscopeSeriesId, i)));
+      if (first == self->drawn_series && pushed == self->drawn_pushed && n_markers == self->drawn_markers)
+        return;
+      self->drawn_series = first;
+      self->drawn_pushed = pushed;
+      self->drawn_markers = n_markers;
     }
 
   for (guint i = 0; i < self->ids->len; i++)
@@ -229,19 +279,17 @@ adbscope_chart_card_update (AdbscopeChartCard *self,
           if (self->stacked)
             total += value;
           else if (!any_data)
-            format_value (self, value, value_text);
+            adbscope_chart_format_with_unit (value, self->unit, value_text);
           any_data = TRUE;
         }
     }
   if (self->stacked && any_data)
-    format_value (self, total, value_text);
+    adbscope_chart_format_with_unit (total, self->unit, value_text);
 
   gtk_label_set_text (self->value_label, value_text->str);
   gtk_stack_set_visible_child_name (self->stack, any_data ? "chart" : "waiting");
 
-  adbscope_chart_card_copy_markers (self->chart, view);
-  adbscope_chart_set_visible_seconds (self->chart, adbscope_data_view_get_visible_seconds (view));
-  adbscope_chart_set_interval (self->chart, adbscope_data_view_get_interval_us (view));
+  adbscope_chart_sync_markers (self->chart, view);
   adbscope_chart_queue_update (self->chart);
 }
 
@@ -278,13 +326,6 @@ adbscope_chart_card_get_value_text (AdbscopeChartCard *self)
   return gtk_label_get_text (self->value_label);
 }
 
-static void
-set_string (char       **field,
-            const char  *value)
-{
-  g_free (*field);
-  *field = g_strdup (value);
-}
 
 static void
 adbscope_chart_card_get_property (GObject    *object,
@@ -298,9 +339,6 @@ adbscope_chart_card_get_property (GObject    *object,
     {
     case PROP_TITLE:
       g_value_set_string (value, self->title);
-      break;
-    case PROP_UNIT:
-      g_value_set_string (value, self->unit);
       break;
     case PROP_SERIES:
       g_value_set_string (value, self->series_paths);
@@ -345,10 +383,6 @@ adbscope_chart_card_set_property (GObject      *object,
       gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       self->title != NULL ? self->title : "", -1);
       break;
-    case PROP_UNIT:
-      set_string (&self->unit, g_value_get_string (value));
-      adbscope_chart_set_unit (self->chart, self->unit);
-      break;
     case PROP_SERIES:
       g_return_if_fail (!self->built);
       set_string (&self->series_paths, g_value_get_string (value));
@@ -391,6 +425,9 @@ adbscope_chart_card_dispose (GObject *object)
   AdbscopeChartCard *self = ADBSCOPE_CHART_CARD (object);
   GtkWidget *child;
 
+  for (guint i = 0; i < G_N_ELEMENTS (self->bindings); i++)
+    g_clear_pointer (&self->bindings[i], g_binding_unbind);
+  g_clear_object (&self->view);
   gtk_widget_dispose_template (GTK_WIDGET (self), ADBSCOPE_TYPE_CHART_CARD);
   /* The header box has no id, so dispose_template leaves it. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -426,9 +463,6 @@ adbscope_chart_card_class_init (AdbscopeChartCardClass *klass)
 
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
-  properties[PROP_UNIT] =
-    g_param_spec_string ("unit", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   /* Report paths of ADBSCOPE_SERIES_TABLE, comma separated */
   properties[PROP_SERIES] =

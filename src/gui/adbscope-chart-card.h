@@ -17,10 +17,15 @@ const char    *adbscope_chart_card_get_title  (AdbscopeChartCard *self);
 AdbscopeChart *adbscope_chart_card_get_chart  (AdbscopeChartCard *self);
 const char    *adbscope_chart_card_get_state  (AdbscopeChartCard *self);
 const char    *adbscope_chart_card_get_value_text (AdbscopeChartCard *self);
+void           adbscope_chart_card_set_view   (AdbscopeChartCard *self,
+                                               AdbscopeDataView  *view);
 void           adbscope_chart_card_update     (AdbscopeChartCard *self,
                                                AdbscopeDataView  *view);
 
-void           adbscope_chart_card_copy_markers (AdbscopeChart   *chart,
-                                                 AdbscopeDataView *view);
+void           adbscope_chart_sync_markers    (AdbscopeChart     *chart,
+                                               AdbscopeDataView  *view);
+void           adbscope_chart_bind_view       (AdbscopeChart     *chart,
+                                               AdbscopeDataView  *view,
+                                               GBinding          *bindings[2]);
 
 G_END_DECLS

@@ -364,16 +364,5 @@ adbscope_chart_layer_format_value (AdbscopeChartLayer *self,
       return;
     }
 
-  if (fabs (value) >= 100)
-    g_string_append_printf (text, "%.0f", value);
-  else
-    g_string_append_printf (text, "%.1f", value);
-
-  if (unit != NULL && unit[0] != '\0')
-    {
-      /* No space before "%", as in "23.4%". */
-      if (g_strcmp0 (unit, "%") != 0)
-        g_string_append_c (text, ' ');
-      g_string_append (text, unit);
-    }
+  adbscope_chart_format_with_unit (value, unit, text);
 }

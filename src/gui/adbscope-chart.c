@@ -13,6 +13,7 @@
 
 #include "adbscope-chart.h"
 #include "adbscope-chart-layer-private.h"
+#include "adbscope-chart-private.h"
 
 #define LEGEND_SWATCH 10
 #define GUTTER_PAD 6
@@ -49,6 +50,9 @@ struct _AdbscopeChart
 
   double              hover_x;
   double              hover_y;
+
+  guint               n_snapshots;   /* tests and benchmarks */
+  gint64              last_snapshot_us;
 
   guint               auto_range : 1;
   guint               hovering : 1;
@@ -180,7 +184,7 @@ update_range (AdbscopeChart *self)
               hi = MAX (hi, layer_max);
             }
         }
-      adbscope_chart_auto_range (lo, hi, &new_min, &new_max);
+      adbscope_chart_unit_range (self->unit, lo, hi, &new_min, &new_max);
     }
 
   if (new_min == self->range_min && new_max == self->range_max)
@@ -389,9 +393,9 @@ adbscope_chart_size_allocate (GtkWidget *widget,
   top = self->legend_height + self->label_height / 2.0;
   plot_height = MAX (1, height - top - self->label_height - GUTTER_PAD);
 
-  self->n_value_ticks = adbscope_chart_value_ticks (self->range_min, self->range_max, plot_height,
-                                                    self->label_height, self->value_ticks,
-                                                    G_N_ELEMENTS (self->value_ticks));
+  self->n_value_ticks = adbscope_chart_unit_ticks (self->unit, self->range_min, self->range_max, plot_height,
+                                                   self->label_height, self->value_ticks,
+                                                   G_N_ELEMENTS (self->value_ticks));
   /* Centre labels on their lines: half a label may stick out above the
    * plot (the margin left for it) and below it (beside the time labels). */
   for (guint i = 0; i < self->n_value_ticks; i++)
@@ -518,6 +522,8 @@ adbscope_chart_snapshot (GtkWidget   *widget,
   GdkRGBA fg, grid, axis, text, marker;
   AdbscopeChartLayer *bins_layer = NULL;
 
+  self->n_snapshots++;
+  self->last_snapshot_us = g_get_monotonic_time ();
   get_foreground (self, &fg);
   grid = axis = text = marker = fg;
   grid.alpha *= 0.10f;
@@ -1127,6 +1133,34 @@ adbscope_chart_set_markers (AdbscopeChart             *self,
 }
 
 /**
+ * adbscope_chart_add_marker:
+ *
+ * Adds one marker (the label is copied): a session's markers are given
+ * to a chart as they are added, never all again.
+ */
+void
+adbscope_chart_add_marker (AdbscopeChart *self,
+                           gint64         time_us,
+                           const char    *label)
+{
+  Marker m;
+
+  g_return_if_fail (ADBSCOPE_IS_CHART (self));
+
+  m.time_us = time_us;
+  m.label = g_strdup (label != NULL ? label : "");
+  g_array_append_val (self->markers, m);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+adbscope_chart_get_n_markers (AdbscopeChart *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART (self), 0);
+  return self->markers->len;
+}
+
+/**
  * adbscope_chart_get_time_window:
  * @t0_us: (out): time at the left edge
  * @t1_us: (out): time at the right edge ("now")
@@ -1172,4 +1206,19 @@ adbscope_chart_get_plot_area (AdbscopeChart   *self,
 
   *area = self->plot;
   return gtk_widget_get_width (GTK_WIDGET (self)) > 0;
+}
+
+guint
+_adbscope_chart_get_n_snapshots (AdbscopeChart *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART (self), 0);
+  return self->n_snapshots;
+}
+
+/* Monotonic time of the last snapshot, 0 before the first. */
+gint64
+_adbscope_chart_get_last_snapshot_us (AdbscopeChart *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART (self), 0);
+  return self->last_snapshot_us;
 }

@@ -66,6 +66,10 @@ void                adbscope_chart_set_x_axis       (AdbscopeChart            *s
 void                adbscope_chart_set_markers      (AdbscopeChart            *self,
                                                      const AdbscopeChartMarker *markers,
                                                      guint                     n_markers);
+void                adbscope_chart_add_marker       (AdbscopeChart            *self,
+                                                     gint64                    time_us,
+                                                     const char               *label);
+guint               adbscope_chart_get_n_markers    (AdbscopeChart            *self);
 void                adbscope_chart_get_time_window  (AdbscopeChart            *self,
                                                      gint64                   *t0_us,
                                                      gint64                   *t1_us);

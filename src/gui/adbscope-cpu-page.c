@@ -19,6 +19,10 @@ struct _AdbscopeCpuPage
   GPtrArray      *cluster_rows;    /* AdwActionRow*, borrowed */
   GPtrArray      *cluster_bars;    /* GtkLevelBar*, borrowed */
   gboolean        clusters_built;
+  GBinding       *bindings[2];
+  AdbscopeSeries *drawn_series;    /* core 0 as last drawn */
+  guint64         drawn_pushed;
+  guint           drawn_markers;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeCpuPage, adbscope_cpu_page, ADBSCOPE_TYPE_PAGE)
@@ -66,8 +70,7 @@ static void
 build_clusters (AdbscopeCpuPage  *self,
                 AdbscopeDataView *view)
 {
-  AdbscopeSession *session = adbscope_data_view_get_session (view);
-  const AdbscopeProbeResult *probe = adbscope_session_get_probe (session);
+  const AdbscopeProbeResult *probe = adbscope_data_view_get_probe (view);
   const char *reason = NULL;
 
   if (probe == NULL)
@@ -113,7 +116,7 @@ static void
 update_clusters (AdbscopeCpuPage  *self,
                  AdbscopeDataView *view)
 {
-  const AdbscopeProbeResult *probe = adbscope_session_get_probe (adbscope_data_view_get_session (view));
+  const AdbscopeProbeResult *probe = adbscope_data_view_get_probe (view);
   const double *freqs;
   guint n_freqs;
 
@@ -164,6 +167,17 @@ update_cores (AdbscopeCpuPage  *self,
               AdbscopeDataView *view)
 {
   guint n = adbscope_data_view_get_n_cores (view);
+  AdbscopeSeries *first = n > 0 ? adbscope_data_view_get_core_series (view, 0) : NULL;
+  guint64 pushed = first != NULL ? adbscope_series_get_n_pushed (first) : 0;
+
+  /* Only fast samples move the cores: other collectors' updates leave the
+   * chart as it is. */
+  if (first == self->drawn_series && pushed == self->drawn_pushed &&
+      adbscope_data_view_get_n_markers (view) == self->drawn_markers && self->core_layers->len == n)
+    return;
+  self->drawn_series = first;
+  self->drawn_pushed = pushed;
+  self->drawn_markers = adbscope_data_view_get_n_markers (view);
 
   while (self->core_layers->len < n)
     {
@@ -177,9 +191,7 @@ update_cores (AdbscopeCpuPage  *self,
     adbscope_line_layer_set_series (g_ptr_array_index (self->core_layers, i),
                                     i < n ? adbscope_data_view_get_core_series (view, i) : NULL);
 
-  adbscope_chart_card_copy_markers (self->core_chart, view);
-  adbscope_chart_set_visible_seconds (self->core_chart, adbscope_data_view_get_visible_seconds (view));
-  adbscope_chart_set_interval (self->core_chart, adbscope_data_view_get_interval_us (view));
+  adbscope_chart_sync_markers (self->core_chart, view);
   adbscope_chart_queue_update (self->core_chart);
 }
 
@@ -201,6 +213,18 @@ adbscope_cpu_page_set_view (AdbscopePage     *page,
   AdbscopeCpuPage *self = ADBSCOPE_CPU_PAGE (page);
 
   clear_clusters (self);
+  self->drawn_series = NULL;
+  adbscope_chart_bind_view (self->core_chart, view, self->bindings);
+}
+
+static void
+adbscope_cpu_page_dispose (GObject *object)
+{
+  AdbscopeCpuPage *self = ADBSCOPE_CPU_PAGE (object);
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->bindings); i++)
+    g_clear_pointer (&self->bindings[i], g_binding_unbind);
+  G_OBJECT_CLASS (adbscope_cpu_page_parent_class)->dispose (object);
 }
 
 static void
@@ -221,6 +245,7 @@ adbscope_cpu_page_class_init (AdbscopeCpuPageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   AdbscopePageClass *page_class = ADBSCOPE_PAGE_CLASS (klass);
 
+  object_class->dispose = adbscope_cpu_page_dispose;
   object_class->finalize = adbscope_cpu_page_finalize;
   page_class->update = adbscope_cpu_page_update;
   page_class->set_view = adbscope_cpu_page_set_view;

@@ -1,11 +1,16 @@
 /* adbscope-data-view.c: what the pages draw — the live session, or a frozen copy
  *
- * Pages never read the session directly: they ask the view.  While live,
- * the view hands out the session's own ring buffers and says "updated"
- * after each sample.  Pausing copies every series, the thread list and the
- * frame statistics once; the session keeps collecting into its own
- * buffers, the pages keep drawing the copies, and "updated" stays quiet
- * until resume swaps the live buffers back in.
+ * The view is the only way pages read data.  While live it hands out the
+ * session's own ring buffers and latest values and says "updated" each
+ * time the session does (once per main-loop iteration after any
+ * collector's sample).  Pausing copies everything a page can read once —
+ * series, threads, frame times and totals, the system state, frequencies,
+ * rates, counters, the marker count and the interval — so nothing on any
+ * page moves while paused, although the session keeps collecting.  Resume
+ * swaps the live data back in, with everything collected meanwhile.
+ *
+ * Markers are copied one by one as the session adds them; the interval
+ * and the visible window are properties that charts bind to once.
  */
 #include "config.h"
 
@@ -15,28 +20,32 @@
 #include "adbscope-data-view.h"
 #include "adbscope-thread.h"
 
+typedef struct
+{
+  AdbscopeSeries      *series[ADBSCOPE_N_SERIES];
+  GPtrArray           *cores;         /* AdbscopeSeries* */
+  GListStore          *threads;
+  GArray              *frame_times;   /* double ms, ascending */
+  AdbscopeFrameTotals  frame_totals;
+  AdbscopeSystemState *system;
+  GArray              *core_freqs;    /* double kHz */
+  GArray              *net_rates;     /* AdbscopeNetRate */
+  GArray              *pids;          /* gint64 */
+  guint                restarts;
+  guint64              n_samples;
+  double               measured_interval_ms;
+  guint                n_markers;
+} Frozen;
+
 struct _AdbscopeDataView
 {
   GObject           parent_instance;
 
   AdbscopeSession  *session;
   double            visible_seconds;
-  guint             n_updates;
-  gboolean          paused;
-
-  /* The latest values that are not series: kept from the last sample. */
-  GArray           *core_freqs;    /* double kHz */
-  GArray           *net;           /* AdbscopeNetRate */
-
-  /* Frozen copies, only while paused */
-  AdbscopeSeries   *frozen[ADBSCOPE_N_SERIES];
-  GPtrArray        *frozen_cores;  /* AdbscopeSeries* */
-  GListStore       *frozen_threads;
-  guint             frozen_n_frames;
-  gint64            frozen_frames;
-  gint64            frozen_janky;
-  gint64            frozen_causes[ADBSCOPE_JANK_N_CAUSES];
-  gboolean          frozen_has_cause[ADBSCOPE_JANK_N_CAUSES];
+  gint64            interval_us;
+  GArray           *markers;        /* AdbscopeMarker, copies */
+  Frozen           *frozen;         /* only while paused */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeDataView, adbscope_data_view, G_TYPE_OBJECT)
@@ -46,6 +55,7 @@ enum {
   PROP_SESSION,
   PROP_PAUSED,
   PROP_VISIBLE_SECONDS,
+  PROP_INTERVAL_US,
   N_PROPS
 };
 
@@ -58,73 +68,38 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void
-emit_updated (AdbscopeDataView *self)
-{
-  self->n_updates++;
-  g_signal_emit (self, signals[SIGNAL_UPDATED], 0);
-}
-
-static void
-on_sample (AdbscopeSession          *session,
-           const AdbscopeFastSample *s,
-           AdbscopeDataView         *self)
-{
-  if (self->paused)
-    return;
-
-  g_array_set_size (self->core_freqs, 0);
-  if (s->core_freq_khz != NULL)
-    g_array_append_vals (self->core_freqs, s->core_freq_khz, s->n_cores);
-  if (s->net != NULL)
-    {
-      g_array_set_size (self->net, 0);
-      g_array_append_vals (self->net, s->net->data, s->net->len);
-    }
-  emit_updated (self);
-}
-
-static void
-on_changed (AdbscopeSession  *session,
-            guint             unused,
-            AdbscopeDataView *self)
-{
-  /* A marker or a gap is drawn even while paused: it belongs to the
-   * timeline, not to the frozen numbers. */
-  emit_updated (self);
-}
-
-static void
-clear_frozen (AdbscopeDataView *self)
+frozen_free (Frozen *f)
 {
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
-    g_clear_pointer (&self->frozen[i], adbscope_series_unref);
-  g_clear_pointer (&self->frozen_cores, g_ptr_array_unref);
-  g_clear_object (&self->frozen_threads);
+    g_clear_pointer (&f->series[i], adbscope_series_unref);
+  g_ptr_array_unref (f->cores);
+  g_object_unref (f->threads);
+  g_array_unref (f->frame_times);
+  adbscope_system_state_free (f->system);
+  g_array_unref (f->core_freqs);
+  g_array_unref (f->net_rates);
+  g_array_unref (f->pids);
+  g_free (f);
 }
 
-static void
-freeze (AdbscopeDataView *self)
+static Frozen *
+freeze (AdbscopeSession *session,
+        guint            n_markers)
 {
-  GListModel *threads = adbscope_session_get_threads (self->session);
-  const GArray *frame_times = adbscope_session_get_frame_times (self->session);
-  gint64 over_deadline;
+  Frozen *f = g_new0 (Frozen, 1);
+  GListModel *threads = adbscope_session_get_threads (session);
+  const double *freqs;
   guint n;
 
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
-    {
-      AdbscopeSeries *live = adbscope_session_get_series (self->session, i);
+    f->series[i] = adbscope_series_copy (adbscope_session_get_series (session, i));
 
-      self->frozen[i] = live != NULL ? adbscope_series_copy (live) : NULL;
-    }
-
-  n = adbscope_session_get_n_cores (self->session);
-  self->frozen_cores = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_series_unref);
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (self->frozen_cores,
-                     adbscope_series_copy (adbscope_session_get_core_series (self->session, i)));
+  f->cores = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_series_unref);
+  for (guint i = 0; i < adbscope_session_get_n_cores (session); i++)
+    g_ptr_array_add (f->cores, adbscope_series_copy (adbscope_session_get_core_series (session, i)));
 
   /* New thread objects: the live ones keep changing under the session. */
-  self->frozen_threads = g_list_store_new (ADBSCOPE_TYPE_THREAD);
+  f->threads = g_list_store_new (ADBSCOPE_TYPE_THREAD);
   n = g_list_model_get_n_items (threads);
   for (guint i = 0; i < n; i++)
     {
@@ -134,12 +109,81 @@ freeze (AdbscopeDataView *self)
 
       adbscope_thread_set_cpu_pct (copy, adbscope_thread_get_max_cpu_pct (t));
       adbscope_thread_set_cpu_pct (copy, adbscope_thread_get_cpu_pct (t));
-      g_list_store_append (self->frozen_threads, copy);
+      g_list_store_append (f->threads, copy);
     }
 
-  self->frozen_n_frames = frame_times != NULL ? frame_times->len : 0;
-  adbscope_session_get_frame_totals (self->session, &self->frozen_frames, &self->frozen_janky,
-                                     &over_deadline, self->frozen_causes, self->frozen_has_cause);
+  f->frame_times = g_array_copy ((GArray *) adbscope_session_get_frame_times (session));
+  f->frame_totals = *adbscope_session_get_frame_totals (session);
+  f->system = adbscope_system_state_copy (adbscope_session_get_system_state (session));
+  freqs = adbscope_session_get_core_freqs (session, &n);
+  f->core_freqs = g_array_new (FALSE, FALSE, sizeof (double));
+  g_array_append_vals (f->core_freqs, freqs, n);
+  f->net_rates = g_array_copy ((GArray *) adbscope_session_get_net_rates (session));
+  f->pids = g_array_copy ((GArray *) adbscope_session_get_pids (session));
+  f->restarts = adbscope_session_get_restarts (session);
+  f->n_samples = adbscope_session_get_n_samples (session);
+  f->measured_interval_ms = adbscope_session_get_measured_interval_ms (session);
+  f->n_markers = n_markers;
+  return f;
+}
+
+static void
+emit_updated (AdbscopeDataView *self)
+{
+  g_signal_emit (self, signals[SIGNAL_UPDATED], 0);
+}
+
+static void
+on_session_updated (AdbscopeSession  *session,
+                    AdbscopeDataView *self)
+{
+  if (self->frozen == NULL)
+    emit_updated (self);
+}
+
+/* The measured interval as the session computes it (the configured one
+ * before two samples); frozen while paused. */
+static void
+sync_interval (AdbscopeDataView *self)
+{
+  double ms = adbscope_session_get_measured_interval_ms (self->session);
+  gint64 us;
+
+  if (!isfinite (ms) || ms <= 0)
+    ms = adbscope_session_get_interval (self->session);
+  us = (gint64) (ms * 1000);
+  if (us == self->interval_us)
+    return;
+  self->interval_us = us;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INTERVAL_US]);
+}
+
+static void
+on_measured_interval (AdbscopeSession  *session,
+                      GParamSpec       *pspec,
+                      AdbscopeDataView *self)
+{
+  if (self->frozen == NULL)
+    sync_interval (self);
+}
+
+static void
+marker_clear (AdbscopeMarker *m)
+{
+  g_free (m->label);
+}
+
+static void
+on_marker_added (AdbscopeSession  *session,
+                 guint             index_,
+                 AdbscopeDataView *self)
+{
+  const GArray *markers = adbscope_session_get_markers (session);
+  const AdbscopeMarker *m = &g_array_index (markers, AdbscopeMarker, index_);
+  AdbscopeMarker copy = { m->time_us, g_strdup (m->label) };
+
+  /* Only the new one; a paused view shows it after resume. */
+  g_array_append_val (self->markers, copy);
 }
 
 static void
@@ -150,7 +194,7 @@ adbscope_data_view_dispose (GObject *object)
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
-  clear_frozen (self);
+  g_clear_pointer (&self->frozen, frozen_free);
   G_OBJECT_CLASS (adbscope_data_view_parent_class)->dispose (object);
 }
 
@@ -159,8 +203,7 @@ adbscope_data_view_finalize (GObject *object)
 {
   AdbscopeDataView *self = ADBSCOPE_DATA_VIEW (object);
 
-  g_array_unref (self->core_freqs);
-  g_array_unref (self->net);
+  g_array_unref (self->markers);
   G_OBJECT_CLASS (adbscope_data_view_parent_class)->finalize (object);
 }
 
@@ -168,13 +211,18 @@ static void
 adbscope_data_view_constructed (GObject *object)
 {
   AdbscopeDataView *self = ADBSCOPE_DATA_VIEW (object);
+  const GArray *markers;
 
   G_OBJECT_CLASS (adbscope_data_view_parent_class)->constructed (object);
 
   g_assert (self->session != NULL);
-  g_signal_connect (self->session, "sample", G_CALLBACK (on_sample), self);
-  g_signal_connect (self->session, "marker-added", G_CALLBACK (on_changed), self);
-  g_signal_connect (self->session, "gap", G_CALLBACK (on_changed), self);
+  markers = adbscope_session_get_markers (self->session);
+  for (guint i = 0; i < markers->len; i++)
+    on_marker_added (self->session, i, self);
+  sync_interval (self);
+  g_signal_connect (self->session, "updated", G_CALLBACK (on_session_updated), self);
+  g_signal_connect (self->session, "marker-added", G_CALLBACK (on_marker_added), self);
+  g_signal_connect (self->session, "notify::measured-interval", G_CALLBACK (on_measured_interval), self);
 }
 
 static void
@@ -191,10 +239,13 @@ adbscope_data_view_get_property (GObject    *object,
       g_value_set_object (value, self->session);
       break;
     case PROP_PAUSED:
-      g_value_set_boolean (value, self->paused);
+      g_value_set_boolean (value, self->frozen != NULL);
       break;
     case PROP_VISIBLE_SECONDS:
       g_value_set_double (value, self->visible_seconds);
+      break;
+    case PROP_INTERVAL_US:
+      g_value_set_int64 (value, self->interval_us);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -238,17 +289,20 @@ adbscope_data_view_class_init (AdbscopeDataViewClass *klass)
 
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, ADBSCOPE_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_PAUSED] =
     g_param_spec_boolean ("paused", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_VISIBLE_SECONDS] =
     g_param_spec_double ("visible-seconds", NULL, NULL, 10, 24 * 3600, 300,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The measured sampling interval (µs), for the charts' gap detection */
+  properties[PROP_INTERVAL_US] =
+    g_param_spec_int64 ("interval-us", NULL, NULL, 0, G_MAXINT64, G_USEC_PER_SEC,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  /* The pages should redraw from the view (a new sample, pause, resume,
-   * a marker, a new time window). */
+  /* The pages should redraw from the view (new data, pause, resume). */
   signals[SIGNAL_UPDATED] =
     g_signal_new ("updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -258,8 +312,9 @@ static void
 adbscope_data_view_init (AdbscopeDataView *self)
 {
   self->visible_seconds = 300;
-  self->core_freqs = g_array_new (FALSE, FALSE, sizeof (double));
-  self->net = g_array_new (FALSE, FALSE, sizeof (AdbscopeNetRate));
+  self->interval_us = G_USEC_PER_SEC;
+  self->markers = g_array_new (FALSE, FALSE, sizeof (AdbscopeMarker));
+  g_array_set_clear_func (self->markers, (GDestroyNotify) marker_clear);
 }
 
 AdbscopeDataView *
@@ -269,25 +324,18 @@ adbscope_data_view_new (AdbscopeSession *session)
   return g_object_new (ADBSCOPE_TYPE_DATA_VIEW, "session", session, NULL);
 }
 
-AdbscopeSession *
-adbscope_data_view_get_session (AdbscopeDataView *self)
-{
-  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
-  return self->session;
-}
-
 gboolean
 adbscope_data_view_get_paused (AdbscopeDataView *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), FALSE);
-  return self->paused;
+  return self->frozen != NULL;
 }
 
 /**
  * adbscope_data_view_set_paused:
  *
- * Pausing freezes what the pages draw; the session keeps collecting.
- * Resuming swaps the live buffers back in, with everything collected
+ * Pausing freezes everything the pages draw; the session keeps collecting.
+ * Resuming swaps the live data back in, with everything collected
  * meanwhile.
  */
 void
@@ -296,14 +344,15 @@ adbscope_data_view_set_paused (AdbscopeDataView *self,
 {
   g_return_if_fail (ADBSCOPE_IS_DATA_VIEW (self));
 
-  paused = !!paused;
-  if (self->paused == paused)
+  if (!!paused == (self->frozen != NULL))
     return;
   if (paused)
-    freeze (self);
+    self->frozen = freeze (self->session, self->markers->len);
   else
-    clear_frozen (self);
-  self->paused = paused;
+    {
+      g_clear_pointer (&self->frozen, frozen_free);
+      sync_interval (self);
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
   emit_updated (self);
 }
@@ -325,7 +374,28 @@ adbscope_data_view_set_visible_seconds (AdbscopeDataView *self,
     return;
   self->visible_seconds = seconds;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_SECONDS]);
-  emit_updated (self);
+}
+
+gint64
+adbscope_data_view_get_interval_us (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), G_USEC_PER_SEC);
+  return self->interval_us;
+}
+
+const char *
+adbscope_data_view_get_package (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  return adbscope_session_get_package (self->session);
+}
+
+/* The probe answers once before collecting starts: never changes after. */
+const AdbscopeProbeResult *
+adbscope_data_view_get_probe (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  return adbscope_session_get_probe (self->session);
 }
 
 /**
@@ -353,8 +423,7 @@ adbscope_data_view_is_supported (AdbscopeDataView  *self,
 /**
  * adbscope_data_view_get_series:
  *
- * Returns: (transfer none) (nullable): the series to draw, %NULL before the
- *   session started
+ * Returns: (transfer none): the series to draw
  */
 AdbscopeSeries *
 adbscope_data_view_get_series (AdbscopeDataView *self,
@@ -363,8 +432,8 @@ adbscope_data_view_get_series (AdbscopeDataView *self,
   g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
   g_return_val_if_fail (id < ADBSCOPE_N_SERIES, NULL);
 
-  if (self->paused)
-    return self->frozen[id];
+  if (self->frozen != NULL)
+    return self->frozen->series[id];
   return adbscope_session_get_series (self->session, id);
 }
 
@@ -373,8 +442,8 @@ adbscope_data_view_get_n_cores (AdbscopeDataView *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), 0);
 
-  if (self->paused)
-    return self->frozen_cores->len;
+  if (self->frozen != NULL)
+    return self->frozen->cores->len;
   return adbscope_session_get_n_cores (self->session);
 }
 
@@ -385,16 +454,16 @@ adbscope_data_view_get_core_series (AdbscopeDataView *self,
   g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
   g_return_val_if_fail (core < adbscope_data_view_get_n_cores (self), NULL);
 
-  if (self->paused)
-    return g_ptr_array_index (self->frozen_cores, core);
+  if (self->frozen != NULL)
+    return g_ptr_array_index (self->frozen->cores, core);
   return adbscope_session_get_core_series (self->session, core);
 }
 
 /**
  * adbscope_data_view_get_core_freqs:
  *
- * Returns: the current frequency of each core in kHz (NaN where unreadable)
- *   as of the last sample drawn
+ * Returns: (array length=n_cores): the current frequency of each core in
+ *   kHz (NaN where unreadable)
  */
 const double *
 adbscope_data_view_get_core_freqs (AdbscopeDataView *self,
@@ -403,21 +472,25 @@ adbscope_data_view_get_core_freqs (AdbscopeDataView *self,
   g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
   g_return_val_if_fail (n_cores != NULL, NULL);
 
-  *n_cores = self->core_freqs->len;
-  return (const double *) (gpointer) self->core_freqs->data;
+  if (self->frozen == NULL)
+    return adbscope_session_get_core_freqs (self->session, n_cores);
+  *n_cores = self->frozen->core_freqs->len;
+  return (const double *) (gpointer) self->frozen->core_freqs->data;
 }
 
 /**
  * adbscope_data_view_get_net_rates:
  *
- * Returns: (element-type AdbscopeNetRate): each interface's rates as of
- *   the last sample drawn
+ * Returns: (element-type AdbscopeNetRate): each interface's rates
  */
 const GArray *
 adbscope_data_view_get_net_rates (AdbscopeDataView *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
-  return self->net;
+
+  if (self->frozen != NULL)
+    return self->frozen->net_rates;
+  return adbscope_session_get_net_rates (self->session);
 }
 
 /**
@@ -431,17 +504,25 @@ adbscope_data_view_get_threads (AdbscopeDataView *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
 
-  if (self->paused)
-    return G_LIST_MODEL (self->frozen_threads);
+  if (self->frozen != NULL)
+    return G_LIST_MODEL (self->frozen->threads);
   return adbscope_session_get_threads (self->session);
+}
+
+static const GArray *
+frame_times (AdbscopeDataView *self)
+{
+  if (self->frozen != NULL)
+    return self->frozen->frame_times;
+  return adbscope_session_get_frame_times (self->session);
 }
 
 /**
  * adbscope_data_view_get_frame_times:
  *
- * Returns: (array length=n_frames): every frame time seen, in ms
+ * Returns: (array length=n_frames): every frame time seen, in ms, ascending
  */
-const float *
+const double *
 adbscope_data_view_get_frame_times (AdbscopeDataView *self,
                                     guint            *n_frames)
 {
@@ -450,59 +531,108 @@ adbscope_data_view_get_frame_times (AdbscopeDataView *self,
   g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
   g_return_val_if_fail (n_frames != NULL, NULL);
 
-  times = adbscope_session_get_frame_times (self->session);
-  if (times == NULL)
-    {
-      *n_frames = 0;
-      return NULL;
-    }
-  /* The session only appends, so the first n are the frozen ones. */
-  *n_frames = self->paused ? MIN (self->frozen_n_frames, times->len) : times->len;
-  return (const float *) (gpointer) times->data;
+  times = frame_times (self);
+  *n_frames = times->len;
+  return (const double *) (gpointer) times->data;
 }
 
-void
-adbscope_data_view_get_frame_totals (AdbscopeDataView *self,
-                                     gint64           *frames,
-                                     gint64           *janky,
-                                     gint64            causes[ADBSCOPE_JANK_N_CAUSES],
-                                     gboolean          has_cause[ADBSCOPE_JANK_N_CAUSES])
+/* The report's frame-time percentile (same array, same helper). */
+double
+adbscope_data_view_get_frame_time_percentile (AdbscopeDataView *self,
+                                              double            p)
 {
-  gint64 over_deadline;
+  const GArray *times;
 
-  g_return_if_fail (ADBSCOPE_IS_DATA_VIEW (self));
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NAN);
 
-  if (!self->paused)
-    {
-      adbscope_session_get_frame_totals (self->session, frames, janky, &over_deadline, causes, has_cause);
-      return;
-    }
-  *frames = self->frozen_frames;
-  *janky = self->frozen_janky;
-  memcpy (causes, self->frozen_causes, sizeof self->frozen_causes);
-  memcpy (has_cause, self->frozen_has_cause, sizeof self->frozen_has_cause);
+  times = frame_times (self);
+  return adbscope_percentile_nearest_rank ((const double *) (gpointer) times->data, times->len, p);
 }
 
-/* The measured sampling interval, for gap detection in the charts. */
-gint64
-adbscope_data_view_get_interval_us (AdbscopeDataView *self)
+const AdbscopeFrameTotals *
+adbscope_data_view_get_frame_totals (AdbscopeDataView *self)
 {
-  double ms;
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
 
-  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), G_USEC_PER_SEC);
-
-  ms = adbscope_session_get_measured_interval_ms (self->session);
-  if (!isfinite (ms) || ms <= 0)
-    ms = adbscope_session_get_interval (self->session);
-  return (gint64) (ms * 1000);
+  if (self->frozen != NULL)
+    return &self->frozen->frame_totals;
+  return adbscope_session_get_frame_totals (self->session);
 }
 
-/* How many times "updated" was emitted (tests and the benchmark count it). */
+const AdbscopeSystemState *
+adbscope_data_view_get_system_state (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+
+  if (self->frozen != NULL)
+    return self->frozen->system;
+  return adbscope_session_get_system_state (self->session);
+}
+
+/**
+ * adbscope_data_view_get_pids:
+ *
+ * Returns: (element-type gint64): every pid the app had
+ */
+const GArray *
+adbscope_data_view_get_pids (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+
+  if (self->frozen != NULL)
+    return self->frozen->pids;
+  return adbscope_session_get_pids (self->session);
+}
+
 guint
-adbscope_data_view_get_n_updates (AdbscopeDataView *self)
+adbscope_data_view_get_restarts (AdbscopeDataView *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), 0);
-  return self->n_updates;
+
+  if (self->frozen != NULL)
+    return self->frozen->restarts;
+  return adbscope_session_get_restarts (self->session);
+}
+
+guint64
+adbscope_data_view_get_n_samples (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), 0);
+
+  if (self->frozen != NULL)
+    return self->frozen->n_samples;
+  return adbscope_session_get_n_samples (self->session);
+}
+
+/* NaN before two fast samples. */
+double
+adbscope_data_view_get_measured_interval_ms (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NAN);
+
+  if (self->frozen != NULL)
+    return self->frozen->measured_interval_ms;
+  return adbscope_session_get_measured_interval_ms (self->session);
+}
+
+guint
+adbscope_data_view_get_n_markers (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), 0);
+
+  if (self->frozen != NULL)
+    return self->frozen->n_markers;
+  return self->markers->len;
+}
+
+const AdbscopeMarker *
+adbscope_data_view_get_marker (AdbscopeDataView *self,
+                               guint             index_)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  g_return_val_if_fail (index_ < adbscope_data_view_get_n_markers (self), NULL);
+
+  return &g_array_index (self->markers, AdbscopeMarker, index_);
 }
 
 /* Where frames come from and why FPS is 0: the session's latest, also

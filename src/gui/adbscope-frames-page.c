@@ -1,8 +1,9 @@
 /* adbscope-frames-page.c: frame rate, frame times, janky frames and their causes
  *
- * The session keeps every frame time (ms) it has seen.  The page counts
- * them into 0.1 ms bins as they arrive, so a tick costs only the new
- * frames; the histogram and the percentiles come from those bins.
+ * The session keeps every frame time (ms) it has seen, sorted.  The
+ * histogram counts them with one binary search per bin edge; the
+ * percentiles are the report's (adbscope_percentile_nearest_rank() on the
+ * same array), so the page and an exported report always agree.
  */
 #include "config.h"
 
@@ -12,10 +13,8 @@
 
 #include "adbscope-bar-layer.h"
 #include "adbscope-chart.h"
+#include "adbscope-frames-collector.h"
 #include "adbscope-frames-page.h"
-
-#define FINE_BIN_MS 0.1
-#define N_FINE      10001   /* the last one holds everything ≥ 1 s */
 
 static const double edges_ms[] = { 0, 4, 8, 12, 16.7, 20, 25, 33.3, 50, 66.7, 100, 150, 250, 500, INFINITY };
 #define N_EDGES G_N_ELEMENTS (edges_ms)
@@ -41,8 +40,6 @@ struct _AdbscopeFramesPage
   GtkLabel         *lost_label;
 
   AdbscopeChartLayer *bars;
-  guint32          *fine;        /* N_FINE counts */
-  guint             n_counted;
   GtkWidget        *cause_rows[ADBSCOPE_JANK_N_CAUSES];
   GtkLabel         *cause_labels[ADBSCOPE_JANK_N_CAUSES];
 };
@@ -72,22 +69,24 @@ cause_title (AdbscopeJankCause cause)
     }
 }
 
-static double
-percentile_ms (const guint32 *fine,
-               guint          n,
-               double         p)
+/* How many of the ascending @times are below @limit. */
+static guint
+count_below (const double *times,
+             guint         n,
+             double        limit)
 {
-  guint64 rank = (guint64) ceil (p / 100.0 * n);
-  guint64 seen = 0;
+  guint lo = 0, hi = n;
 
-  rank = MAX (rank, 1);
-  for (guint i = 0; i < N_FINE; i++)
+  while (lo < hi)
     {
-      seen += fine[i];
-      if (seen >= rank)
-        return (i + 1) * FINE_BIN_MS;  /* the bin's upper edge */
+      guint mid = lo + (hi - lo) / 2;
+
+      if (times[mid] < limit)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
-  return NAN;
+  return lo;
 }
 
 /* A SurfaceView app's frames are SurfaceFlinger's (present to present);
@@ -100,58 +99,43 @@ use_surfaceflinger (AdbscopeDataView *view)
   return f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] > f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO];
 }
 
-static const float *
-frame_times (AdbscopeDataView *view,
-             guint            *n)
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
 {
-  const AdbscopeFramesSummary *f = adbscope_data_view_get_frames_summary (view);
+  double x = *(const double *) a, y = *(const double *) b;
 
-  if (use_surfaceflinger (view))
-    {
-      *n = f->frame_times->len;
-      return (const float *) f->frame_times->data;
-    }
-  return adbscope_data_view_get_frame_times (view, n);
+  return (x > y) - (x < y);
+}
+
+/* SurfaceFlinger's frame times (present to present), sorted; NULL when the
+ * app's frames come from HWUI. */
+static GArray *
+sf_sorted_times (AdbscopeDataView *view)
+{
+  GArray *times;
+
+  if (!use_surfaceflinger (view))
+    return NULL;
+  times = g_array_copy (adbscope_data_view_get_frames_summary (view)->frame_times);
+  g_array_sort (times, compare_double);
+  return times;
 }
 
 static void
-count_frames (AdbscopeFramesPage *self,
-              AdbscopeDataView   *view)
-{
-  guint n = 0;
-  const float *times = frame_times (view, &n);
-
-  /* Resuming from a pause shows fewer frames than counted before: recount. */
-  if (n < self->n_counted)
-    {
-      memset (self->fine, 0, N_FINE * sizeof *self->fine);
-      self->n_counted = 0;
-    }
-  for (guint i = self->n_counted; i < n; i++)
-    {
-      double bin = isfinite (times[i]) && times[i] >= 0 ? floor (times[i] / FINE_BIN_MS) : 0;
-
-      self->fine[(guint) MIN (bin, N_FINE - 1)]++;
-    }
-  self->n_counted = n;
-}
-
-static void
-update_histogram (AdbscopeFramesPage *self)
+update_histogram (AdbscopeFramesPage *self,
+                  AdbscopeDataView   *view)
 {
   double counts[N_EDGES - 1] = { 0 };
+  g_autoptr(GArray) sf = sf_sorted_times (view);
+  guint n = 0;
+  const double *times = sf != NULL ? (const double *) (gpointer) sf->data : adbscope_data_view_get_frame_times (view, &n);
 
-  for (guint i = 0; i < N_FINE; i++)
-    {
-      double ms = i * FINE_BIN_MS;
+  if (sf != NULL)
+    n = sf->len;
 
-      for (guint b = 0; b + 1 < N_EDGES; b++)
-        if (ms < edges_ms[b + 1] - 1e-9)
-          {
-            counts[b] += self->fine[i];
-            break;
-          }
-    }
+  for (guint b = 0; b + 1 < N_EDGES; b++)
+    counts[b] = count_below (times, n, edges_ms[b + 1]) - (b > 0 ? count_below (times, n, edges_ms[b]) : 0);
   adbscope_bar_layer_set_bins (ADBSCOPE_BAR_LAYER (self->bars), edges_ms, N_EDGES, counts);
   adbscope_chart_queue_update (self->histogram);
 }
@@ -160,15 +144,15 @@ static void
 update_summary (AdbscopeFramesPage *self,
                 AdbscopeDataView   *view)
 {
-  gint64 frames = 0;
-  gint64 janky = 0;
-  gint64 causes[ADBSCOPE_JANK_N_CAUSES] = { 0 };
-  gboolean has_cause[ADBSCOPE_JANK_N_CAUSES] = { 0 };
+  const AdbscopeFrameTotals *t = adbscope_data_view_get_frame_totals (view);
+  gint64 frames = t->frames;
+  gint64 janky = t->janky;
   g_autofree char *frames_text = NULL;
   g_autofree char *janky_text = NULL;
+  guint n_times = 0;
+  g_autoptr(GArray) sf = sf_sorted_times (view);
 
-  adbscope_data_view_get_frame_totals (view, &frames, &janky, causes, has_cause);
-  if (use_surfaceflinger (view))
+  if (sf != NULL)
     {
       /* late against the display's refresh period (docs/report.md) */
       frames = adbscope_data_view_get_frames_summary (view)->frames;
@@ -182,13 +166,24 @@ update_summary (AdbscopeFramesPage *self,
     janky_text = g_strdup ("—");
   gtk_label_set_text (self->janky_label, janky_text);
 
-  if (self->n_counted > 0)
+  adbscope_data_view_get_frame_times (view, &n_times);
+  if (sf != NULL && sf->len > 0)
+    {
+      const double *ms = (const double *) (gpointer) sf->data;
+      g_autofree char *text =
+        g_strdup_printf (_("%.1f / %.1f / %.1f ms"),
+                         adbscope_percentile_nearest_rank (ms, sf->len, 50),
+                         adbscope_percentile_nearest_rank (ms, sf->len, 90),
+                         adbscope_percentile_nearest_rank (ms, sf->len, 99));
+      gtk_label_set_text (self->percentiles_label, text);
+    }
+  else if (n_times > 0)
     {
       g_autofree char *text =
         g_strdup_printf (_("%.1f / %.1f / %.1f ms"),
-                         percentile_ms (self->fine, self->n_counted, 50),
-                         percentile_ms (self->fine, self->n_counted, 90),
-                         percentile_ms (self->fine, self->n_counted, 99));
+                         adbscope_data_view_get_frame_time_percentile (view, 50),
+                         adbscope_data_view_get_frame_time_percentile (view, 90),
+                         adbscope_data_view_get_frame_time_percentile (view, 99));
       gtk_label_set_text (self->percentiles_label, text);
     }
   else
@@ -198,15 +193,15 @@ update_summary (AdbscopeFramesPage *self,
     {
       g_autofree char *text = NULL;
 
-      gtk_widget_set_visible (self->cause_rows[c], has_cause[c]);
-      if (!has_cause[c])
+      gtk_widget_set_visible (self->cause_rows[c], t->has_cause[c]);
+      if (!t->has_cause[c])
         continue;
       /* Causes overlap and are counted by Android over all frames, so
        * they are a share of the frames, not of the janky ones. */
       if (frames > 0)
-        text = g_strdup_printf ("%" G_GINT64_FORMAT " (%.1f %%)", causes[c], 100.0 * causes[c] / frames);
+        text = g_strdup_printf ("%" G_GINT64_FORMAT " (%.1f %%)", t->causes[c], 100.0 * t->causes[c] / frames);
       else
-        text = g_strdup_printf ("%" G_GINT64_FORMAT, causes[c]);
+        text = g_strdup_printf ("%" G_GINT64_FORMAT, t->causes[c]);
       gtk_label_set_text (self->cause_labels[c], text);
     }
 }
@@ -275,41 +270,18 @@ adbscope_frames_page_update (AdbscopePage     *page,
       return;
     }
   gtk_stack_set_visible_child_name (self->frames_stack, "frames");
-  count_frames (self, view);
-  update_histogram (self);
+  update_histogram (self, view);
   update_summary (self, view);
   update_sources (self, view);
 }
 
 static void
-adbscope_frames_page_set_view (AdbscopePage     *page,
-                               AdbscopeDataView *view)
-{
-  AdbscopeFramesPage *self = ADBSCOPE_FRAMES_PAGE (page);
-
-  memset (self->fine, 0, N_FINE * sizeof *self->fine);
-  self->n_counted = 0;
-}
-
-static void
-adbscope_frames_page_finalize (GObject *object)
-{
-  AdbscopeFramesPage *self = ADBSCOPE_FRAMES_PAGE (object);
-
-  g_free (self->fine);
-  G_OBJECT_CLASS (adbscope_frames_page_parent_class)->finalize (object);
-}
-
-static void
 adbscope_frames_page_class_init (AdbscopeFramesPageClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   AdbscopePageClass *page_class = ADBSCOPE_PAGE_CLASS (klass);
 
-  object_class->finalize = adbscope_frames_page_finalize;
   page_class->update = adbscope_frames_page_update;
-  page_class->set_view = adbscope_frames_page_set_view;
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/adbscope/Adbscope/adbscope-frames-page.ui");
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, frames_stack);
@@ -335,7 +307,6 @@ adbscope_frames_page_init (AdbscopeFramesPage *self)
   GtkWidget *placeholder;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->fine = g_new0 (guint32, N_FINE);
 
   adbscope_chart_set_x_axis (self->histogram, ADBSCOPE_CHART_X_AXIS_BINS);
   adbscope_chart_set_unit (self->histogram, _("frames"));

@@ -142,6 +142,12 @@ adbscope_page_set_view (AdbscopePage     *self,
     return;
   disconnect_view (self);
   g_set_object (&priv->view, view);
+  {
+    g_autoptr(GPtrArray) cards = adbscope_page_list_cards (self);
+
+    for (guint i = 0; i < cards->len; i++)
+      adbscope_chart_card_set_view (g_ptr_array_index (cards, i), view);
+  }
   if (ADBSCOPE_PAGE_GET_CLASS (self)->set_view != NULL)
     ADBSCOPE_PAGE_GET_CLASS (self)->set_view (self, view);
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))

@@ -409,10 +409,3 @@ adbscope_stacked_layer_set_series (AdbscopeStackedLayer *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-guint
-adbscope_stacked_layer_get_n_series (AdbscopeStackedLayer *self)
-{
-  g_return_val_if_fail (ADBSCOPE_IS_STACKED_LAYER (self), 0);
-
-  return self->parts->len;
-}

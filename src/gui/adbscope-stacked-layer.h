@@ -17,6 +17,5 @@ void                adbscope_stacked_layer_add_series   (AdbscopeStackedLayer *s
 void                adbscope_stacked_layer_set_series   (AdbscopeStackedLayer *self,
                                                          guint                 index_,
                                                          AdbscopeSeries       *series);
-guint               adbscope_stacked_layer_get_n_series (AdbscopeStackedLayer *self);
 
 G_END_DECLS

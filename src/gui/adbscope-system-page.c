@@ -4,7 +4,6 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "adbscope-slow-collector.h"
 #include "adbscope-app-processes.h"
 #include "adbscope-system-page.h"
 
@@ -59,7 +58,7 @@ static void
 update_device (AdbscopeSystemPage *self,
                AdbscopeDataView   *view)
 {
-  const AdbscopeProbeResult *p = adbscope_session_get_probe (adbscope_data_view_get_session (view));
+  const AdbscopeProbeResult *p = adbscope_data_view_get_probe (view);
   g_autofree char *model = NULL;
   g_autofree char *android = NULL;
   g_autofree char *cores = NULL;
@@ -141,15 +140,14 @@ static void
 update_app (AdbscopeSystemPage *self,
             AdbscopeDataView   *view)
 {
-  AdbscopeSession *session = adbscope_data_view_get_session (view);
-  const GArray *pids = adbscope_session_get_pids (session);
-  const GArray *procs = adbscope_session_get_processes (session);
+  const GArray *pids = adbscope_data_view_get_pids (view);
+  const GArray *procs = adbscope_data_view_get_system_state (view)->processes;
   GPtrArray *app_procs = adbscope_data_view_get_app_processes (view);
   g_autoptr(GString) pid_text = g_string_new (NULL);
   g_autoptr(GString) proc_text = g_string_new (NULL);
   g_autofree char *restarts = NULL;
   g_autofree char *samples = NULL;
-  double interval = adbscope_session_get_measured_interval_ms (session);
+  double interval = adbscope_data_view_get_measured_interval_ms (view);
 
   for (guint i = 0; pids != NULL && i < pids->len; i++)
     g_string_append_printf (pid_text, "%s%" G_GINT64_FORMAT, i > 0 ? ", " : "",
@@ -176,8 +174,8 @@ update_app (AdbscopeSystemPage *self,
   if (proc_text->len == 0)
     g_string_append (proc_text, _("None seen yet"));
 
-  restarts = g_strdup_printf ("%u", adbscope_session_get_restarts (session));
-  samples = g_strdup_printf ("%" G_GUINT64_FORMAT, adbscope_session_get_n_samples (session));
+  restarts = g_strdup_printf ("%u", adbscope_data_view_get_restarts (view));
+  samples = g_strdup_printf ("%" G_GUINT64_FORMAT, adbscope_data_view_get_n_samples (view));
   if (isfinite (interval))
     {
       g_autofree char *count = g_steal_pointer (&samples);
@@ -186,7 +184,7 @@ update_app (AdbscopeSystemPage *self,
       samples = g_strdup_printf (_("%s every %.0f ms"), count, interval);
     }
 
-  set_subtitle (self->package_row, adbscope_session_get_package (session));
+  set_subtitle (self->package_row, adbscope_data_view_get_package (view));
   set_subtitle (self->pid_row, pid_text->str);
   set_subtitle (self->processes_row, proc_text->str);
   set_subtitle (self->restarts_row, restarts);
@@ -198,36 +196,31 @@ adbscope_system_page_update (AdbscopePage     *page,
                              AdbscopeDataView *view)
 {
   AdbscopeSystemPage *self = ADBSCOPE_SYSTEM_PAGE (page);
-  const char *deep = NULL;
-  const char *light = NULL;
-  const char *bucket = NULL;
+  const AdbscopeSystemState *st = adbscope_data_view_get_system_state (view);
   g_autofree char *doze = NULL;
   g_autofree char *jobs_text = NULL;
   g_autofree char *alarms_text = NULL;
-  gint64 jobs, running, pending, wakeups;
 
   update_device (self, view);
   update_app (self, view);
 
-  adbscope_session_get_doze (adbscope_data_view_get_session (view), &deep, &light, &bucket);
-  if (deep != NULL || light != NULL)
+  if (st->doze_deep != NULL || st->doze_light != NULL)
     /* Translators: Android's deep and light Doze states, e.g. "deep ACTIVE, light ACTIVE" */
-    doze = g_strdup_printf (_("deep %s, light %s"), deep ? deep : "?", light ? light : "?");
+    doze = g_strdup_printf (_("deep %s, light %s"), st->doze_deep ? st->doze_deep : "?",
+                            st->doze_light ? st->doze_light : "?");
   set_source_row (self->doze_row, view, ADBSCOPE_SOURCE_DOZE, doze);
-  set_source_row (self->bucket_row, view, ADBSCOPE_SOURCE_DOZE, bucket);
-  adbscope_session_get_jobs_alarms (adbscope_data_view_get_session (view),
-                                    &jobs, &running, &pending, &wakeups);
-  if (jobs >= 0)
+  set_source_row (self->bucket_row, view, ADBSCOPE_SOURCE_DOZE, st->standby_bucket);
+  if (st->jobs >= 0)
     /* Translators: the app's scheduled jobs, e.g. "3 scheduled, 1 running" */
     jobs_text = g_strdup_printf (_("%lld scheduled, %lld running"),
-                                 (long long) jobs, (long long) MAX (running, 0));
-  if (pending >= 0 && wakeups >= 0)
+                                 (long long) st->jobs, (long long) MAX (st->jobs_running, 0));
+  if (st->alarms_pending >= 0 && st->alarm_wakeups >= 0)
     /* Translators: the app's alarms, e.g. "2 pending, 14 wakeups" */
     alarms_text = g_strdup_printf (_("%lld pending, %lld wakeups"),
-                                   (long long) pending, (long long) wakeups);
-  else if (pending >= 0)
+                                   (long long) st->alarms_pending, (long long) st->alarm_wakeups);
+  else if (st->alarms_pending >= 0)
     /* Translators: the app's pending alarms */
-    alarms_text = g_strdup_printf (_("%lld pending"), (long long) pending);
+    alarms_text = g_strdup_printf (_("%lld pending"), (long long) st->alarms_pending);
   set_source_row (self->jobs_row, view, ADBSCOPE_SOURCE_JOBS, jobs_text);
   set_source_row (self->alarms_row, view, ADBSCOPE_SOURCE_ALARMS, alarms_text);
 }

@@ -34,6 +34,7 @@
 
 #include "adbscope-sim.h"
 #include "adbscope-sim-app-state.h"
+#include "adbscope-sim-app-traffic.h"
 #include "adbscope-sim-profile.h"
 
 #define PHASE_IDLE_S      5
@@ -58,13 +59,14 @@ typedef struct
 } App;
 
 static App app;
-/* SIGUSR1 stops drawing (a static screen), SIGUSR2 resumes. */
+/* SIGRTMIN+1 stops drawing (a static screen), SIGRTMIN+2 resumes
+ * (SIGUSR1 asks for a traffic round). */
 static volatile sig_atomic_t drawing = 1;
 
 static void
 on_drawing_signal (int sig)
 {
-  drawing = sig == SIGUSR2;
+  drawing = sig == SIGRTMIN + 2;
 }
 
 static gint64
@@ -393,6 +395,7 @@ adbscope_sim_app_main (int    argc,
   g_autofree char *java_path = NULL;
   gint64 phase_start;
   int startup_ms = 0;
+  gboolean network = FALSE, manual = FALSE;
   int fd;
 
   for (int i = 1; i < argc; i++)
@@ -405,12 +408,16 @@ adbscope_sim_app_main (int    argc,
         app.game = TRUE;
       else if (g_str_equal (argv[i], "--startup-ms") && i + 1 < argc)
         startup_ms = atoi (argv[++i]);
+      else if (g_str_equal (argv[i], "--network"))
+        network = TRUE;
+      else if (g_str_equal (argv[i], "--traffic") && i + 1 < argc)
+        manual = g_str_equal (argv[++i], "manual");
       else if (argv[i][0] != '-')
         package = g_strdup (argv[i]);
     }
   if (profile == NULL || state_dir == NULL || package == NULL)
     {
-      fprintf (stderr, "usage: adbscope sim-app --profile NAME --state-dir DIR [--game] PKG (started by adbscope sim)\n");
+      fprintf (stderr, "usage: adbscope sim-app --profile NAME --state-dir DIR [--network [--traffic manual]] [--game] [--startup-ms MS] PKG (started by adbscope sim)\n");
       return 2;
     }
 
@@ -446,8 +453,8 @@ adbscope_sim_app_main (int    argc,
   app.state->game = app.game;
   app.state->drawing = 1;
   rename (tmp_path, state_path);
-  signal (SIGUSR1, on_drawing_signal);
-  signal (SIGUSR2, on_drawing_signal);
+  signal (SIGRTMIN + 1, on_drawing_signal);
+  signal (SIGRTMIN + 2, on_drawing_signal);
 
   /* The Java heap is a file mapping named like ART's, so the fake meminfo
    * can tell it apart in /proc/PID/smaps. */
@@ -472,6 +479,8 @@ adbscope_sim_app_main (int    argc,
   g_thread_unref (g_thread_new ("RenderThread", render_thread, NULL));
   g_thread_unref (g_thread_new ("HeapTaskDaemon", heap_thread, NULL));
   g_thread_unref (g_thread_new ("OkHttp", network_thread, NULL));
+  if (network)
+    adbscope_sim_app_traffic_start (state_dir, manual);
 
   /* Main thread: the phase clock and the UI thread's own share of CPU. */
   phase_start = now_ns ();

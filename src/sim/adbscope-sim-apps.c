@@ -124,6 +124,17 @@ adbscope_sim_apps_add (AdbscopeSimDevice *device,
   return adbscope_sim_apps_start (device, package, error);
 }
 
+/* Apps are children like the shells, in the apps' network namespace when
+ * the device has a network. */
+static void
+app_child_setup (gpointer user_data)
+{
+  AdbscopeSimDevice *device = user_data;
+
+  adbscope_sim_child_setup (device);
+  adbscope_sim_network_child_setup (device->network);
+}
+
 gboolean
 adbscope_sim_apps_start (AdbscopeSimDevice *device,
                          const char        *package,
@@ -183,6 +194,13 @@ adbscope_sim_apps_start (AdbscopeSimDevice *device,
       startup = g_strdup_printf ("%d", device->startup_ms);
       g_ptr_array_add (argv, (char *) "--startup-ms");
       g_ptr_array_add (argv, startup);
+      if (device->network != NULL && device->demo_traffic != ADBSCOPE_SIM_TRAFFIC_OFF)
+        g_ptr_array_add (argv, (char *) "--network");
+      if (device->network != NULL && device->demo_traffic == ADBSCOPE_SIM_TRAFFIC_MANUAL)
+        {
+          g_ptr_array_add (argv, (char *) "--traffic");
+          g_ptr_array_add (argv, (char *) "manual");
+        }
       g_ptr_array_add (argv, app->package);
     }
   else
@@ -193,7 +211,7 @@ adbscope_sim_apps_start (AdbscopeSimDevice *device,
   if (!g_spawn_async (device->fs_root, (char **) argv->pdata, device->child_env,
                       G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_FILE_AND_ARGV_ZERO |
                       G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL,
-                      adbscope_sim_child_setup, device, &app->pid, error))
+                      app_child_setup, device, &app->pid, error))
     return FALSE;
   app->watch = g_child_watch_add (app->pid, on_app_exit, app);
   write_apps_file (device);
@@ -227,7 +245,7 @@ adbscope_sim_apps_kill (AdbscopeSimDevice *device,
   return TRUE;
 }
 
-/* The demo apps stop drawing on SIGUSR1 and resume on SIGUSR2. */
+/* The demo apps stop drawing on SIGRTMIN+1 and resume on SIGRTMIN+2. */
 gboolean
 adbscope_sim_apps_set_drawing (AdbscopeSimDevice *device,
                                const char        *package,
@@ -242,7 +260,7 @@ adbscope_sim_apps_set_drawing (AdbscopeSimDevice *device,
                    _("No demo app %s is running"), package);
       return FALSE;
     }
-  kill (app->pid, drawing ? SIGUSR2 : SIGUSR1);
+  kill (app->pid, drawing ? SIGRTMIN + 2 : SIGRTMIN + 1);
   return TRUE;
 }
 

@@ -31,6 +31,8 @@ typedef struct _AdbscopeSimDevice     AdbscopeSimDevice;
 typedef struct _AdbscopeSimConnection AdbscopeSimConnection;
 typedef struct _AdbscopeSimStream     AdbscopeSimStream;
 typedef struct _AdbscopeSimApp        AdbscopeSimApp;
+typedef struct _AdbscopeSimNetwork    AdbscopeSimNetwork;
+typedef struct _AdbscopeSimHostCommand AdbscopeSimHostCommand;
 
 /* What a service does with its stream.  Every callback is optional. */
 typedef struct
@@ -57,6 +59,13 @@ struct _AdbscopeSimStream
   gpointer                      service;
 };
 
+typedef enum
+{
+  ADBSCOPE_SIM_TRAFFIC_AUTO,     /* a round every 10 s */
+  ADBSCOPE_SIM_TRAFFIC_MANUAL,   /* a round per `traffic-round` */
+  ADBSCOPE_SIM_TRAFFIC_OFF,
+} AdbscopeSimTraffic;
+
 struct _AdbscopeSimDevice
 {
   const AdbscopeSimProfile *profile;
@@ -78,6 +87,8 @@ struct _AdbscopeSimDevice
   char                     *ns_class_opts;/* its overlay options, made before any fork */
   int                       n_cpus;
   int                       startup_ms;  /* the demo apps' time to their first frame */
+  AdbscopeSimNetwork       *network;     /* --network, or NULL */
+  AdbscopeSimTraffic        demo_traffic;/* what the demo app does with a network */
 
   gint64                    stall_until; /* monotonic µs; bytes to the host wait until then */
   GSocketService           *service;
@@ -157,6 +168,69 @@ int       adbscope_sim_surfaceflinger_dump   (const AdbscopeSimProfile *profile,
                                               const char * const    *running,
                                               int                    argc,
                                               char                 **argv);
+/* adbscope-sim-network.c: --network (namespaces, TUN, the agent) */
+gboolean  adbscope_sim_network_enter_user_namespace (GError          **error);
+AdbscopeSimNetwork *adbscope_sim_network_enter   (AdbscopeSimDevice     *device,
+                                                  gboolean               consent_accept,
+                                                  const GError          *user_ns_error,
+                                                  GError               **error);
+const char *adbscope_sim_network_get_mode        (AdbscopeSimNetwork    *net);
+GPid      adbscope_sim_network_get_app_ns_pid    (AdbscopeSimNetwork    *net);
+guint16   adbscope_sim_network_get_dns_port      (AdbscopeSimNetwork    *net);
+void      adbscope_sim_network_child_setup       (AdbscopeSimNetwork    *net);
+/* NULL when COMMAND is not a network command. */
+char     *adbscope_sim_network_control           (AdbscopeSimDevice     *device,
+                                                  const char            *command,
+                                                  const char            *args);
+void      adbscope_sim_network_tick              (AdbscopeSimNetwork    *net);
+void      adbscope_sim_network_free              (AdbscopeSimNetwork    *net);
+
+/* adbscope-sim-packages.c: installed packages (SANDBOX/state/packages) */
+char     *adbscope_sim_packages_dir              (const char            *sandbox);
+gboolean  adbscope_sim_packages_record           (const char            *sandbox,
+                                                  const char            *package,
+                                                  gint64                 version_code,
+                                                  const char            *version_name,
+                                                  int                    min_sdk,
+                                                  int                    target_sdk,
+                                                  GError               **error);
+gint64    adbscope_sim_packages_agent_version_code (void);
+void      adbscope_sim_packages_install_agent    (AdbscopeSimDevice     *device);
+
+/* adbscope-sim-tool.c and adbscope-sim-tool-agent.c: the fake tools */
+char     *adbscope_sim_tool_control              (const char            *sandbox,
+                                                  const char            *line);
+GPtrArray *adbscope_sim_tool_installed_packages  (const char            *sandbox);
+gboolean  adbscope_sim_tool_package_installed    (const char            *sandbox,
+                                                  const char            *package);
+int       adbscope_sim_tool_package_install      (const char            *sandbox,
+                                                  int                    argc,
+                                                  char                 **argv);
+int       adbscope_sim_tool_package_uninstall    (const char            *sandbox,
+                                                  const char            *package);
+int       adbscope_sim_tool_dumpsys_package      (const char            *sandbox,
+                                                  int                    argc,
+                                                  char                 **argv);
+int       adbscope_sim_tool_dumpsys_activity     (const char            *sandbox,
+                                                  int                    argc,
+                                                  char                 **argv);
+int       adbscope_sim_tool_am_start_agent       (const char            *sandbox,
+                                                  const char            *component,
+                                                  int                    argc,
+                                                  char                 **argv);
+
+/* adbscope-sim-host-command.c */
+typedef void (*AdbscopeSimHostCommandDone) (int         wait_status,
+                                            const char *out,
+                                            const char *err,
+                                            gpointer    user_data);
+AdbscopeSimHostCommand *adbscope_sim_host_command_prepare (const char * const *argv,
+                                                           GError            **error);
+void      adbscope_sim_host_command_run_async    (AdbscopeSimHostCommand     *cmd,
+                                                  AdbscopeSimHostCommandDone  done,
+                                                  gpointer                    user_data);
+void      adbscope_sim_host_command_run_sync     (AdbscopeSimHostCommand     *cmd);
+void      adbscope_sim_host_command_free         (AdbscopeSimHostCommand     *cmd);
 
 /* Environment names the fake tools read. */
 #define ADBSCOPE_SIM_ENV_SANDBOX "ADBSCOPE_SIM_SANDBOX"

@@ -454,6 +454,7 @@ adbscope_sim_sandbox_tick (AdbscopeSimDevice *device)
   g_string_append_printf (thermal, "CPU %.1f\nGPU %.1f\nSKIN %.1f\nBATTERY %.1f\n",
                           cpu_temp, cpu_temp - 3.0, skin_temp, battery_temp);
   write_file (state, "thermal", thermal->str);
+  adbscope_sim_network_tick (device->network);
 }
 
 static int

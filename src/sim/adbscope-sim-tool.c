@@ -161,7 +161,14 @@ static char *
 control (Tool       *tool,
          const char *line)
 {
-  g_autofree char *path = sandbox_path (tool, "control.sock", NULL);
+  return adbscope_sim_tool_control (tool->sandbox, line);
+}
+
+char *
+adbscope_sim_tool_control (const char *sandbox,
+                           const char *line)
+{
+  g_autofree char *path = g_build_filename (sandbox, "control.sock", NULL);
   struct sockaddr_un addr = { .sun_family = AF_UNIX };
   char reply[256];
   gsize got = 0;
@@ -875,17 +882,7 @@ tool_ps (Tool  *tool,
 static GPtrArray *
 installed_packages (Tool *tool)
 {
-  g_autofree char *dir_path = sandbox_path (tool, "root", "data", "app", NULL);
-  GPtrArray *list = g_ptr_array_new_with_free_func (g_free);
-  GDir *dir = g_dir_open (dir_path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_suffix (name, ".apk"))
-      g_ptr_array_add (list, g_strndup (name, strlen (name) - 4));
-  if (dir != NULL)
-    g_dir_close (dir);
-  return list;
+  return adbscope_sim_tool_installed_packages (tool->sandbox);
 }
 
 static char *
@@ -951,51 +948,15 @@ package_known (Tool       *tool,
   for (guint i = 0; i < G_N_ELEMENTS (system_packages); i++)
     if (g_str_equal (system_packages[i], package))
       return TRUE;
-  return find_app (apps, package) != NULL;
+  return find_app (apps, package) != NULL || adbscope_sim_tool_package_installed (tool->sandbox, package);
 }
 
-/* `cmd package install -S N`: what `adb install` runs (streamed install). */
 static int
 package_install (Tool  *tool,
                  int    argc,
                  char **argv)
 {
-  gint64 size = -1, got = 0;
-  g_autofree char *dir = sandbox_path (tool, "root", "data", "app", NULL);
-  g_autofree char *name = g_strdup_printf ("installed-%" G_GINT64_FORMAT ".apk", g_get_real_time ());
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  FILE *out;
-  char buf[65536];
-
-  for (int i = 0; i + 1 < argc; i++)
-    if (g_str_equal (argv[i], "-S"))
-      size = g_ascii_strtoll (argv[i + 1], NULL, 10);
-  if (size < 0)
-    {
-      printf ("Error: only streamed installs (-S SIZE) are simulated\n");
-      return 1;
-    }
-  g_mkdir_with_parents (dir, 0755);
-  out = fopen (path, "wb");
-  while (got < size)
-    {
-      ssize_t n = read (0, buf, MIN ((gint64) sizeof buf, size - got));
-
-      if (n <= 0)
-        break;
-      if (out != NULL)
-        fwrite (buf, 1, (size_t) n, out);
-      got += n;
-    }
-  if (out != NULL)
-    fclose (out);
-  if (got != size)
-    {
-      printf ("Failure [INSTALL_FAILED_INVALID_APK: short read %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT "]\n", got, size);
-      return 1;
-    }
-  printf ("Success\n");
-  return 0;
+  return adbscope_sim_tool_package_install (tool->sandbox, argc, argv);
 }
 
 static int
@@ -1021,10 +982,7 @@ tool_pm (Tool  *tool,
   if (argc >= 2 && g_str_equal (argv[1], "install"))
     return package_install (tool, argc - 1, argv + 1);
   if (argc >= 3 && g_str_equal (argv[1], "uninstall"))
-    {
-      printf ("Failure [DELETE_FAILED_INTERNAL_ERROR]\n");
-      return 1;
-    }
+    return adbscope_sim_tool_package_uninstall (tool->sandbox, argv[argc - 1]);
   fprintf (stderr, "usage: pm list packages [-3] [-f] [-U] [FILTER] | pm path PACKAGE\n");
   return 1;
 }
@@ -1157,6 +1115,9 @@ tool_am (Tool  *tool,
           fprintf (stderr, "Error: no component given (use -n PKG/.Activity)\n");
           return 1;
         }
+      rc = adbscope_sim_tool_am_start_agent (tool->sandbox, component, argc, argv);
+      if (rc >= 0)
+        return rc;
       package = g_strndup (component, strcspn (component, "/"));
       printf ("Starting: Intent { cmp=%s }\n", component);
       {
@@ -1819,6 +1780,10 @@ tool_dumpsys (Tool  *tool,
     return dumpsys_alarm (tool);
   if (g_str_equal (service, "jobscheduler"))
     return dumpsys_jobscheduler (tool);
+  if (g_str_equal (service, "package"))
+    return adbscope_sim_tool_dumpsys_package (tool->sandbox, argc - 2, argv + 2);
+  if (g_str_equal (service, "activity"))
+    return adbscope_sim_tool_dumpsys_activity (tool->sandbox, argc - 2, argv + 2);
   if (g_str_equal (service, "SurfaceFlinger"))
     {
       g_autoptr(GPtrArray) apps = read_apps (tool);

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +29,8 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "adbscope-adb.h"
+#include "adbscope-adb-parse.h"
 #include "adbscope-error.h"
 #include "adbscope-sim.h"
 #include "adbscope-sim-private.h"
@@ -42,6 +45,9 @@ typedef struct
   int                exit_code;
   char              *adb;
   char              *serial;
+  AdbscopeSimHostCommand *connect_cmd;
+  AdbscopeSimHostCommand *disconnect_cmd;
+  char              *network_reason;  /* --try-network that could not */
 } SimRun;
 
 static int
@@ -96,6 +102,30 @@ print_ready_line (SimRun *run)
       json_builder_add_int_value (builder, adbscope_sim_apps_get_pid (device, key));
     }
   json_builder_end_object (builder);
+  if (device->network != NULL || run->network_reason != NULL)
+    {
+      json_builder_set_member_name (builder, "network");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "supported");
+      json_builder_add_boolean_value (builder, device->network != NULL);
+      if (device->network != NULL)
+        {
+          json_builder_set_member_name (builder, "mode");
+          json_builder_add_string_value (builder, adbscope_sim_network_get_mode (device->network));
+          json_builder_set_member_name (builder, "app_netns_pid");
+          json_builder_add_int_value (builder, adbscope_sim_network_get_app_ns_pid (device->network));
+          json_builder_set_member_name (builder, "device_pid");
+          json_builder_add_int_value (builder, getpid ());
+          json_builder_set_member_name (builder, "dns_port");
+          json_builder_add_int_value (builder, adbscope_sim_network_get_dns_port (device->network));
+        }
+      else
+        {
+          json_builder_set_member_name (builder, "reason");
+          json_builder_add_string_value (builder, run->network_reason);
+        }
+      json_builder_end_object (builder);
+    }
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
   text = json_to_string (root, FALSE);
@@ -144,6 +174,19 @@ adbscope_sim_control_run (AdbscopeSimDevice *device,
         return g_strdup_printf ("error %s", error->message);
       return g_strdup ("ok");
     }
+  if (g_str_equal (words[0], "traffic-round"))
+    {
+      GPid pid = adbscope_sim_apps_get_pid (device, ADBSCOPE_SIM_DEMO_PACKAGE);
+
+      g_autofree char *ready = g_build_filename (device->sandbox, "state", "traffic", NULL);
+
+      /* The file is written once the app takes the signal. */
+      if (device->network == NULL || device->demo_traffic == ADBSCOPE_SIM_TRAFFIC_OFF || pid <= 0 ||
+          !g_file_test (ready, G_FILE_TEST_EXISTS))
+        return g_strdup_printf ("error %s", _("the demo app makes no traffic (no network, --demo-traffic off, or not running yet)"));
+      kill (pid, SIGUSR1);
+      return g_strdup ("ok");
+    }
   if (g_str_equal (words[0], "pid") && words[1] != NULL)
     return g_strdup_printf ("ok %d", adbscope_sim_apps_get_pid (device, g_strstrip (words[1])));
   if (g_str_equal (words[0], "quit"))
@@ -151,6 +194,12 @@ adbscope_sim_control_run (AdbscopeSimDevice *device,
       g_main_loop_quit (device->loop);
       return g_strdup ("ok");
     }
+  {
+    char *reply = adbscope_sim_network_control (device, words[0], words[1]);
+
+    if (reply != NULL)
+      return reply;
+  }
   return g_strdup_printf ("error %s", _("unknown command"));
 }
 
@@ -249,66 +298,59 @@ on_tick (gpointer user_data)
 
 /* adb connect exits 0 even when it failed: read what it says. */
 static void
-on_connect_done (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+on_connect_done (int         wait_status,
+                 const char *out,
+                 const char *err,
+                 gpointer    user_data)
 {
   SimRun *run = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
 
-  if (!g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result, &out, &err, &error))
+  if (!WIFEXITED (wait_status) || WEXITSTATUS (wait_status) == 127)
     {
-      run->exit_code = print_error (ADBSCOPE_ERROR_ADB_FAILED, error->message);
+      g_autofree char *message = g_strdup_printf (_("Cannot run %s"), run->adb);
+
+      run->exit_code = print_error (ADBSCOPE_ERROR_ADB_NOT_FOUND, message);
       g_main_loop_quit (run->device->loop);
       return;
     }
-  if ((out != NULL && (strstr (out, "connected to") != NULL)) ||
-      (run->device->unauthorized && out != NULL && strstr (out, "failed to authenticate") != NULL))
+  /* core's reading of adb's verdict; an unauthorized sim is connected
+   * when adb says so */
+  if (adbscope_parse_connect_output (out, &error) ||
+      (run->device->unauthorized && g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_DEVICE_UNAUTHORIZED)))
     {
-      if (strstr (out, "failed to connect") == NULL)
-        {
-          run->connected = TRUE;
-          print_ready_line (run);
-          return;
-        }
+      run->connected = TRUE;
+      print_ready_line (run);
+      return;
     }
   {
-    g_autofree char *message = g_strdup_printf (_("adb connect %s failed: %s%s"), run->serial,
-                                                out != NULL ? g_strstrip (out) : "",
-                                                err != NULL ? g_strstrip (err) : "");
+    g_autofree char *message = g_strdup_printf (_("adb connect %s failed: %s"), run->serial, error->message);
 
     run->exit_code = print_error (ADBSCOPE_ERROR_ADB_FAILED, message);
   }
   g_main_loop_quit (run->device->loop);
 }
 
+/* Forked now, run later: with --network the device leaves the host's
+ * network namespace, where the adb server is (adbscope-sim-host-command.c). */
 static gboolean
-start_connect (SimRun  *run,
-               GError **error)
+prepare_adb_commands (SimRun  *run,
+                      GError **error)
 {
-  g_autoptr(GSubprocess) proc = NULL;
+  const char *adb = adbscope_adb_get_path (error);  /* core's: $ADB, else PATH */
+  const char *connect_argv[] = { adb, "connect", run->serial, NULL };
+  const char *disconnect_argv[] = { adb, "disconnect", run->serial, NULL };
 
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE |
-                           G_SUBPROCESS_FLAGS_STDIN_INHERIT, error,
-                           run->adb, "connect", run->serial, NULL);
-  if (proc == NULL)
+  if (adb == NULL)
     return FALSE;
-  g_subprocess_communicate_utf8_async (proc, NULL, run->cancellable, on_connect_done, run);
-  return TRUE;
-}
+  g_free (run->adb);
+  run->adb = g_strdup (adb);
 
-static void
-run_disconnect (SimRun *run)
-{
-  const char *argv[] = { run->adb, "disconnect", run->serial, NULL };
-
-  /* Synchronous is fine here: the loop is done and nothing answers the
-   * adb server any more. */
-  g_spawn_sync (NULL, (char **) argv, NULL,
-                G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                NULL, NULL, NULL, NULL, NULL, NULL);
+  run->connect_cmd = adbscope_sim_host_command_prepare (connect_argv, error);
+  if (run->connect_cmd == NULL)
+    return FALSE;
+  run->disconnect_cmd = adbscope_sim_host_command_prepare (disconnect_argv, error);
+  return run->disconnect_cmd != NULL;
 }
 
 static gboolean
@@ -391,6 +433,7 @@ adbscope_sim_main (int    argc,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GError) user_ns_error = NULL;
   g_autoptr(GSocketService) control_service = NULL;
   g_autofree char *profile_name = NULL;
   g_autofree char *proto_version = NULL;
@@ -401,6 +444,10 @@ adbscope_sim_main (int    argc,
   int port = 0, max_payload = ADB_MAX_PAYLOAD;
   gboolean unauthorized = FALSE, no_connect = FALSE, legacy_shell = FALSE, game = FALSE;
   int startup_ms = 0;
+
+  gboolean network = FALSE, try_network = FALSE, agent_installed = FALSE;
+  g_autofree char *vpn_consent = NULL;
+  g_autofree char *demo_traffic = NULL;
   GOptionEntry entries[] = {
     { "port", 'p', 0, G_OPTION_ARG_INT, &port, N_("TCP port on 127.0.0.1 (0 picks a free one)"), N_("PORT") },
     { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("Device profile: pixel-14, legacy-8, tablet-13, redmi-13"), N_("NAME") },
@@ -412,6 +459,11 @@ adbscope_sim_main (int    argc,
     { "max-payload", 0, 0, G_OPTION_ARG_INT, &max_payload, N_("Largest packet payload the device accepts"), N_("BYTES") },
     { "legacy-shell", 0, 0, G_OPTION_ARG_NONE, &legacy_shell, N_("Do not advertise shell_v2 (old devices)"), NULL },
     { "no-connect", 0, 0, G_OPTION_ARG_NONE, &no_connect, N_("Do not run “adb connect”"), NULL },
+    { "network", 0, 0, G_OPTION_ARG_NONE, &network, N_("Give the apps a network behind the agent's TUN (fails where the machine cannot)"), NULL },
+    { "try-network", 0, 0, G_OPTION_ARG_NONE, &try_network, N_("Like --network where the machine allows it; otherwise run without one and say why"), NULL },
+    { "vpn-consent", 0, 0, G_OPTION_ARG_STRING, &vpn_consent, N_("How the user answers the agent's VPN dialog: accept (default) or deny"), N_("ANSWER") },
+    { "agent-installed", 0, 0, G_OPTION_ARG_NONE, &agent_installed, N_("Start with the agent app installed"), NULL },
+    { "demo-traffic", 0, 0, G_OPTION_ARG_STRING, &demo_traffic, N_("The demo app's traffic with a network: auto (a round every 10 s, default), manual (a round per “traffic-round” command) or off"), N_("MODE") },
     { NULL }
   };
 
@@ -441,7 +493,17 @@ adbscope_sim_main (int    argc,
   if (startup_ms < 0 || startup_ms > 60000)
     return print_error (ADBSCOPE_ERROR_USAGE, _("--startup-ms must be between 0 and 60000"));
   device->startup_ms = startup_ms;
+  if (vpn_consent != NULL && !g_str_equal (vpn_consent, "accept") && !g_str_equal (vpn_consent, "deny"))
+    return print_error (ADBSCOPE_ERROR_USAGE, _("--vpn-consent must be accept or deny"));
   device->max_payload = (guint32) max_payload;
+  if (demo_traffic == NULL || g_str_equal (demo_traffic, "auto"))
+    device->demo_traffic = ADBSCOPE_SIM_TRAFFIC_AUTO;
+  else if (g_str_equal (demo_traffic, "manual"))
+    device->demo_traffic = ADBSCOPE_SIM_TRAFFIC_MANUAL;
+  else if (g_str_equal (demo_traffic, "off"))
+    device->demo_traffic = ADBSCOPE_SIM_TRAFFIC_OFF;
+  else
+    return print_error (ADBSCOPE_ERROR_USAGE, _("--demo-traffic must be auto, manual or off"));
   device->unauthorized = unauthorized;
   device->shell_v2 = !legacy_shell;
   device->banner = g_strdup_printf ("device::ro.product.name=%s;ro.product.model=%s;ro.product.device=%s;"
@@ -454,6 +516,10 @@ adbscope_sim_main (int    argc,
 
   signal (SIGPIPE, SIG_IGN);
 
+  /* First, while nothing runs threads yet (adbscope-sim-network.c). */
+  if ((network || try_network) && geteuid () != 0)
+    adbscope_sim_network_enter_user_namespace (&user_ns_error);
+
   if (!adbscope_sim_sandbox_create (device, &error))
     return print_error (ADBSCOPE_ERROR_IO, error->message);
 
@@ -461,7 +527,6 @@ adbscope_sim_main (int    argc,
   run.exit_code = 0;
   run.no_connect = no_connect;
   run.cancellable = g_cancellable_new ();
-  run.adb = g_strdup (g_getenv ("ADB") != NULL ? g_getenv ("ADB") : "adb");
 
   if (!listen_tcp (device, (guint16) port, &error) ||
       (control_service = listen_control (device, &error)) == NULL)
@@ -472,6 +537,29 @@ adbscope_sim_main (int    argc,
       goto out;
     }
   run.serial = g_strdup_printf ("127.0.0.1:%u", device->port);
+  if (!no_connect && !prepare_adb_commands (&run, &error))
+    {
+      run.exit_code = print_error (ADBSCOPE_ERROR_ADB_NOT_FOUND, error->message);
+      goto out;
+    }
+  if (network || try_network)
+    {
+      device->network = adbscope_sim_network_enter (device, vpn_consent == NULL || g_str_equal (vpn_consent, "accept"),
+                                                    user_ns_error, &error);
+      if (device->network == NULL && network)
+        {
+          run.exit_code = print_error (ADBSCOPE_ERROR_NOT_SUPPORTED, error->message);
+          goto out;
+        }
+      if (device->network == NULL)
+        {
+          g_printerr ("adbscope sim: %s\n", error->message);
+          run.network_reason = g_strdup (error->message);
+          g_clear_error (&error);
+        }
+    }
+  if (agent_installed)
+    adbscope_sim_packages_install_agent (device);
 
   if (!adbscope_sim_apps_add (device, ADBSCOPE_SIM_DEMO_PACKAGE, NULL, &error))
     {
@@ -512,16 +600,15 @@ adbscope_sim_main (int    argc,
 
   if (no_connect)
     print_ready_line (&run);
-  else if (!start_connect (&run, &error))
-    {
-      run.exit_code = print_error (ADBSCOPE_ERROR_ADB_NOT_FOUND, error->message);
-      goto out;
-    }
+  else
+    adbscope_sim_host_command_run_async (run.connect_cmd, on_connect_done, &run);
 
   g_main_loop_run (device->loop);
 
+  /* Synchronous is fine here: the loop is done and nothing answers the
+   * adb server any more. */
   if (run.connected)
-    run_disconnect (&run);
+    adbscope_sim_host_command_run_sync (run.disconnect_cmd);
 
 out:
   g_cancellable_cancel (run.cancellable);
@@ -540,6 +627,10 @@ out:
   adbscope_sim_connection_close_all (device);
   adbscope_sim_shell_kill_all (device);
   adbscope_sim_apps_stop_all (device);
+  g_clear_pointer (&device->network, adbscope_sim_network_free);
+  g_clear_pointer (&run.connect_cmd, adbscope_sim_host_command_free);
+  g_clear_pointer (&run.disconnect_cmd, adbscope_sim_host_command_free);
+  g_free (run.network_reason);
   adbscope_sim_sandbox_remove (device);
 
   g_clear_object (&run.control_in);

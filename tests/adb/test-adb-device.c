@@ -6,6 +6,7 @@
 
 #include "adbscope-core.h"
 #include "adbscope-test-device.h"
+#include "adbscope-adb-private.h"
 
 typedef struct
 {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -586,6 +587,31 @@ adbscope_test_device_control (AdbscopeTestDevice *dev,
         break;
       done += (gsize) n;
     }
+}
+
+/* control.sock answers on the same connection (stdin does not). */
+char *
+adbscope_test_device_query (AdbscopeTestDevice *dev,
+                            const char         *line)
+{
+  g_autofree char *path = g_build_filename (dev->sandbox, "control.sock", NULL);
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  GString *reply = g_string_new (NULL);
+  char buf[4096];
+  ssize_t n;
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpuint (strlen (path), <, sizeof addr.sun_path);
+  strcpy (addr.sun_path, path);
+  g_assert_cmpint (connect (fd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_assert_cmpint (write (fd, line, strlen (line)), ==, (gssize) strlen (line));
+  g_assert_cmpint (write (fd, "\n", 1), ==, 1);
+  while ((n = read (fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0)
+      g_string_append_len (reply, buf, n);
+  close (fd);
+  return g_strstrip (g_string_free (reply, FALSE));
 }
 
 void

@@ -29,6 +29,10 @@ const char         *adbscope_test_device_get_sandbox (AdbscopeTestDevice  *dev);
 /* One control line to the sim's stdin: "stall MS", "kill-app PKG", … */
 void                adbscope_test_device_control     (AdbscopeTestDevice  *dev,
                                                       const char          *line);
+/* One line to the sim's control.sock and its one-line answer, e.g.
+ * "net-counts" (JSON, docs/sim.md) or "traffic-round". */
+char               *adbscope_test_device_query       (AdbscopeTestDevice  *dev,
+                                                      const char          *line);
 /* SIGKILL the sim (the device is lost); its leftovers are cleaned up. */
 void                adbscope_test_device_kill        (AdbscopeTestDevice  *dev);
 /* Start it again on the same port; adb is reconnected at once. */

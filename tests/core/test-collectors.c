@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "adbscope-core.h"
+#include "adbscope-meminfo-collector-private.h"
+#include "adbscope-slow-collector-private.h"
 
 static char *
 fixture (const char *rel)

@@ -9,6 +9,8 @@
 #include "adbscope-core.h"
 #include "adbscope-shell-private.h"
 #include "adbscope-adb.h"
+#include "adbscope-adb-private.h"
+#include "adbscope-device-monitor-private.h"
 
 #define MARK "__ADBSCOPE_0123abcd_7__"
 

@@ -6,6 +6,12 @@
  *   live   the window on a simulated device at a 1 s interval for
  *          ADBSCOPE_BENCH_SECONDS (60) while every page takes its turn
  *          on screen: this process's CPU % of one core and its RSS
+ *   update the Overview page's work for each "updated" of the view while
+ *          it is on screen (measured around the page's own handler during
+ *          the fps phase): mean and max in µs, and updates per second
+ *   fps    from a frames sample arriving (the frames collector's
+ *          "sample") to the Overview's FPS chart drawing again: median
+ *          and max over ADBSCOPE_BENCH_FPS_SAMPLES (20) samples, in ms
  *
  * Suite 'benchmark' (not run in CI).  Prints one JSON object.
  */
@@ -18,7 +24,10 @@
 
 #include "adbscope-application.h"
 #include "adbscope-chart.h"
+#include "adbscope-chart-card.h"
+#include "adbscope-chart-private.h"
 #include "adbscope-line-layer.h"
+#include "adbscope-session-private.h"
 #include "adbscope-test-device.h"
 #include "adbscope-window-private.h"
 #include "gui-test-util.h"
@@ -145,12 +154,146 @@ apps_loaded (gpointer data)
          g_list_model_get_n_items (adbscope_app_picker_get_model (picker)) > 0;
 }
 
+typedef struct
+{
+  AdbscopeChart *chart;
+  gint64         sample_us;     /* 0: none pending */
+  guint          n_snapshots;
+  GArray        *delays_ms;
+} FpsProbe;
+
+static void
+on_frames_sample (AdbscopeCollector *collector,
+                  gconstpointer      sample,
+                  FpsProbe          *probe)
+{
+  if (probe->sample_us != 0)
+    return;  /* the previous one was not drawn yet: measure from it */
+  probe->sample_us = g_get_monotonic_time ();
+  probe->n_snapshots = _adbscope_chart_get_n_snapshots (probe->chart);
+}
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                FpsProbe      *probe)
+{
+  double ms;
+
+  if (probe->sample_us == 0 || _adbscope_chart_get_n_snapshots (probe->chart) == probe->n_snapshots)
+    return;
+  ms = (_adbscope_chart_get_last_snapshot_us (probe->chart) - probe->sample_us) / 1000.0;
+  g_array_append_val (probe->delays_ms, ms);
+  probe->sample_us = 0;
+}
+
+static int
+compare_ms (gconstpointer a,
+            gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static AdbscopeChart *
+find_chart (AdbscopePage *page,
+            const char   *series)
+{
+  g_autoptr(GPtrArray) cards = adbscope_page_list_cards (page);
+
+  for (guint i = 0; i < cards->len; i++)
+    {
+      g_autofree char *paths = NULL;
+
+      g_object_get (g_ptr_array_index (cards, i), "series", &paths, NULL);
+      if (g_strcmp0 (paths, series) == 0)
+        return adbscope_chart_card_get_chart (g_ptr_array_index (cards, i));
+    }
+  g_assert_not_reached ();
+}
+
+typedef struct
+{
+  gint64  t0;
+  double  total_us;
+  double  max_us;
+  guint   n;
+} UpdateTimer;
+
+static void
+on_update_start (AdbscopeDataView *view,
+                 UpdateTimer      *t)
+{
+  t->t0 = g_get_monotonic_time ();
+}
+
+static void
+on_update_end (AdbscopeDataView *view,
+               UpdateTimer      *t)
+{
+  double us = (double) (g_get_monotonic_time () - t->t0);
+
+  t->total_us += us;
+  t->max_us = MAX (t->max_us, us);
+  t->n++;
+}
+
+static void
+bench_fps_delay (AdbscopeWindow *window,
+                 guint           n,
+                 double         *median_ms,
+                 double         *max_ms,
+                 UpdateTimer    *timer,
+                 double         *updates_per_s)
+{
+  AdbscopeCollector *frames = _adbscope_session_get_collector (_adbscope_window_get_session (window), "frames");
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  AdbscopeDataView *view = _adbscope_window_get_view (window);
+  FpsProbe probe = { 0 };
+  gulong sample_id, paint_id, start_id, end_id;
+  gint64 t_start;
+
+  g_assert_nonnull (frames);
+  /* The page connects to "updated" when it is mapped: between ours. */
+  adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), "cpu");
+  gui_test_spin (300);
+  start_id = g_signal_connect (view, "updated", G_CALLBACK (on_update_start), timer);
+  adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), "overview");
+  end_id = g_signal_connect_after (view, "updated", G_CALLBACK (on_update_end), timer);
+  gui_test_spin (500);
+  timer->n = 0;
+  timer->total_us = timer->max_us = 0;
+  t_start = g_get_monotonic_time ();
+  probe.chart = find_chart (_adbscope_window_get_page (window, "overview"), "frames.fps");
+  probe.delays_ms = g_array_new (FALSE, FALSE, sizeof (double));
+  sample_id = g_signal_connect (frames, "sample", G_CALLBACK (on_frames_sample), &probe);
+  paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &probe);
+  for (guint s = 0; s < 4 * n + 10 && probe.delays_ms->len < n; s++)
+    gui_test_spin (250);
+  g_signal_handler_disconnect (frames, sample_id);
+  g_signal_handler_disconnect (clock, paint_id);
+  g_signal_handler_disconnect (view, start_id);
+  g_signal_handler_disconnect (view, end_id);
+  *updates_per_s = timer->n / ((g_get_monotonic_time () - t_start) / 1e6);
+
+  g_assert_cmpuint (probe.delays_ms->len, >, 0);
+  g_array_sort (probe.delays_ms, compare_ms);
+  *median_ms = g_array_index (probe.delays_ms, double, probe.delays_ms->len / 2);
+  *max_ms = g_array_index (probe.delays_ms, double, probe.delays_ms->len - 1);
+  g_array_unref (probe.delays_ms);
+}
+
 static void
 bench_live (guint   seconds,
             double *cpu_pct,
             double *rss,
             double *rss_start,
-            guint64 *samples)
+            guint64 *samples,
+            double *update_mean_us,
+            double *update_max_us,
+            double *updates_per_s,
+            guint   fps_samples,
+            double *fps_median_ms,
+            double *fps_max_ms)
 {
   static const char * const pages[] = {
     "overview", "cpu", "memory", "frames", "threads", "power", "system", "network",
@@ -189,6 +332,14 @@ bench_live (guint   seconds,
   *rss = rss_mib ();
   *samples = adbscope_session_get_n_samples (_adbscope_window_get_session (window)) - n0;
 
+  {
+    UpdateTimer timer = { 0 };
+
+    bench_fps_delay (window, fps_samples, fps_median_ms, fps_max_ms, &timer, updates_per_s);
+    *update_mean_us = timer.n > 0 ? timer.total_us / timer.n : NAN;
+    *update_max_us = timer.max_us;
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -198,18 +349,22 @@ main (int    argc,
 {
   const char *env = g_getenv ("ADBSCOPE_BENCH_SECONDS");
   guint seconds = env != NULL ? (guint) g_ascii_strtoull (env, NULL, 10) : 60;
-  double mean, best, snap, cpu, rss, rss0;
+  const char *fps_env = g_getenv ("ADBSCOPE_BENCH_FPS_SAMPLES");
+  guint fps_n = fps_env != NULL ? (guint) g_ascii_strtoull (fps_env, NULL, 10) : 20;
+  double mean, best, snap, cpu, rss, rss0, up_mean, up_max, up_rate, fps_med, fps_max;
   guint64 samples;
 
   gtk_init ();
   adw_init ();
 
   bench_draw (&mean, &best, &snap);
-  bench_live (seconds, &cpu, &rss, &rss0, &samples);
+  bench_live (seconds, &cpu, &rss, &rss0, &samples, &up_mean, &up_max, &up_rate, MAX (fps_n, 1), &fps_med, &fps_max);
 
   g_print ("{\"draw_8x900_mean_ms\": %.3f, \"draw_8x900_best_ms\": %.3f, \"snapshot_8x900_mean_ms\": %.3f, "
            "\"live_seconds\": %u, \"live_samples\": %" G_GUINT64_FORMAT ", \"gui_cpu_pct_of_one_core\": %.2f, "
-           "\"gui_rss_mib_start\": %.1f, \"gui_rss_mib_end\": %.1f}\n",
-           mean, best, snap, seconds, samples, cpu, rss0, rss);
+           "\"gui_rss_mib_start\": %.1f, \"gui_rss_mib_end\": %.1f, "
+           "\"overview_update_mean_us\": %.1f, \"overview_update_max_us\": %.1f, \"overview_updates_per_s\": %.2f, "
+           "\"fps_sample_to_redraw_median_ms\": %.1f, \"fps_sample_to_redraw_max_ms\": %.1f}\n",
+           mean, best, snap, seconds, samples, cpu, rss0, rss, up_mean, up_max, up_rate, fps_med, fps_max);
   return 0;
 }

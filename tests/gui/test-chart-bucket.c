@@ -458,6 +458,57 @@ test_ticks_value_labels (void)
   }
 }
 
+/* Axes speak the series table's unit: memory (kB) in KiB/MiB/GiB like the
+ * value beside the title, rates in B/s…MB/s, % with a %, others as given. */
+static void
+test_ticks_units (void)
+{
+  AdbscopeChartTick ticks[ADBSCOPE_CHART_MAX_TICKS];
+  g_autoptr(GString) text = g_string_new (NULL);
+  double lo, hi;
+  guint n;
+
+  /* 0 – 30000 kB of memory: ticks in MiB, never "20000k" */
+  adbscope_chart_unit_range ("kB", 0, 29500, &lo, &hi);
+  g_assert_cmpfloat (lo, ==, 0);
+  g_assert_cmpfloat (hi, ==, 30 * 1024);
+  n = adbscope_chart_unit_ticks ("kB", lo, hi, 200, 14, ticks, G_N_ELEMENTS (ticks));
+  g_assert_cmpuint (n, >=, 3);
+  g_assert_cmpstr (ticks[0].label, ==, "0 MiB");
+  g_assert_cmpstr (ticks[n - 1].label, ==, "30 MiB");
+  g_assert_cmpfloat (ticks[n - 1].value, ==, 30 * 1024);
+  for (guint i = 0; i < n; i++)
+    g_assert_null (strchr (ticks[i].label, 'k'));
+  /* 22 GiB available */
+  n = adbscope_chart_unit_ticks ("kB", 0, 30.0 * 1024 * 1024, 200, 14, ticks, G_N_ELEMENTS (ticks));
+  g_assert_cmpstr (ticks[n - 1].label, ==, "30 GiB");
+
+  /* Rates: SI like g_format_size(); an idle axis counts whole bytes */
+  n = adbscope_chart_unit_ticks ("B/s", 0, 2000000, 200, 14, ticks, G_N_ELEMENTS (ticks));
+  g_assert_cmpstr (ticks[n - 1].label, ==, "2.0 MB/s");  /* steps of 0.5 */
+  adbscope_chart_unit_range ("B/s", 0, 0, &lo, &hi);
+  g_assert_cmpfloat (hi, ==, 4);
+  n = adbscope_chart_unit_ticks ("B/s", lo, hi, 200, 14, ticks, G_N_ELEMENTS (ticks));
+  for (guint i = 0; i < n; i++)
+    g_assert_null (strchr (ticks[i].label, '.'));
+
+  /* Janky frames in %: a % axis */
+  n = adbscope_chart_unit_ticks ("%", 0, 100, 200, 14, ticks, G_N_ELEMENTS (ticks));
+  g_assert_cmpstr (ticks[n - 1].label, ==, "100%");
+  n = adbscope_chart_unit_ticks ("mW", 0, 4000, 200, 14, ticks, G_N_ELEMENTS (ticks));
+  g_assert_cmpstr (ticks[n - 1].label, ==, "4000 mW");
+
+  /* The value beside the title, in the same families */
+  adbscope_chart_format_with_unit (20000, "kB", text);
+  g_assert_cmpstr (text->str, ==, "19.5\u00a0MiB");  /* g_format_size_full () keeps number and unit together */
+  g_string_truncate (text, 0);
+  adbscope_chart_format_with_unit (1500000, "B/s", text);
+  g_assert_cmpstr (text->str, ==, "1.5\u00a0MB/s");
+  g_string_truncate (text, 0);
+  adbscope_chart_format_with_unit (12.34, "%", text);
+  g_assert_cmpstr (text->str, ==, "12.3%");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -475,6 +526,7 @@ main (int   argc,
   g_test_add_func ("/chart-ticks/nice-step", test_ticks_nice_step);
   g_test_add_func ("/chart-ticks/time-labels", test_ticks_time_labels);
   g_test_add_func ("/chart-ticks/value-labels", test_ticks_value_labels);
+  g_test_add_func ("/chart-ticks/units", test_ticks_units);
 
   return g_test_run ();
 }

@@ -20,6 +20,9 @@
 #include "adbscope-app.h"
 #include "adbscope-application.h"
 #include "adbscope-chart-card.h"
+#include "adbscope-chart-private.h"
+#include "adbscope-report.h"
+#include "adbscope-session-private.h"
 #include "adbscope-demo.h"
 #include "adbscope-line-layer.h"
 #include "adbscope-thread.h"
@@ -389,6 +392,187 @@ test_pause_resume (void)
   g_assert_cmpuint (adbscope_series_get_n_pushed (first_layer_series (card)), >, drawn_n);
 }
 
+
+/* Every page, paused: drawn once, then again after the session collected
+ * more fast, frames, meminfo and slow samples — not one pixel moves, the
+ * System page included.  Then resumed, the Overview does move (so the
+ * comparison can see a change). */
+static void
+test_paused_frozen (void)
+{
+  AdbscopeSession *session = _adbscope_window_get_session (window);
+  GdkTexture *before[G_N_ELEMENTS (page_names)];
+  g_autoptr(GdkTexture) live_a = NULL;
+  g_autoptr(GdkTexture) live_b = NULL;
+  guint64 n;
+
+  /* A focused entry's blinking cursor is not data. */
+  g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.pause", NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
+    {
+      show_page (page_names[i]);
+      gui_test_spin (200);
+      before[i] = gui_test_render (GTK_WIDGET (_adbscope_window_get_page (window, page_names[i])));
+    }
+
+  /* ≥ 3 fast samples, so also a meminfo (2 s) and slow ticks (1 s). */
+  n = adbscope_session_get_n_samples (session);
+  g_assert_true (gui_test_wait (samples_at_least, GUINT_TO_POINTER (n + 3), 15000));
+
+  for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
+    {
+      g_autoptr(GdkTexture) after = NULL;
+
+      show_page (page_names[i]);
+      gui_test_spin (200);
+      after = gui_test_render (GTK_WIDGET (_adbscope_window_get_page (window, page_names[i])));
+      if (!same_pixels (before[i], after))
+        {
+          g_autofree char *a = g_strdup_printf ("%s/paused-%s-before.png", g_get_tmp_dir (), page_names[i]);
+          g_autofree char *b = g_strdup_printf ("%s/paused-%s-after.png", g_get_tmp_dir (), page_names[i]);
+
+          gdk_texture_save_to_png (before[i], a);
+          gdk_texture_save_to_png (after, b);
+          g_error ("page %s changed while paused (%s, %s)", page_names[i], a, b);
+        }
+      g_object_unref (before[i]);
+    }
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.pause", NULL));
+  show_page ("overview");
+  gui_test_spin (200);
+  live_a = gui_test_render (GTK_WIDGET (_adbscope_window_get_page (window, "overview")));
+  n = adbscope_session_get_n_samples (session);
+  g_assert_true (gui_test_wait (samples_at_least, GUINT_TO_POINTER (n + 2), 10000));
+  gui_test_spin (200);
+  live_b = gui_test_render (GTK_WIDGET (_adbscope_window_get_page (window, "overview")));
+  g_assert_false (same_pixels (live_a, live_b));
+}
+
+static GtkLabel *
+find_label_containing (GtkWidget  *widget,
+                       const char *needle)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found;
+
+      if (GTK_IS_LABEL (child) && strstr (gtk_label_get_text (GTK_LABEL (child)), needle) != NULL)
+        return GTK_LABEL (child);
+      if ((found = find_label_containing (child, needle)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The frames page's p50 / p90 / p99 are the report's, to the digit. */
+static void
+test_frame_percentiles_match_report (void)
+{
+  AdbscopeSession *session = _adbscope_window_get_session (window);
+  g_autoptr(JsonNode) report = NULL;
+  g_autofree char *expected = NULL;
+  JsonObject *ft;
+  GtkLabel *label;
+
+  show_page ("frames");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.pause", NULL));
+  gui_test_spin (100);
+  label = find_label_containing (GTK_WIDGET (_adbscope_window_get_page (window, "frames")), " ms");
+  g_assert_nonnull (label);
+
+  /* The view froze at the same moment as the session's frame times: no
+   * main-loop iteration in between, so nothing was added. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.pause", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.pause", NULL));
+  report = adbscope_report_build (session, NULL);
+  ft = json_object_get_object_member (json_object_get_object_member (json_node_get_object (report), "frames"),
+                                      "frame_time_ms");
+  g_assert_cmpint (json_object_get_int_member (ft, "n"), >, 30);
+  expected = g_strdup_printf ("%.1f / %.1f / %.1f ms",
+                              json_object_get_double_member (ft, "p50"),
+                              json_object_get_double_member (ft, "p90"),
+                              json_object_get_double_member (ft, "p99"));
+  g_assert_cmpstr (gtk_label_get_text (label), ==, expected);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.pause", NULL));
+}
+
+typedef struct
+{
+  AdbscopeChart *chart;
+  gint64         sample_us;
+  guint          n_samples;
+} FramesProbe;
+
+static void
+on_frames_sample (AdbscopeCollector *collector,
+                  gconstpointer      sample,
+                  FramesProbe       *probe)
+{
+  probe->sample_us = g_get_monotonic_time ();
+  probe->n_samples++;
+}
+
+static gboolean
+redrawn_after_sample (gpointer data)
+{
+  FramesProbe *probe = data;
+
+  return probe->sample_us > 0 && _adbscope_chart_get_last_snapshot_us (probe->chart) > probe->sample_us;
+}
+
+/* With the fast shell stopped, each frames sample still reaches the FPS
+ * chart: it redraws after every one of them, with the new value. */
+static void
+test_frames_without_fast (void)
+{
+  AdbscopeSession *session = _adbscope_window_get_session (window);
+  AdbscopeCollector *fast = _adbscope_session_get_collector (session, "fast");
+  AdbscopeCollector *frames = _adbscope_session_get_collector (session, "frames");
+  AdbscopeChartCard *card = find_card ("overview", "Frame rate");
+  AdbscopeSeries *fps = adbscope_session_get_series (session, ADBSCOPE_SERIES_FPS);
+  FramesProbe probe = { adbscope_chart_card_get_chart (card), 0, 0 };
+  guint64 n_fast;
+  gulong id;
+
+  g_assert_nonnull (fast);
+  g_assert_nonnull (frames);
+  show_page ("overview");
+  adbscope_collector_stop (fast);
+  gui_test_spin (1500);  /* a fast sample under way when it stopped */
+  n_fast = adbscope_session_get_n_samples (session);
+
+  id = g_signal_connect (frames, "sample", G_CALLBACK (on_frames_sample), &probe);
+  for (guint k = 0; k < 3; k++)
+    {
+      guint64 pushed = adbscope_series_get_n_pushed (fps);
+      guint seen = probe.n_samples;
+      double value;
+      g_autoptr(GString) text = g_string_new (NULL);
+
+      probe.sample_us = 0;
+      g_assert_true (gui_test_wait (redrawn_after_sample, &probe, 5000));
+      g_assert_cmpuint (probe.n_samples, ==, seen + 1);
+      g_assert_cmpuint (adbscope_series_get_n_pushed (fps), >, pushed);
+      /* The card shows the sample just folded in. */
+      if (adbscope_series_get_last_finite (fps, NULL, &value))
+        {
+          g_string_printf (text, "%.1f fps", value);
+          if (value >= 100)
+            g_string_printf (text, "%.0f fps", value);
+          g_assert_cmpstr (adbscope_chart_card_get_value_text (card), ==, text->str);
+        }
+    }
+  g_signal_handler_disconnect (frames, id);
+  g_assert_cmpuint (adbscope_session_get_n_samples (session), ==, n_fast);
+
+  adbscope_collector_start (fast);
+  g_assert_true (gui_test_wait (samples_at_least, GUINT_TO_POINTER (n_fast + 1), 10000));
+}
+
 static JsonNode *
 load_json (const char *path)
 {
@@ -754,6 +938,9 @@ main (int    argc,
   g_test_add_func ("/gui/window/pages-fill", test_pages_fill);
   g_test_add_func ("/gui/window/thread-identity", test_thread_identity);
   g_test_add_func ("/gui/window/pause-resume", test_pause_resume);
+  g_test_add_func ("/gui/window/paused-frozen", test_paused_frozen);
+  g_test_add_func ("/gui/window/frame-percentiles-match-report", test_frame_percentiles_match_report);
+  g_test_add_func ("/gui/window/frames-without-fast", test_frames_without_fast);
   g_test_add_func ("/gui/window/marker-and-export", test_marker_and_export);
   g_test_add_func ("/gui/window/app-restart", test_app_restart);
   g_test_add_func ("/gui/window/dialogs", test_dialogs);

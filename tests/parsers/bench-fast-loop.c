@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "adbscope-parse-grep.h"
+#include "adbscope-delta.h"
 #include "adbscope-parse-proc.h"
 #include "parsers-test-util.h"
 
@@ -70,8 +71,8 @@ main (int   argc,
       g_assert (adbscope_proc_parse_pressure (adbscope_grep_output_lookup (grep, "/proc/pressure/memory"), -1, &p, NULL));
       if (prev_stat != NULL)
         {
-          g_autoptr(AdbscopeCpuUsage) u = adbscope_cpu_usage_compute (prev_stat, s);
-          g_autoptr(GArray) tu = adbscope_thread_usage_compute (prev_tasks, t, 100.0);
+          g_autoptr(AdbscopeCpuUsage) u = adbscope_delta_cpu (prev_stat, s);
+          g_autoptr(GArray) tu = adbscope_delta_threads (prev_tasks, t, 1.0);
 
           g_assert (u->total_delta == 0); /* the same /proc/stat every time */
           g_assert (tu->len == 42);

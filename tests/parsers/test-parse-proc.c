@@ -4,6 +4,7 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "adbscope-delta.h"
 #include "adbscope-parse-proc.h"
 #include "parsers-test-util.h"
 
@@ -74,7 +75,7 @@ test_stat_host (void)
   s2 = adbscope_proc_parse_stat (text2, -1, &error);
   g_assert_no_error (error);
 
-  usage = adbscope_cpu_usage_compute (s1, s2);
+  usage = adbscope_delta_cpu (s1, s2);
   g_assert_cmpfloat (usage->total_pct, >, 0.0);
   g_assert_cmpfloat (usage->total_pct, <=, 100.0);
   g_assert_cmpuint (usage->total_delta, >, 0);
@@ -126,7 +127,7 @@ test_stat_hotplug (void)
   g_assert_cmpuint (b->procs_running, ==, 1);
   g_assert_cmpuint (adbscope_cpu_ticks_sum (&a->total), ==, 1000 + 100 + 500 + 8000 + 400 + 50);
 
-  u = adbscope_cpu_usage_compute (a, b);
+  u = adbscope_delta_cpu (a, b);
   g_assert_cmpuint (u->n_cpus, ==, 4);
   g_assert_cmpfloat_with_epsilon (u->cpu_pct[0], 100.0 * 205 / 245, 1e-9);
   g_assert_cmpfloat_with_epsilon (u->cpu_pct[1], 0.0, 1e-9);
@@ -154,14 +155,14 @@ test_stat_aggregate_backwards (void)
   g_autoptr(AdbscopeCpuUsage) u = NULL;
 
   g_assert_cmpuint (a->total.n_fields, ==, 7);
-  u = adbscope_cpu_usage_compute (a, b);
+  u = adbscope_delta_cpu (a, b);
   g_assert_cmpfloat_with_epsilon (u->total_pct, 50.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (u->cpu_pct[0], 50.0, 1e-9);
   g_assert_true (isnan (u->cpu_pct[1]));
 
   /* Same sample twice: no time passed, so no value at all. */
   g_clear_pointer (&u, adbscope_cpu_usage_free);
-  u = adbscope_cpu_usage_compute (b, b);
+  u = adbscope_delta_cpu (b, b);
   g_assert_true (isnan (u->total_pct));
   g_assert_true (isnan (u->cpu_pct[0]));
 }
@@ -423,7 +424,7 @@ test_thread_usage_two_samples (void)
 
   g_assert_cmpint (ms2 - ms1, ==, 3925);
   wall_ticks = (ms2 - ms1) * ADBSCOPE_USER_HZ / 1000.0;
-  usage = adbscope_thread_usage_compute (s1, s2, wall_ticks);
+  usage = adbscope_delta_threads (s1, s2, wall_ticks / ADBSCOPE_USER_HZ);
   g_assert_cmpuint (usage->len, ==, 42);
   g_assert_null (find_usage (usage, 23961));
 
@@ -443,7 +444,7 @@ test_thread_usage_two_samples (void)
 
   /* Process CPU of the main entry (the process stat has the same numbers)
    * over a made-up 8-core Δ of 8 × 392 ticks. */
-  g_assert_cmpfloat_with_epsilon (adbscope_proc_process_cpu_pct (&g_array_index (s1, AdbscopePidStat, 0),
+  g_assert_cmpfloat_with_epsilon (adbscope_delta_process_cpu_pct (&g_array_index (s1, AdbscopePidStat, 0),
                                                                  &g_array_index (s2, AdbscopePidStat, 0),
                                                                  8 * 392),
                                   100.0 * 24 / (8 * 392), 1e-9);
@@ -473,7 +474,7 @@ test_thread_usage_churn (void)
   main_after = &g_array_index (s2, AdbscopePidStat, 1);
   main_after->pid = 99999;
 
-  usage = adbscope_thread_usage_compute (s1, s2, 392.5);
+  usage = adbscope_delta_threads (s1, s2, 3.925);
   /* 23961 only exists in the second capture */
   g_assert_cmpuint (usage->len, ==, n - 5);
   g_assert_null (find_usage (usage, 21455));
@@ -484,11 +485,11 @@ test_thread_usage_churn (void)
     g_assert_cmpfloat (g_array_index (usage, AdbscopeThreadUsage, i).pct, >=, 0.0);
 
   g_clear_pointer (&usage, g_array_unref);
-  usage = adbscope_thread_usage_compute (s1, s2, 0.0);
+  usage = adbscope_delta_threads (s1, s2, 0.0);
   g_assert_cmpuint (usage->len, ==, 0);
 
   /* process restarted with the same pid: no value */
-  g_assert_true (isnan (adbscope_proc_process_cpu_pct (&g_array_index (s1, AdbscopePidStat, 1),
+  g_assert_true (isnan (adbscope_delta_process_cpu_pct (&g_array_index (s1, AdbscopePidStat, 1),
                                                        &g_array_index (s2, AdbscopePidStat, 0),
                                                        800)));
 }

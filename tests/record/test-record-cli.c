@@ -270,9 +270,11 @@ test_bad_input (void)
   g_assert_cmpint (status, ==, 1);
   g_assert_cmpstr (error_code (no_device), ==, "no_device");
 
+  /* This device has no agent: the error says how to install it
+   * (tests/agent-link/test-capture covers capturing). */
   capture = run_json (&status, "record", "-p", ADBSCOPE_DEMO_PACKAGE, "--capture", NULL);
   g_assert_cmpint (status, ==, 1);
-  g_assert_cmpstr (error_code (capture), ==, "not_supported");
+  g_assert_cmpstr (error_code (capture), ==, "agent_not_installed");
 }
 
 static void

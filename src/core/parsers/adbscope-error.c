@@ -30,6 +30,11 @@ static const char * const code_names[ADBSCOPE_ERROR_N_CODES] = {
   [ADBSCOPE_ERROR_IO] = "io_error",
   [ADBSCOPE_ERROR_ASSERTION_FAILED] = "assertion_failed",
   [ADBSCOPE_ERROR_CANCELLED] = "cancelled",
+  [ADBSCOPE_ERROR_AGENT_NOT_INSTALLED] = "agent_not_installed",
+  [ADBSCOPE_ERROR_AGENT_OUTDATED] = "agent_outdated",
+  [ADBSCOPE_ERROR_AGENT_PROTOCOL] = "agent_protocol",
+  [ADBSCOPE_ERROR_AGENT_FAILED] = "agent_failed",
+  [ADBSCOPE_ERROR_VPN_CONSENT_DENIED] = "vpn_consent_denied",
 };
 
 const char *

@@ -791,3 +791,37 @@ adbscope_gfxinfo_new_frames (const AdbscopeGfxinfoProcess *previous,
   g_array_sort (out, compare_frames);
   return out;
 }
+
+static const char * const cause_keys[ADBSCOPE_JANK_N_CAUSES] = {
+  [ADBSCOPE_JANK_MISSED_VSYNC] = "missed_vsync",
+  [ADBSCOPE_JANK_HIGH_INPUT_LATENCY] = "high_input_latency",
+  [ADBSCOPE_JANK_SLOW_UI_THREAD] = "slow_ui_thread",
+  [ADBSCOPE_JANK_SLOW_BITMAP_UPLOADS] = "slow_bitmap_uploads",
+  [ADBSCOPE_JANK_SLOW_ISSUE_DRAW_COMMANDS] = "slow_issue_draw_commands",
+  [ADBSCOPE_JANK_FRAME_DEADLINE_MISSED] = "frame_deadline_missed",
+};
+
+const char *
+adbscope_jank_cause_to_key (AdbscopeJankCause cause)
+{
+  g_return_val_if_fail (cause < ADBSCOPE_JANK_N_CAUSES, NULL);
+  return cause_keys[cause];
+}
+
+/* The cumulative count of one jank cause, -1 when this dump lacks it. */
+gint64
+adbscope_gfxinfo_stats_get_cause (const AdbscopeGfxinfoStats *st,
+                                  AdbscopeJankCause           cause)
+{
+  switch (cause)
+    {
+    case ADBSCOPE_JANK_MISSED_VSYNC: return st->missed_vsync;
+    case ADBSCOPE_JANK_HIGH_INPUT_LATENCY: return st->high_input_latency;
+    case ADBSCOPE_JANK_SLOW_UI_THREAD: return st->slow_ui_thread;
+    case ADBSCOPE_JANK_SLOW_BITMAP_UPLOADS: return st->slow_bitmap_uploads;
+    case ADBSCOPE_JANK_SLOW_ISSUE_DRAW_COMMANDS: return st->slow_issue_draw_commands;
+    case ADBSCOPE_JANK_FRAME_DEADLINE_MISSED: return st->frame_deadline_missed;
+    case ADBSCOPE_JANK_N_CAUSES:
+    default: g_return_val_if_reached (-1);
+    }
+}

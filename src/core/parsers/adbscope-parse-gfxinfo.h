@@ -9,6 +9,8 @@
 
 #include <glib.h>
 
+#include "adbscope-types.h"
+
 G_BEGIN_DECLS
 
 #define ADBSCOPE_GFXINFO_UNKNOWN (-1)
@@ -100,5 +102,9 @@ GArray                 *adbscope_gfxinfo_new_frames     (const AdbscopeGfxinfoPr
                                                          const AdbscopeGfxinfoProcess *current);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeGfxinfo, adbscope_gfxinfo_free)
+
+const char *adbscope_jank_cause_to_key       (AdbscopeJankCause           cause);
+gint64      adbscope_gfxinfo_stats_get_cause (const AdbscopeGfxinfoStats *stats,
+                                              AdbscopeJankCause           cause);
 
 G_END_DECLS

@@ -60,20 +60,6 @@ const AdbscopeCpuTicks *adbscope_proc_stat_lookup_cpu (const AdbscopeProcStat *s
                                                        int                     cpu);
 guint64           adbscope_cpu_ticks_sum   (const AdbscopeCpuTicks *ticks);
 
-/* Busy share between two /proc/stat samples.  idle = idle + iowait.  A core
- * present in only one sample (CPU hot-plug), or whose counters went
- * backwards, gets NaN; values are clamped to 0..100. */
-typedef struct
-{
-  double  total_pct;        /* share of all online cores; NaN if unknown */
-  guint64 total_delta;      /* Δ ticks of all cores (denominator for app CPU) */
-  guint   n_cpus;           /* highest cpu number seen in either sample + 1 */
-  double *cpu_pct;          /* n_cpus entries, NaN for offline/unknown cores */
-} AdbscopeCpuUsage;
-
-AdbscopeCpuUsage *adbscope_cpu_usage_compute (const AdbscopeProcStat *before,
-                                              const AdbscopeProcStat *after);
-void              adbscope_cpu_usage_free    (AdbscopeCpuUsage       *usage);
 
 /* /proc/meminfo, all kB */
 typedef struct
@@ -156,26 +142,6 @@ GArray  *adbscope_proc_task_stats_from_grep (AdbscopeGrepOutput  *grep_output,
                                              int                  pid,
                                              GError             **error);
 
-/* App CPU as a share of all cores (100 = every core busy) from two stat
- * samples of one process and the Δ of all-core ticks.  NaN when the two
- * samples are not the same process (pid or starttime differ) or the Δ is
- * zero. */
-double   adbscope_proc_process_cpu_pct  (const AdbscopePidStat *before,
-                                         const AdbscopePidStat *after,
-                                         guint64                total_delta_ticks);
-
-typedef struct
-{
-  int     tid;
-  char    comm[ADBSCOPE_COMM_MAX + 1];
-  guint64 delta_ticks;
-  double  pct;          /* percent of one core */
-  int     pid;          /* the process it belongs to (set by the caller), 0 if unknown */
-} AdbscopeThreadUsage;
-
-GArray  *adbscope_thread_usage_compute  (const GArray *before,
-                                         const GArray *after,
-                                         double        wall_ticks);
 
 /* /proc/PID/status */
 typedef struct
@@ -211,7 +177,6 @@ AdbscopeCpuinfo *adbscope_proc_parse_cpuinfo (const char       *text,
 void             adbscope_cpuinfo_free       (AdbscopeCpuinfo  *info);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeProcStat, adbscope_proc_stat_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeCpuUsage, adbscope_cpu_usage_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeCpuinfo, adbscope_cpuinfo_free)
 
 G_END_DECLS

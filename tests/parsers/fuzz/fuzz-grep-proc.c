@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "adbscope-parse-grep.h"
+#include "adbscope-delta.h"
 #include "adbscope-parse-proc.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
@@ -24,7 +25,7 @@ parse_all_proc (const char *text,
   stat = adbscope_proc_parse_stat (text, len, NULL);
   if (stat != NULL)
     {
-      g_autoptr(AdbscopeCpuUsage) usage = adbscope_cpu_usage_compute (stat, stat);
+      g_autoptr(AdbscopeCpuUsage) usage = adbscope_delta_cpu (stat, stat);
 
       g_assert (usage->total_delta == 0);
     }
@@ -35,7 +36,7 @@ parse_all_proc (const char *text,
   tasks = adbscope_proc_parse_task_stats (text, len, NULL);
   if (tasks != NULL)
     {
-      g_autoptr(GArray) usage = adbscope_thread_usage_compute (tasks, tasks, 100.0);
+      g_autoptr(GArray) usage = adbscope_delta_threads (tasks, tasks, 1.0);
       guint i;
 
       for (i = 0; i < usage->len; i++)
@@ -75,7 +76,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
 
       if (a != NULL && b != NULL)
         {
-          g_autoptr(AdbscopeCpuUsage) u = adbscope_cpu_usage_compute (a, b);
+          g_autoptr(AdbscopeCpuUsage) u = adbscope_delta_cpu (a, b);
           guint i;
 
           for (i = 0; i < u->n_cpus; i++)

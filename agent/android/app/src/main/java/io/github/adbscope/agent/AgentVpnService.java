@@ -13,6 +13,8 @@ import android.os.CancellationSignal;
 import android.os.ParcelFileDescriptor;
 import android.util.Log;
 
+import java.io.FileDescriptor;
+import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Executor;
@@ -27,6 +29,7 @@ import java.util.concurrent.Executors;
 public final class AgentVpnService extends VpnService {
     static final String ACTION_START = "io.github.adbscope.agent.START";
     static final String ACTION_STOP = "io.github.adbscope.agent.STOP";
+    static final String ACTION_DENIED = "io.github.adbscope.agent.DENIED";
     static final String EXTRA_PACKAGE = "package";
     static final String EXTRA_STOP = "stop";
     private static final String TAG = "adbscope-agent";
@@ -47,16 +50,46 @@ public final class AgentVpnService extends VpnService {
     private volatile long handle;
     private ConnectivityManager connectivity;
 
+    // The state line the desktop polls with `dumpsys activity service
+    // io.github.adbscope.agent/.AgentVpnService` (docs/agent-protocol.md,
+    // "Control from the desktop").  Static: ControlActivity sets
+    // waiting_consent in the same process before the service exists.
+    private static volatile String state = "stopped";
+    private static volatile String statePackage = "";
+
+    static void setState(String newState, String pkg) {
+        state = newState;
+        if (pkg != null)
+            statePackage = pkg;
+    }
+
+    @Override
+    protected void dump(FileDescriptor fd, PrintWriter out, String[] args) {
+        out.println("  adbscope-agent state=" + state + " package=" + statePackage
+                + " version=" + BuildConfig.VERSION_CODE);
+    }
+
     @Override
     public int onStartCommand(Intent intent, int flags, int startId) {
         if (intent != null && ACTION_STOP.equals(intent.getAction())) {
             stopEngine();
+            setState("stopped", null);
             stopSelf();
             return START_NOT_STICKY;
         }
         String pkg = intent != null ? intent.getStringExtra(EXTRA_PACKAGE) : null;
-        if (pkg == null || engineThread != null)
+        if (intent != null && ACTION_DENIED.equals(intent.getAction())) {
+            // Stays started (without a VPN) so dumpsys finds the state.
+            setState("consent_denied", pkg);
             return START_NOT_STICKY;
+        }
+        if (pkg == null)
+            return START_NOT_STICKY;
+        if (engineThread != null) {
+            // Running already: the state names the package asked for last.
+            setState(state, pkg);
+            return START_NOT_STICKY;
+        }
         startForeground(NOTIFICATION_ID, notification());
         connectivity = getSystemService(ConnectivityManager.class);
         try {
@@ -72,21 +105,31 @@ public final class AgentVpnService extends VpnService {
                     .addAllowedApplication(pkg)
                     .setBlocking(true)
                     .establish();
-        } catch (PackageManager.NameNotFoundException | IllegalArgumentException e) {
+        } catch (PackageManager.NameNotFoundException e) {
             Log.e(TAG, "cannot set up the VPN for " + pkg, e);
-            stopSelf();
+            setState("error:package_not_found", pkg);
+            stopForeground(STOP_FOREGROUND_REMOVE);
+            return START_NOT_STICKY;
+        } catch (IllegalArgumentException e) {
+            Log.e(TAG, "cannot set up the VPN for " + pkg, e);
+            setState("error:vpn_setup_failed", pkg);
+            stopForeground(STOP_FOREGROUND_REMOVE);
             return START_NOT_STICKY;
         }
         if (tun == null) {
-            stopSelf();
+            // The consent was revoked between the dialog and here.
+            setState("consent_denied", pkg);
+            stopForeground(STOP_FOREGROUND_REMOVE);
             return START_NOT_STICKY;
         }
+        setState("waiting_consent", pkg);
         final int fd = tun.getFd();
         engineThread = new Thread(() -> {
             // Returns when stopped, or 30 s after the last desktop client left.
             nativeRun(fd, MTU, "adbscope-agent", new int[] {0, 2000});
             handle = 0;
             stopEngine();
+            setState("stopped", null);
             stopSelf();
         }, "adbscope-engine");
         engineThread.start();
@@ -142,6 +185,7 @@ public final class AgentVpnService extends VpnService {
     /** Stored by nativeRun before the loop starts. */
     void onEngineStarted(long engine) {
         handle = engine;
+        setState("running", null);
     }
 
     boolean protectSocket(int fd) {

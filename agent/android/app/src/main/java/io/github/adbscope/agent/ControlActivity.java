@@ -17,6 +17,7 @@ public final class ControlActivity extends Activity {
             finish();
             return;
         }
+        AgentVpnService.setState("waiting_consent", getIntent().getStringExtra(AgentVpnService.EXTRA_PACKAGE));
         Intent consent = VpnService.prepare(this);
         if (consent != null)
             startActivityForResult(consent, REQUEST_VPN);
@@ -28,6 +29,9 @@ public final class ControlActivity extends Activity {
     protected void onActivityResult(int request, int result, Intent data) {
         if (request == REQUEST_VPN && result == RESULT_OK)
             startForegroundService(serviceIntent().setAction(AgentVpnService.ACTION_START));
+        else if (request == REQUEST_VPN)
+            // Started so that the refusal is recorded where the desktop looks.
+            startService(serviceIntent().setAction(AgentVpnService.ACTION_DENIED));
         finish();
     }
 

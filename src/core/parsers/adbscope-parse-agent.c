@@ -1,0 +1,238 @@
+/* adbscope-parse-agent.c: the agent app as `dumpsys` shows it
+ *
+ *   Packages:
+ *     Package [io.github.adbscope.agent] (5b1e0c2):
+ *       versionCode=10000 minSdk=24 targetSdk=34
+ *       versionName=1.0.0
+ *
+ *   SERVICE io.github.adbscope.agent/.AgentVpnService 1f2e3d pid=4242
+ *     adbscope-agent state=running package=io.github.adbscope.demo version=10000
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "adbscope-error.h"
+#include "adbscope-parse-agent.h"
+#include "adbscope-parse-util-private.h"
+#include "adbscope-validate.h"
+
+gint64
+adbscope_agent_version_code (const char *version)
+{
+  guint64 part[3];
+  const char *p = version;
+
+  if (version == NULL)
+    return -1;
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *start = p;
+
+      while (g_ascii_isdigit (*p))
+        p++;
+      if (p == start || p - start > 4 || !_adbscope_parse_u64 (start, p - start, &part[i]))
+        return -1;
+      if (i < 2 && *p++ != '.')
+        return -1;
+    }
+  /* "1.2.3-dev" or "1.2.3+git": the numbers are what counts. */
+  if (*p != '\0' && *p != '-' && *p != '+')
+    return -1;
+  if (part[1] > 99 || part[2] > 99 || part[0] > 200000)
+    return -1;
+  return (gint64) (part[0] * 10000 + part[1] * 100 + part[2]);
+}
+
+static gboolean
+find_key (const char  *line,
+          gsize        len,
+          const char  *key,
+          const char **value,
+          gsize       *value_len)
+{
+  const char *end = line + len;
+  gsize klen = strlen (key);
+
+  for (const char *p = _adbscope_skip_spaces (line, end); p < end; p = _adbscope_skip_spaces (p, end))
+    {
+      const char *tok_end = _adbscope_skip_token (p, end);
+
+      if ((gsize) (tok_end - p) > klen && memcmp (p, key, klen) == 0 && p[klen] == '=')
+        {
+          *value = p + klen + 1;
+          *value_len = tok_end - *value;
+          return TRUE;
+        }
+      p = tok_end;
+    }
+  return FALSE;
+}
+
+gboolean
+adbscope_agent_parse_dumpsys_package (const char  *text,
+                                      gssize       len,
+                                      gint64      *version_code,
+                                      char       **version_name)
+{
+  AdbscopeLineIter iter;
+  const char *line, *v;
+  gsize line_len, vlen;
+  gboolean in_packages = FALSE, found = FALSE;
+
+  *version_code = -1;
+  if (version_name)
+    *version_name = NULL;
+  if (text == NULL)
+    return FALSE;
+  if (len < 0)
+    len = strlen (text);
+  _adbscope_line_iter_init (&iter, text, len);
+  while (_adbscope_line_iter_next (&iter, &line, &line_len))
+    {
+      const char *s = _adbscope_skip_spaces (line, line + line_len);
+
+      /* Section headers start in column 0 ("Packages:", "Queries:", …). */
+      if (line_len > 0 && s == line)
+        {
+          if (found)
+            break;
+          in_packages = _adbscope_has_prefix_len (line, line_len, "Packages:");
+          continue;
+        }
+      if (!in_packages)
+        continue;
+      if (*version_code < 0 && find_key (line, line_len, "versionCode", &v, &vlen))
+        {
+          gint64 code;
+
+          if (_adbscope_parse_i64 (v, vlen, &code) && code >= 0)
+            {
+              *version_code = code;
+              found = TRUE;
+            }
+        }
+      else if (version_name && *version_name == NULL && find_key (line, line_len, "versionName", &v, &vlen))
+        *version_name = _adbscope_strndup_utf8 (v, vlen);
+    }
+  if (!found && version_name)
+    g_clear_pointer (version_name, g_free);
+  return found;
+}
+
+static const char * const state_names[] = {
+  [ADBSCOPE_AGENT_STATE_NONE] = "none",
+  [ADBSCOPE_AGENT_STATE_WAITING_CONSENT] = "waiting_consent",
+  [ADBSCOPE_AGENT_STATE_RUNNING] = "running",
+  [ADBSCOPE_AGENT_STATE_CONSENT_DENIED] = "consent_denied",
+  [ADBSCOPE_AGENT_STATE_STOPPED] = "stopped",
+  [ADBSCOPE_AGENT_STATE_ERROR] = "error",
+};
+
+const char *
+adbscope_agent_state_to_string (AdbscopeAgentState state)
+{
+  g_return_val_if_fail (state < G_N_ELEMENTS (state_names), "none");
+  return state_names[state];
+}
+
+void
+adbscope_agent_service_state_clear (AdbscopeAgentServiceState *state)
+{
+  g_clear_pointer (&state->package, g_free);
+  g_clear_pointer (&state->error_code, g_free);
+}
+
+/* No state line (the service never ran: "No services match", or nothing)
+ * is ADBSCOPE_AGENT_STATE_NONE; a state line we cannot read is an error. */
+gboolean
+adbscope_agent_parse_service_state (const char                *text,
+                                    gssize                     len,
+                                    AdbscopeAgentServiceState *out,
+                                    GError                   **error)
+{
+  static const char marker[] = "adbscope-agent state=";
+  AdbscopeLineIter iter;
+  const char *line;
+  gsize line_len;
+
+  memset (out, 0, sizeof *out);
+  out->version_code = -1;
+  if (text == NULL)
+    return TRUE;
+  if (len < 0)
+    len = strlen (text);
+  _adbscope_line_iter_init (&iter, text, len);
+  while (_adbscope_line_iter_next (&iter, &line, &line_len))
+    {
+      const char *end = line + line_len;
+      const char *s = _adbscope_skip_spaces (line, end);
+      const char *v;
+      gsize vlen;
+      guint i;
+
+      if (!_adbscope_has_prefix_len (s, end - s, marker))
+        continue;
+      find_key (s, end - s, "state", &v, &vlen);
+      if (vlen > 6 && memcmp (v, "error:", 6) == 0)
+        {
+          out->state = ADBSCOPE_AGENT_STATE_ERROR;
+          out->error_code = _adbscope_strndup_utf8 (v + 6, vlen - 6);
+        }
+      else
+        {
+          for (i = 1; i < G_N_ELEMENTS (state_names); i++)
+            if (i != ADBSCOPE_AGENT_STATE_ERROR && strlen (state_names[i]) == vlen
+                && memcmp (state_names[i], v, vlen) == 0)
+              break;
+          if (i == G_N_ELEMENTS (state_names))
+            {
+              g_autofree char *bad = _adbscope_strndup_utf8 (v, MIN (vlen, 64));
+
+              g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
+                           _("The agent reports an unknown state “%s”"), bad);
+              return FALSE;
+            }
+          out->state = i;
+        }
+      if (find_key (s, end - s, "package", &v, &vlen) && vlen > 0)
+        out->package = _adbscope_strndup_utf8 (v, vlen);
+      if (find_key (s, end - s, "version", &v, &vlen))
+        {
+          gint64 code;
+
+          if (_adbscope_parse_i64 (v, vlen, &code) && code >= 0)
+            out->version_code = code;
+        }
+      return TRUE;
+    }
+  return TRUE;
+}
+
+/* Lines: "SERIAL tcp:PORT localabstract:NAME". */
+int
+adbscope_agent_parse_forward_list (const char *text,
+                                   const char *serial,
+                                   const char *socket_name)
+{
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *remote = NULL;
+
+  if (text == NULL)
+    return -1;
+  remote = g_strconcat ("localabstract:", socket_name, NULL);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit_set (g_strstrip (lines[i]), " \t", -1);
+      guint64 port;
+
+      if (g_strv_length (f) != 3 || !g_str_equal (f[0], serial) || !g_str_equal (f[2], remote)
+          || !g_str_has_prefix (f[1], "tcp:"))
+        continue;
+      if (_adbscope_parse_u64 (f[1] + 4, strlen (f[1] + 4), &port) && port > 0 && port < 65536)
+        return (int) port;
+    }
+  return -1;
+}

@@ -1,0 +1,429 @@
+/* adbscope-sim-tool-agent.c: the fake tools' side of installed apps and of
+ * the agent app (docs/agent-protocol.md, "Control from the desktop")
+ *
+ *   pm install [-r] FILE / cmd package install [-r] -S SIZE   reads the APK's
+ *        package and versionCode with the core APK reader, as Android does
+ *   pm uninstall PKG                                          Success
+ *   dumpsys package PKG                 the Packages: section with versionCode
+ *   am start -n io.github.adbscope.agent/.ControlActivity -e package PKG | -e stop 1
+ *   dumpsys activity service io.github.adbscope.agent/.AgentVpnService
+ *        the agent's state line, kept by the device in SANDBOX/state/agent
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "adbscope-apk.h"
+#include "adbscope-sim-private.h"
+
+#define AGENT_PACKAGE    "io.github.adbscope.agent"
+#define AGENT_ACTIVITY   AGENT_PACKAGE "/.ControlActivity"
+#define AGENT_SERVICE    AGENT_PACKAGE "/.AgentVpnService"
+
+typedef struct
+{
+  gint64  version_code;
+  char   *version_name;
+  int     min_sdk;
+  int     target_sdk;
+} Installed;
+
+static void
+installed_clear (Installed *info)
+{
+  g_clear_pointer (&info->version_name, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Installed, installed_clear)
+
+static gboolean
+package_name_ok (const char *package)
+{
+  if (package == NULL || *package == '\0' || strlen (package) > 200 || package[0] == '.')
+    return FALSE;
+  for (const char *p = package; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && *p != '.' && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+read_installed (const char *sandbox,
+                const char *package,
+                Installed  *info)
+{
+  g_autofree char *dir = adbscope_sim_packages_dir (sandbox);
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!package_name_ok (package))
+    return FALSE;
+  path = g_build_filename (dir, package, NULL);
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return FALSE;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "versionCode="))
+        info->version_code = g_ascii_strtoll (lines[i] + 12, NULL, 10);
+      else if (g_str_has_prefix (lines[i], "versionName="))
+        info->version_name = g_strdup (lines[i] + 12);
+      else if (g_str_has_prefix (lines[i], "minSdk="))
+        info->min_sdk = (int) g_ascii_strtoll (lines[i] + 7, NULL, 10);
+      else if (g_str_has_prefix (lines[i], "targetSdk="))
+        info->target_sdk = (int) g_ascii_strtoll (lines[i] + 10, NULL, 10);
+    }
+  return TRUE;
+}
+
+GPtrArray *
+adbscope_sim_tool_installed_packages (const char *sandbox)
+{
+  g_autofree char *dir_path = adbscope_sim_packages_dir (sandbox);
+  GPtrArray *list = g_ptr_array_new_with_free_func (g_free);
+  GDir *dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (package_name_ok (name))
+      g_ptr_array_add (list, g_strdup (name));
+  if (dir != NULL)
+    g_dir_close (dir);
+  g_ptr_array_sort (list, (GCompareFunc) g_strcmp0);
+  return list;
+}
+
+gboolean
+adbscope_sim_tool_package_installed (const char *sandbox,
+                                     const char *package)
+{
+  g_auto(Installed) info = { 0 };
+
+  return read_installed (sandbox, package, &info);
+}
+
+/* ---- dumpsys ----------------------------------------------------------- */
+
+/* As Android prints it (only the lines anyone reads). */
+int
+adbscope_sim_tool_dumpsys_package (const char *sandbox,
+                                   int         argc,
+                                   char      **argv)
+{
+  g_auto(Installed) info = { 0 };
+  const char *package = argc >= 1 ? argv[argc - 1] : NULL;
+
+  if (package == NULL || !read_installed (sandbox, package, &info))
+    {
+      /* Android prints its header and no Packages: section. */
+      printf ("Activity Resolver Table:\n  Non-Data Actions:\n\n");
+      return 0;
+    }
+  printf ("Activity Resolver Table:\n"
+          "  Non-Data Actions:\n"
+          "      android.intent.action.MAIN:\n"
+          "        1a2b3c4 %s/.ControlActivity\n"
+          "\n"
+          "Key Set Manager:\n"
+          "  [%s]\n"
+          "      Signing KeySets: 12\n"
+          "\n"
+          "Packages:\n"
+          "  Package [%s] (5d6e7f8):\n"
+          "    userId=10230\n"
+          "    pkg=Package{9a8b7c6 %s}\n"
+          "    codePath=/data/app/~~AbCdEf==/%s-GhIjKl==\n"
+          "    resourcePath=/data/app/~~AbCdEf==/%s-GhIjKl==\n"
+          "    primaryCpuAbi=null\n"
+          "    versionCode=%" G_GINT64_FORMAT " minSdk=%d targetSdk=%d\n"
+          "    minExtensionVersion=\n"
+          "    versionName=%s\n"
+          "    usesNonSdkApi=false\n"
+          "    flags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]\n"
+          "    timeStamp=2026-01-01 00:00:00\n"
+          "    lastUpdateTime=2026-01-01 00:00:00\n"
+          "    installerPackageName=null\n"
+          "\n",
+          package, package, package, package, package, package, info.version_code,
+          info.min_sdk, info.target_sdk, info.version_name != NULL ? info.version_name : "");
+  return 0;
+}
+
+int
+adbscope_sim_tool_dumpsys_activity (const char *sandbox,
+                                    int         argc,
+                                    char      **argv)
+{
+  g_autofree char *path = g_build_filename (sandbox, "state", "agent", NULL);
+  g_autofree char *line = NULL;
+  const char *name = argc >= 2 && g_str_equal (argv[0], "service") ? argv[1] : NULL;
+
+  if (name == NULL)
+    {
+      printf ("ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n");
+      return 0;
+    }
+  if ((!g_str_equal (name, AGENT_SERVICE) && !g_str_equal (name, AGENT_PACKAGE)) ||
+      !adbscope_sim_tool_package_installed (sandbox, AGENT_PACKAGE) ||
+      !g_file_get_contents (path, &line, NULL, NULL))
+    {
+      printf ("No services match: %s\n\nUse -h for help.\n", name);
+      return 0;
+    }
+  printf ("SERVICE %s 4e5f6a7 pid=%d user=0\n  Client:\n%s", AGENT_SERVICE, (int) getppid (), line);
+  return 0;
+}
+
+/* ---- am start of the ControlActivity ----------------------------------- */
+
+/* -1 when COMPONENT is not the agent's. */
+int
+adbscope_sim_tool_am_start_agent (const char *sandbox,
+                                  const char *component,
+                                  int         argc,
+                                  char      **argv)
+{
+  g_auto(Installed) info = { 0 };
+  g_autofree char *reply = NULL;
+  const char *package = NULL;
+  gboolean stop = FALSE, extras = FALSE;
+
+  if (!g_str_has_prefix (component, AGENT_PACKAGE "/"))
+    return -1;
+  for (int i = 0; i < argc; i++)
+    if ((g_str_equal (argv[i], "-e") || g_str_equal (argv[i], "--es")) && i + 2 < argc)
+      {
+        extras = TRUE;
+        if (g_str_equal (argv[i + 1], "package"))
+          package = argv[i + 2];
+        else if (g_str_equal (argv[i + 1], "stop"))
+          stop = g_str_equal (argv[i + 2], "1") || g_str_equal (argv[i + 2], "true");
+        i += 2;
+      }
+  printf ("Starting: Intent { cmp=%s%s }\n", component, extras ? " (has extras)" : "");
+  if (!g_str_equal (component, AGENT_ACTIVITY) ||
+      !read_installed (sandbox, AGENT_PACKAGE, &info))
+    {
+      printf ("Error type 3\nError: Activity class {%s/%s.ControlActivity} does not exist.\n",
+              AGENT_PACKAGE, AGENT_PACKAGE);
+      return 1;
+    }
+  if (stop)
+    reply = adbscope_sim_tool_control (sandbox, "agent-stop");
+  else if (package != NULL && package_name_ok (package))
+    {
+      g_autofree char *line = g_strdup_printf ("agent-start %s %" G_GINT64_FORMAT, package, info.version_code);
+
+      reply = adbscope_sim_tool_control (sandbox, line);
+    }
+  else
+    {
+      /* The activity opens and finishes: nothing to capture. */
+      return 0;
+    }
+  if (!g_str_has_prefix (reply, "ok"))
+    {
+      fprintf (stderr, "Error: %s\n", reply);
+      return 1;
+    }
+  return 0;
+}
+
+/* ---- pm uninstall ------------------------------------------------------ */
+
+int
+adbscope_sim_tool_package_uninstall (const char *sandbox,
+                                     const char *package)
+{
+  g_autofree char *dir = adbscope_sim_packages_dir (sandbox);
+  g_autofree char *path = NULL;
+  g_autofree char *apk_dir = NULL;
+  g_autofree char *apk = NULL;
+
+  if (!adbscope_sim_tool_package_installed (sandbox, package))
+    {
+      printf ("Failure [DELETE_FAILED_INTERNAL_ERROR]\n");
+      return 1;
+    }
+  if (g_str_equal (package, AGENT_PACKAGE))
+    {
+      g_autofree char *state = g_build_filename (sandbox, "state", "agent", NULL);
+      g_autofree char *reply = adbscope_sim_tool_control (sandbox, "agent-stop");
+
+      (void) reply;
+      g_unlink (state);
+    }
+  path = g_build_filename (dir, package, NULL);
+  apk_dir = g_build_filename (sandbox, "root", "data", "app", package, NULL);
+  apk = g_build_filename (apk_dir, "base.apk", NULL);
+  g_unlink (apk);
+  g_rmdir (apk_dir);
+  if (g_unlink (path) != 0)
+    {
+      printf ("Failure [DELETE_FAILED_INTERNAL_ERROR: %s]\n", g_strerror (errno));
+      return 1;
+    }
+  printf ("Success\n");
+  return 0;
+}
+
+/* ---- pm install -------------------------------------------------------- */
+
+/* An absolute device path in the sandbox's root; a relative one from the
+ * shell's cwd (which is that root). */
+static char *
+device_path (const char *sandbox,
+             const char *path)
+{
+  g_autofree char *root = g_build_filename (sandbox, "root", NULL);
+  g_autofree char *joined = g_build_filename (root, path, NULL);
+  g_autofree char *canon = g_canonicalize_filename (joined, NULL);
+
+  if (!g_str_has_prefix (canon, root))
+    return NULL;
+  return g_steal_pointer (&canon);
+}
+
+static gboolean
+copy_stdin (const char *dest,
+            gint64      size,
+            GError    **error)
+{
+  FILE *out = fopen (dest, "wb");
+  gint64 got = 0;
+  char buf[65536];
+
+  if (out == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "%s: %s", dest, g_strerror (errno));
+      return FALSE;
+    }
+  while (got < size)
+    {
+      ssize_t n = read (0, buf, MIN ((gint64) sizeof buf, size - got));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      fwrite (buf, 1, (size_t) n, out);
+      got += n;
+    }
+  if (fclose (out) != 0 || got != size)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO,
+                   "short read %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT, got, size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* `pm install [-r] [-d] FILE` and `cmd package install [-r] [-d] -S SIZE`
+ * (the streamed install `adb install` runs): package and versionCode come
+ * from the APK's AndroidManifest.xml, as Android reads them. */
+int
+adbscope_sim_tool_package_install (const char *sandbox,
+                                   int         argc,
+                                   char      **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeApkManifest) manifest = NULL;
+  g_auto(Installed) old = { 0 };
+  g_autofree char *tmp_dir = g_build_filename (sandbox, "tmp", NULL);
+  g_autofree char *staged = NULL;
+  g_autofree char *apk_dir = NULL;
+  g_autofree char *apk = NULL;
+  const char *file = NULL;
+  gboolean replace = FALSE, downgrade = FALSE;
+  gint64 size = -1;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_equal (argv[i], "-S") && i + 1 < argc)
+        size = g_ascii_strtoll (argv[++i], NULL, 10);
+      else if (g_str_equal (argv[i], "-r"))
+        replace = TRUE;
+      else if (g_str_equal (argv[i], "-d"))
+        downgrade = TRUE;
+      else if (argv[i][0] != '-')
+        file = argv[i];
+    }
+  g_mkdir_with_parents (tmp_dir, 0700);
+  staged = g_strdup_printf ("%s/install-%d.apk", tmp_dir, (int) getpid ());
+  if (size >= 0)
+    {
+      if (!copy_stdin (staged, size, &error))
+        {
+          g_unlink (staged);
+          printf ("Failure [INSTALL_FAILED_INVALID_APK: %s]\n", error->message);
+          return 1;
+        }
+    }
+  else if (file != NULL)
+    {
+      g_autofree char *path = device_path (sandbox, file);
+      g_autofree char *contents = NULL;
+      gsize len = 0;
+
+      if (path == NULL || !g_file_get_contents (path, &contents, &len, NULL) ||
+          !g_file_set_contents (staged, contents, (gssize) len, &error))
+        {
+          printf ("Failure [INSTALL_FAILED_INVALID_URI: %s]\n", file);
+          return 1;
+        }
+    }
+  else
+    {
+      fprintf (stderr, "usage: pm install [-r] [-d] FILE | cmd package install [-r] [-d] -S SIZE\n");
+      return 1;
+    }
+
+  manifest = adbscope_apk_read_manifest (staged, &error);
+  if (manifest == NULL || manifest->package == NULL || !package_name_ok (manifest->package))
+    {
+      g_unlink (staged);
+      printf ("Failure [INSTALL_PARSE_FAILED_NOT_APK: %s]\n",
+              error != NULL ? error->message : "no package name in the manifest");
+      return 1;
+    }
+  if (read_installed (sandbox, manifest->package, &old))
+    {
+      if (!replace)
+        {
+          g_unlink (staged);
+          printf ("Failure [INSTALL_FAILED_ALREADY_EXISTS: Attempt to re-install %s without first uninstalling.]\n",
+                  manifest->package);
+          return 1;
+        }
+      if (manifest->version_code < old.version_code && !downgrade)
+        {
+          g_unlink (staged);
+          printf ("Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Package Verification Result]\n");
+          return 1;
+        }
+    }
+  apk_dir = g_build_filename (sandbox, "root", "data", "app", manifest->package, NULL);
+  apk = g_build_filename (apk_dir, "base.apk", NULL);
+  g_mkdir_with_parents (apk_dir, 0755);
+  if (g_rename (staged, apk) != 0 ||
+      !adbscope_sim_packages_record (sandbox, manifest->package, MAX (manifest->version_code, 0),
+                                     manifest->version_name,
+                                     /* Android's defaults when the manifest says nothing */
+                                     manifest->min_sdk >= 0 ? manifest->min_sdk : 1,
+                                     manifest->target_sdk >= 0 ? manifest->target_sdk
+                                                               : MAX (manifest->min_sdk, 1), &error))
+    {
+      g_unlink (staged);
+      printf ("Failure [INSTALL_FAILED_INTERNAL_ERROR: %s]\n",
+              error != NULL ? error->message : g_strerror (errno));
+      return 1;
+    }
+  printf ("Success\n");
+  return 0;
+}

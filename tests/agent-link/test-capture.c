@@ -1,0 +1,764 @@
+/* test-capture.c: `adbscope record --capture --pcap` and `adbscope agent …`
+ * end to end: the real adb, the simulated device with a network
+ * (`adbscope sim --network`: the app in its own namespace behind a TUN,
+ * adbscope-agent-linux as the agent), real kernel TCP.
+ *
+ * The truth is outside the product: the sim's servers count every byte
+ * they served (SANDBOX/state/net.json), tshark reads the pcap, the stand-in
+ * app (net-app.py) says what it did, `adb forward --list` shows what was
+ * left behind.  Needs root (network namespaces), as CI has. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+
+#include "adbscope-core.h"
+#include "adbscope-test-device.h"
+
+#define NET_APP  "com.example.net"
+
+static char *runtime_dir;
+static char *work_dir;
+
+static char *
+net_app_arg (void)
+{
+  return g_strdup_printf (NET_APP "=/usr/bin/python3 %s/agent-link/net-app.py 300000 50000",
+                          g_getenv ("G_TEST_SRCDIR"));
+}
+
+static AdbscopeTestDevice *
+start_device (const char *first_arg,
+              ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  AdbscopeTestDevice *dev;
+  const char *arg;
+  va_list ap;
+
+  g_ptr_array_add (args, g_strdup ("--network"));
+  va_start (ap, first_arg);
+  for (arg = first_arg; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, g_strdup (arg));
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  dev = adbscope_test_device_start (NULL, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  return dev;
+}
+
+static GSubprocess *
+spawn_adbscope (const char * const *args,
+                GError            **error)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
+  g_ptr_array_add (argv, (char *) g_getenv ("ADBSCOPE_BIN"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  return g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, error);
+}
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* Waits for an adbscope process; its stdout as JSON and its exit status. */
+static JsonNode *
+finish_adbscope (GSubprocess *proc,
+                 int         *status)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  *status = g_subprocess_get_exit_status (proc);
+  return parse_json (out);
+}
+
+static JsonNode *
+run_adbscope (int        *status,
+              const char *first,
+              ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *arg;
+  va_list ap;
+
+  va_start (ap, first);
+  for (arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  proc = spawn_adbscope ((const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  return finish_adbscope (proc, status);
+}
+
+static JsonNode *
+load_json_file (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return parse_json (text);
+}
+
+static JsonNode *
+sim_counts (AdbscopeTestDevice *dev)
+{
+  g_autofree char *path = g_build_filename (adbscope_test_device_get_sandbox (dev), "state", "net.json", NULL);
+
+  return load_json_file (path);
+}
+
+static JsonObject *
+path_object (JsonNode   *root,
+             const char *path)
+{
+  g_autoptr(JsonNode) found = json_path_query (path, root, NULL);
+  JsonArray *a = json_node_get_array (found);
+
+  g_assert_cmpuint (json_array_get_length (a), ==, 1);
+  return json_object_ref (json_array_get_object_element (a, 0));
+}
+
+static guint
+tshark_count (const char *pcap)
+{
+  const char *argv[] = { "tshark", "-r", pcap, "-T", "fields", "-e", "frame.number", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+  guint lines = 0;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("tshark -r %s failed: %s", pcap, err);
+  for (const char *p = out; *p; p++)
+    lines += *p == '\n';
+  return lines;
+}
+
+static JsonObject *
+find_host (JsonArray  *hosts,
+           const char *name)
+{
+  for (guint i = 0; i < json_array_get_length (hosts); i++)
+    {
+      JsonObject *h = json_array_get_object_element (hosts, i);
+
+      if (g_strcmp0 (json_object_get_string_member (h, "host"), name) == 0)
+        return h;
+    }
+  return NULL;
+}
+
+/* Nothing of ours is left in adb: the forwards the link made are gone. */
+static void
+assert_no_forwards (AdbscopeTestDevice *dev)
+{
+  g_autofree char *list = adbscope_test_device_adb (dev, NULL, "forward", "--list", NULL);
+
+  g_assert_null (strstr (list ? list : "", "adbscope-agent"));
+}
+
+static pid_t
+find_agent_pid (AdbscopeTestDevice *dev)
+{
+  g_autoptr(GArray) pids = adbscope_test_list_descendants (adbscope_test_device_get_pid (dev));
+
+  for (guint i = 0; i < pids->len; i++)
+    {
+      GPid pid = g_array_index (pids, GPid, i);
+      g_autofree char *path = g_strdup_printf ("/proc/%d/comm", pid);
+      g_autofree char *comm = NULL;
+
+      if (g_file_get_contents (path, &comm, NULL, NULL) && g_str_has_prefix (comm, "adbscope-agent"))
+        return pid;
+    }
+  return 0;
+}
+
+static char *
+temp_path (const char *name)
+{
+  return g_build_filename (work_dir, name, NULL);
+}
+
+/* The stand-in app's known traffic through the agent: the report's
+ * per-host payload equals the sim servers' own counts, the refused
+ * connection and the failing lookup are there, tshark counts the packets
+ * the agent counted, an assertion path works, nothing is left behind. */
+static void
+test_traffic (void)
+{
+  g_autofree char *app = net_app_arg ();
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off", "--app", app, NULL);
+  g_autofree char *report = temp_path ("traffic.json");
+  g_autofree char *pcap = temp_path ("traffic.pcap");
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) counts = NULL;
+  g_autoptr(JsonObject) agent = NULL;
+  g_autoptr(JsonObject) sim_hosts = NULL;
+  g_autoptr(JsonNode) status_json = NULL;
+  JsonArray *hosts, *conns;
+  JsonObject *dns, *pc;
+  g_autoptr(GList) names = NULL;
+  g_autofree char *theirs = NULL;
+  g_autofree char *their_line = NULL;
+  gboolean refused = FALSE, missing = FALSE;
+  guint checked = 0;
+  int status;
+
+  /* Someone's forward to the snapshot socket: used, and left alone. */
+  theirs = adbscope_test_device_adb (dev, &status, "forward", "tcp:0", "localabstract:adbscope-agent", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_strstrip (theirs);
+  their_line = g_strdup_printf ("%s tcp:%s localabstract:adbscope-agent",
+                                adbscope_test_device_get_serial (dev), theirs);
+
+  summary = run_adbscope (&status, "record", "-s", adbscope_test_device_get_serial (dev), "-p", NET_APP,
+                          "--capture", "--pcap", pcap, "--duration", "9s", "-o", report,
+                          "--assert", "network.agent.failed_connections == 1", NULL);
+  g_assert_cmpint (status, ==, 0);
+  root = load_json_file (report);
+  counts = sim_counts (dev);
+  agent = path_object (root, "$.network.agent");
+  g_assert_true (json_object_get_boolean_member (agent, "enabled"));
+  g_assert_cmpstr (json_object_get_string_member (agent, "platform"), ==, "linux");
+
+  /* Per host: payload both ways equals what the sim's servers counted. */
+  hosts = json_object_get_array_member (agent, "hosts");
+  sim_hosts = path_object (counts, "$.hosts");
+  names = json_object_get_members (sim_hosts);
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      JsonObject *truth = json_object_get_object_member (sim_hosts, l->data);
+      JsonObject *ours;
+
+      if (json_object_get_int_member (truth, "connections") == 0)
+        continue;
+      ours = find_host (hosts, l->data);
+      g_assert_nonnull (ours);
+      g_assert_cmpint (json_object_get_int_member (ours, "bytes_up"), ==, json_object_get_int_member (truth, "bytes_in"));
+      g_assert_cmpint (json_object_get_int_member (ours, "bytes_down"), ==, json_object_get_int_member (truth, "bytes_out"));
+      g_assert_cmpint (json_object_get_int_member (ours, "connections"), ==, json_object_get_int_member (truth, "connections"));
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, 4);   /* get., post. (HTTP Host), tls. (SNI), echo. (DNS answer) */
+  g_assert_cmpstr (json_object_get_string_member (find_host (hosts, "tls.demo.test"), "host_source"), ==, "TLS_SNI");
+  g_assert_cmpstr (json_object_get_string_member (find_host (hosts, "get.demo.test"), "host_source"), ==, "HTTP_HOST");
+  g_assert_cmpstr (json_object_get_string_member (find_host (hosts, "echo.demo.test"), "host_source"), ==, "DNS_ANSWER");
+  /* The download itself: 300000 bytes of body (and the headers). */
+  g_assert_cmpint (json_object_get_int_member (find_host (hosts, "get.demo.test"), "bytes_down"), >, 300000);
+
+  conns = json_object_get_array_member (agent, "connections");
+  for (guint i = 0; i < json_array_get_length (conns); i++)
+    {
+      JsonObject *c = json_array_get_object_element (conns, i);
+
+      if (g_strcmp0 (json_object_get_string_member (c, "remote"), "198.18.0.10:81") == 0)
+        {
+          refused = TRUE;
+          g_assert_cmpstr (json_object_get_string_member (c, "failure"), ==, "CONNECTION_REFUSED");
+          g_assert_cmpstr (json_object_get_string_member (c, "state"), ==, "FAILED");
+          g_assert_cmpstr (json_object_get_string_member (c, "protocol"), ==, "TCP");
+        }
+    }
+  g_assert_true (refused);
+  g_assert_cmpint (json_object_get_int_member (agent, "failed_connections"), ==, 1);
+  /* Both failures are on the timeline, inside the run. */
+  {
+    JsonArray *events = json_object_get_array_member (agent, "events");
+    gboolean conn_event = FALSE, dns_event = FALSE;
+
+    for (guint i = 0; i < json_array_get_length (events); i++)
+      {
+        JsonObject *e = json_array_get_object_element (events, i);
+        double t = json_object_get_double_member (e, "time_s");
+
+        g_assert_cmpfloat (t, >, -2.0);
+        g_assert_cmpfloat (t, <, 12.0);
+        if (g_str_equal (json_object_get_string_member (e, "kind"), "connection_failed"))
+          {
+            conn_event = TRUE;
+            g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "CONNECTION_REFUSED");
+            g_assert_cmpstr (json_object_get_string_member (e, "subject"), ==, "api.demo.test:81");
+          }
+        else
+          {
+            dns_event = TRUE;
+            g_assert_cmpstr (json_object_get_string_member (e, "subject"), ==, "missing.demo.test");
+            g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, "NXDOMAIN");
+          }
+      }
+    g_assert_true (conn_event && dns_event);
+  }
+  {
+    g_autoptr(JsonObject) a = path_object (root, "$.assertions[0]");
+
+    g_assert_true (json_object_get_boolean_member (a, "pass"));
+  }
+
+  dns = json_object_get_object_member (agent, "dns");
+  for (guint i = 0; i < json_array_get_length (json_object_get_array_member (dns, "failed_lookups")); i++)
+    {
+      JsonObject *f = json_array_get_object_element (json_object_get_array_member (dns, "failed_lookups"), i);
+
+      if (g_strcmp0 (json_object_get_string_member (f, "name"), "missing.demo.test") == 0)
+        {
+          missing = TRUE;
+          g_assert_cmpstr (json_object_get_string_member (f, "result"), ==, "NXDOMAIN");
+        }
+    }
+  g_assert_true (missing);
+  /* Every lookup the sim's resolver answered went through the agent. */
+  {
+    g_autoptr(JsonObject) resolver = path_object (counts, "$.dns");
+
+    g_assert_cmpint (json_object_get_int_member (dns, "lookups"), ==, json_object_get_int_member (resolver, "queries"));
+  }
+  g_assert_cmpint (json_object_get_int_member (dns, "failures"), ==, 1);
+  g_assert_false (JSON_NODE_HOLDS_NULL (json_object_get_member (json_object_get_object_member (dns, "latency_ms"), "p50")));
+
+  /* The pcap: tshark reads every packet the agent counted for us. */
+  pc = json_object_get_object_member (agent, "pcap");
+  g_assert_cmpstr (json_object_get_string_member (pc, "file"), ==, pcap);
+  g_assert_cmpint (json_object_get_int_member (pc, "packets"), >, 20);
+  g_assert_cmpint (tshark_count (pcap), ==, json_object_get_int_member (pc, "packets"));
+  g_assert_cmpint (json_object_get_int_member (pc, "packets"), ==, json_object_get_int_member (pc, "agent_packets"));
+  g_assert_cmpint (json_object_get_int_member (pc, "dropped"), ==, 0);
+
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (agent, "link"), "gaps"), ==, 0);
+  {
+    g_autofree char *list = adbscope_test_device_adb (dev, NULL, "forward", "--list", NULL);
+    g_auto(GStrv) lines = g_strsplit (g_strstrip (list), "\n", -1);
+
+    /* Theirs is still there; the pcap forward the link made is gone. */
+    g_assert_nonnull (strstr (list, their_line));
+    g_assert_null (strstr (list, "adbscope-agent-pcap"));
+    if (g_strv_length (lines) != 1)
+      g_error ("forwards left: %s", list);
+    g_free (adbscope_test_device_adb (dev, NULL, "forward", "--remove-all", NULL));
+  }
+  assert_no_forwards (dev);
+  /* And the agent was stopped at the end. */
+  status_json = run_adbscope (&status, "agent", "status", "-s", adbscope_test_device_get_serial (dev), NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_false (json_object_get_boolean_member (json_node_get_object (status_json), "capture_running"));
+}
+
+static guint
+traffic_rounds (AdbscopeTestDevice *dev)
+{
+  g_autofree char *path = g_build_filename (adbscope_test_device_get_sandbox (dev), "state", "traffic", NULL);
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || !g_str_has_prefix (text, "rounds="))
+    return 0;
+  return (guint) g_ascii_strtoull (text + strlen ("rounds="), NULL, 10);
+}
+
+/* The demo app's own traffic (DNS, HTTP with Host, TLS SNI, the bulk
+ * download, upload, UDP echo, a refused and a timed-out connect) during a
+ * 20 s capture: every byte the sim's servers served is in the report under
+ * the right host, exactly. */
+static void
+test_demo (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "manual", NULL);
+  g_autofree char *report = temp_path ("demo.json");
+  g_autofree char *pcap = temp_path ("demo.pcap");
+  const char *args[] = { "record", "-s", adbscope_test_device_get_serial (dev), "-p", ADBSCOPE_DEMO_PACKAGE,
+                         "--capture", "--pcap", pcap, "--duration", "20s", "-o", report, NULL };
+  g_autoptr(GSubprocess) rec = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) counts = NULL;
+  g_autoptr(JsonObject) agent = NULL;
+  g_autoptr(JsonObject) sim_hosts = NULL;
+  g_autoptr(GList) names = NULL;
+  JsonArray *hosts, *conns, *failed;
+  gboolean refused = FALSE, timed_out = FALSE, missing = FALSE;
+  guint checked = 0;
+  gint64 deadline;
+  int status;
+
+  rec = spawn_adbscope (args, &error);
+  g_assert_no_error (error);
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (find_agent_pid (dev) == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (100 * 1000);
+    }
+  g_usleep (2 * G_USEC_PER_SEC);   /* the link and the pcap stream connect */
+  for (guint round = 1; round <= 2; round++)
+    {
+      adbscope_test_device_control (dev, "traffic-round");
+      deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+      while (traffic_rounds (dev) < round)
+        {
+          g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+          g_usleep (100 * 1000);
+        }
+    }
+  summary = finish_adbscope (rec, &status);
+  g_assert_cmpint (status, ==, 0);
+  root = load_json_file (report);
+  counts = sim_counts (dev);
+  agent = path_object (root, "$.network.agent");
+
+  hosts = json_object_get_array_member (agent, "hosts");
+  sim_hosts = path_object (counts, "$.hosts");
+  names = json_object_get_members (sim_hosts);
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      JsonObject *truth = json_object_get_object_member (sim_hosts, l->data);
+      JsonObject *ours;
+
+      if (json_object_get_int_member (truth, "connections") == 0)
+        continue;
+      g_assert_cmpstr (l->data, !=, "");   /* every connection got its host */
+      ours = find_host (hosts, l->data);
+      g_assert_nonnull (ours);
+      g_assert_cmpint (json_object_get_int_member (ours, "bytes_up"), ==, json_object_get_int_member (truth, "bytes_in"));
+      g_assert_cmpint (json_object_get_int_member (ours, "bytes_down"), ==, json_object_get_int_member (truth, "bytes_out"));
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 2);   /* api. and cdn.demo.test */
+  /* The bulk download of the first round is in it. */
+  g_assert_cmpint (json_object_get_int_member (find_host (hosts, "cdn.demo.test"), "bytes_down"), >=, 3145728);
+
+  conns = json_object_get_array_member (agent, "connections");
+  for (guint i = 0; i < json_array_get_length (conns); i++)
+    {
+      JsonObject *c = json_array_get_object_element (conns, i);
+      const char *failure = json_object_get_string_member (c, "failure");
+
+      if (g_strcmp0 (json_object_get_string_member (c, "remote"), "198.18.0.10:81") == 0)
+        {
+          refused = TRUE;
+          g_assert_cmpstr (failure, ==, "CONNECTION_REFUSED");
+        }
+      if (g_strcmp0 (failure, "TIMED_OUT") == 0)
+        timed_out = TRUE;
+    }
+  g_assert_true (refused);
+  g_assert_true (timed_out);
+  failed = json_object_get_array_member (json_object_get_object_member (agent, "dns"), "failed_lookups");
+  for (guint i = 0; i < json_array_get_length (failed); i++)
+    {
+      JsonObject *f = json_array_get_object_element (failed, i);
+
+      if (g_strcmp0 (json_object_get_string_member (f, "name"), "missing.demo.test") == 0)
+        {
+          missing = TRUE;
+          g_assert_cmpstr (json_object_get_string_member (f, "result"), ==, "NXDOMAIN");
+        }
+    }
+  g_assert_true (missing);
+  {
+    g_autoptr(JsonObject) pc = path_object (root, "$.network.agent.pcap");
+
+    g_assert_cmpint (json_object_get_int_member (pc, "packets"), >, 50);
+    g_assert_cmpint (tshark_count (pcap), ==, json_object_get_int_member (pc, "packets"));
+    g_assert_cmpint (json_object_get_int_member (pc, "packets"), ==, json_object_get_int_member (pc, "agent_packets"));
+  }
+  /* The app's own rate series, next to /proc/net/dev's. */
+  {
+    g_autoptr(JsonObject) rx = path_object (root, "$.network.app_rx_bytes_per_s");
+
+    g_assert_cmpint (json_object_get_int_member (rx, "n"), >, 10);
+    g_assert_cmpfloat (json_object_get_double_member (rx, "max"), >, 0);
+  }
+  assert_no_forwards (dev);
+}
+
+typedef enum { KILL_AGENT, KILL_ADB } Disruption;
+
+/* The agent (or the adb server) dies mid-run: the record restarts the
+ * agent / reconnects, the gap is in the report, the run ends normally. */
+static void
+run_disrupted (Disruption what)
+{
+  g_autofree char *app = net_app_arg ();
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off", "--app", app, NULL);
+  g_autofree char *report = temp_path (what == KILL_AGENT ? "killed-agent.json" : "killed-adb.json");
+  g_autofree char *pcap = temp_path (what == KILL_AGENT ? "killed-agent.pcap" : "killed-adb.pcap");
+  const char *args[] = { "record", "-s", adbscope_test_device_get_serial (dev), "-p", NET_APP,
+                         "--capture", "--pcap", pcap, "--duration", "16s", "-o", report, NULL };
+  g_autoptr(GSubprocess) rec = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonObject) link = NULL;
+  gint64 deadline;
+  pid_t agent = 0;
+  int status;
+
+  rec = spawn_adbscope (args, &error);
+  g_assert_no_error (error);
+  /* Wait until the agent runs and the link had time to connect. */
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while ((agent = find_agent_pid (dev)) == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (100 * 1000);
+    }
+  g_usleep (4 * G_USEC_PER_SEC);
+  if (what == KILL_AGENT)
+    g_assert_cmpint (kill (agent, SIGKILL), ==, 0);
+  else
+    {
+      g_autofree char *port = g_strdup_printf ("127.0.0.1:%d", adbscope_test_device_get_port (dev));
+      const char *kill_argv[] = { adbscope_test_adb_path (), "kill-server", NULL };
+      const char *start_argv[] = { adbscope_test_adb_path (), "start-server", NULL };
+      const char *connect_argv[] = { adbscope_test_adb_path (), "connect", port, NULL };
+
+      g_spawn_sync (NULL, (char **) kill_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                    NULL, NULL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_usleep (1500 * 1000);
+      g_spawn_sync (NULL, (char **) start_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                    NULL, NULL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_spawn_sync (NULL, (char **) connect_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                    NULL, NULL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+    }
+
+  summary = finish_adbscope (rec, &status);
+  g_assert_cmpint (status, ==, 0);
+  root = load_json_file (report);
+  link = path_object (root, "$.network.agent.link");
+  /* Connected again after the loss, with a gap of real length. */
+  g_assert_cmpint (json_object_get_int_member (link, "hellos"), >=, 2);
+  g_assert_cmpint (json_object_get_int_member (link, "gaps"), >=, 1);
+  g_assert_cmpfloat (json_object_get_double_member (link, "gap_s"), >, 0.1);
+  g_assert_cmpint (json_object_get_int_member (link, "agent_runs"), ==, what == KILL_AGENT ? 2 : 1);
+  /* Snapshots kept coming after the gap (one a second, 16 s, minus the gap). */
+  g_assert_cmpint (json_object_get_int_member (link, "snapshots"), >=, 8);
+  if (what == KILL_AGENT)
+    g_assert_cmpint (find_agent_pid (dev), !=, agent);
+  /* The pcap is still one valid file, whole records only. */
+  {
+    g_autoptr(JsonObject) pc = path_object (root, "$.network.agent.pcap");
+
+    g_assert_cmpint (json_object_get_int_member (pc, "packets"), >, 0);
+    g_assert_cmpint (tshark_count (pcap), ==, json_object_get_int_member (pc, "packets"));
+  }
+  assert_no_forwards (dev);
+}
+
+static void
+test_agent_killed (void)
+{
+  run_disrupted (KILL_AGENT);
+}
+
+static void
+test_adb_killed (void)
+{
+  run_disrupted (KILL_ADB);
+}
+
+/* A stand-in agent APK built with Debian's aapt (there is no real one
+ * here); the sim reads package and versionCode from it, as Android does. */
+static char *
+build_apk (const char *package,
+           gint64      version_code)
+{
+  g_autofree char *dir = g_strdup_printf ("%s/apk-%s-%" G_GINT64_FORMAT, work_dir, package, version_code);
+  g_autofree char *manifest = g_build_filename (dir, "AndroidManifest.xml", NULL);
+  g_autofree char *xml = g_strdup_printf (
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+    "<manifest xmlns:android=\"http://schemas.android.com/apk/res/android\"\n"
+    "    package=\"%s\" android:versionCode=\"%" G_GINT64_FORMAT "\" android:versionName=\"%" G_GINT64_FORMAT "\">\n"
+    "  <uses-sdk android:minSdkVersion=\"29\" android:targetSdkVersion=\"34\"/>\n"
+    "  <application android:label=\"Agent\"/>\n"
+    "</manifest>\n", package, version_code, version_code);
+  char *apk = g_strdup_printf ("%s.apk", dir);
+  const char *argv[] = { "aapt", "package", "-f", "-M", manifest,
+                         "-I", "/usr/share/android-framework-res/framework-res.apk", "-F", apk, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  g_mkdir_with_parents (dir, 0755);
+  g_file_set_contents (manifest, xml, -1, &error);
+  g_assert_no_error (error);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                NULL, NULL, NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("aapt failed: %s", err);
+  return apk;
+}
+
+static void
+assert_error (JsonNode   *node,
+              const char *code,
+              const char *in_message)
+{
+  JsonObject *e = json_object_get_object_member (json_node_get_object (node), "error");
+
+  g_assert_nonnull (e);
+  g_assert_cmpstr (json_object_get_string_member (e, "code"), ==, code);
+  if (in_message != NULL && strstr (json_object_get_string_member (e, "message"), in_message) == NULL)
+    g_error ("“%s” is not in the message “%s”", in_message, json_object_get_string_member (e, "message"));
+}
+
+static JsonObject *
+agent_status (AdbscopeTestDevice *dev)
+{
+  int status;
+  g_autoptr(JsonNode) node = run_adbscope (&status, "agent", "status", "-s", adbscope_test_device_get_serial (dev), NULL);
+
+  g_assert_cmpint (status, ==, 0);
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* Not installed, too old, installed again, replaced, removed: each step as
+ * the device reports it afterwards, each failure with the fixing command. */
+static void
+test_install (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = start_device (NULL, NULL);
+  const char *serial = adbscope_test_device_get_serial (dev);
+  gint64 ours = adbscope_agent_our_version_code ();
+  g_autofree char *old_apk = build_apk (ADBSCOPE_AGENT_PACKAGE, 1);
+  g_autofree char *new_apk = build_apk (ADBSCOPE_AGENT_PACKAGE, ours);
+  g_autofree char *other_apk = build_apk ("com.example.other", ours);
+  g_autofree char *pcap = temp_path ("never.pcap");
+  JsonNode *node;
+  JsonObject *st;
+  int status;
+
+  st = agent_status (dev);
+  g_assert_false (json_object_get_boolean_member (st, "installed"));
+  g_assert_cmpint (json_object_get_int_member (st, "our_version_code"), ==, ours);
+  json_object_unref (st);
+
+  node = run_adbscope (&status, "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE, "--capture",
+                       "--pcap", pcap, "--duration", "5s", NULL);
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, "agent_not_installed", "adbscope agent install");
+  json_node_unref (node);
+  /* Nothing was written (or truncated) for a run that never started. */
+  g_assert_false (g_file_test (pcap, G_FILE_TEST_EXISTS));
+
+  node = run_adbscope (&status, "agent", "install", "-s", serial, NULL);
+#ifndef ADBSCOPE_TEST_HAVE_AGENT_APK
+  g_assert_cmpint (status, ==, 2);
+  assert_error (node, "usage", "--apk");
+#endif
+  json_node_unref (node);
+
+  node = run_adbscope (&status, "agent", "install", "-s", serial, "--apk", other_apk, NULL);
+  g_assert_cmpint (status, ==, 2);
+  assert_error (node, "usage", "com.example.other");
+  json_node_unref (node);
+
+  node = run_adbscope (&status, "agent", "install", "-s", serial, "--apk", old_apk, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "version_code"), ==, 1);
+  json_node_unref (node);
+  st = agent_status (dev);
+  g_assert_true (json_object_get_boolean_member (st, "installed"));
+  g_assert_cmpint (json_object_get_int_member (st, "version_code"), ==, 1);
+  g_assert_false (json_object_get_boolean_member (st, "matches"));
+  json_object_unref (st);
+
+  node = run_adbscope (&status, "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE, "--capture",
+                       "--duration", "5s", NULL);
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, "agent_outdated", "adbscope agent install --replace");
+  json_node_unref (node);
+
+  node = run_adbscope (&status, "agent", "install", "-s", serial, "--apk", new_apk, "--replace", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (node), "replaced"));
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "version_code"), ==, ours);
+  json_node_unref (node);
+  st = agent_status (dev);
+  g_assert_true (json_object_get_boolean_member (st, "matches"));
+  g_assert_false (json_object_get_boolean_member (st, "capture_running"));
+  json_object_unref (st);
+
+  node = run_adbscope (&status, "agent", "uninstall", "-s", serial, NULL);
+  g_assert_cmpint (status, ==, 0);
+  json_node_unref (node);
+  st = agent_status (dev);
+  g_assert_false (json_object_get_boolean_member (st, "installed"));
+  json_object_unref (st);
+  node = run_adbscope (&status, "agent", "uninstall", "-s", serial, NULL);
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, "agent_not_installed", NULL);
+  json_node_unref (node);
+
+  node = run_adbscope (&status, "agent", "status", "--replace", NULL);
+  g_assert_cmpint (status, ==, 2);
+  json_node_unref (node);
+}
+
+static void
+test_consent_denied (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--vpn-consent", "deny", NULL);
+  int status;
+  g_autoptr(JsonNode) node = run_adbscope (&status, "record", "-s", adbscope_test_device_get_serial (dev),
+                                           "-p", ADBSCOPE_DEMO_PACKAGE, "--capture", "--duration", "5s", NULL);
+
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, "vpn_consent_denied", ADBSCOPE_DEMO_PACKAGE);
+  assert_no_forwards (dev);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  if (getuid () != 0)
+    {
+      /* The sim's network needs root here; CI runs as root. */
+      g_printerr ("test-capture needs root (network namespaces and TUN devices)\n");
+      return 1;
+    }
+  runtime_dir = g_dir_make_tmp ("adbscope-capture-run-XXXXXX", NULL);
+  work_dir = g_dir_make_tmp ("adbscope-capture-XXXXXX", NULL);
+  g_test_add_func ("/capture/traffic", test_traffic);
+  g_test_add_func ("/capture/demo", test_demo);
+  g_test_add_func ("/capture/agent-killed", test_agent_killed);
+  g_test_add_func ("/capture/adb-killed", test_adb_killed);
+  g_test_add_func ("/capture/install", test_install);
+  g_test_add_func ("/capture/consent-denied", test_consent_denied);
+  rc = g_test_run ();
+  return rc;
+}
