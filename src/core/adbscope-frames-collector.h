@@ -4,6 +4,7 @@
 #include "adbscope-collector.h"
 #include "adbscope-parse-gfxinfo.h"
 #include "adbscope-parse-surfaceflinger.h"
+#include "adbscope-frames-summary.h"
 
 G_BEGIN_DECLS
 
@@ -12,11 +13,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (AdbscopeFramesCollector, adbscope_frames_collector, ADBSCOPE, FRAMES_COLLECTOR, AdbscopeCollector)
 
 
-const char *adbscope_frames_source_to_key (AdbscopeFramesSource source);
 
-const char *adbscope_frames_zero_reason_to_key (AdbscopeFramesZeroReason reason);
-char       *adbscope_frames_zero_reason_describe (AdbscopeFramesZeroReason reason,
-                                                  const char              *detail);
 
 typedef struct
 {

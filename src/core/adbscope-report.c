@@ -13,7 +13,7 @@
 #include "adbscope-assertion.h"
 #include "adbscope-error.h"
 #include "adbscope-app-processes.h"
-#include "adbscope-frames-collector.h"
+#include "adbscope-frames-summary.h"
 #include "adbscope-report.h"
 #include "adbscope-report-network.h"
 #include "adbscope-parse-gfxinfo.h"

@@ -13,7 +13,7 @@
 
 #include "adbscope-bar-layer.h"
 #include "adbscope-chart.h"
-#include "adbscope-frames-collector.h"
+#include "adbscope-frames-summary.h"
 #include "adbscope-frames-page.h"
 
 static const double edges_ms[] = { 0, 4, 8, 12, 16.7, 20, 25, 33.3, 50, 66.7, 100, 150, 250, 500, INFINITY };
