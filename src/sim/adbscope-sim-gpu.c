@@ -104,7 +104,9 @@ adbscope_sim_gpu_tick (AdbscopeSimDevice *device,
   if (device->ns_class_dir == NULL)
     return;
   dir = node_dir (device);
-  busy = CLAMP (load * 80.0 + g_random_double_range (-4.0, 4.0), 1.0, 99.0);
+  /* Two digits, so every write has the same length: pwrite replaces the
+   * old value whole and a reader never sees half of each. */
+  busy = CLAMP (load * 80.0 + g_random_double_range (-4.0, 4.0), 10.0, 99.0);
   level = CLAMP ((int) (busy / 100.0 * G_N_ELEMENTS (kgsl_hz)), 0, (int) G_N_ELEMENTS (kgsl_hz) - 1);
   if (device->profile->gpu == ADBSCOPE_SIM_GPU_KGSL)
     {
