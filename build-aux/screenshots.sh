@@ -27,6 +27,11 @@ export HOME="$home" ANDROID_ADB_SERVER_PORT="$port" ADB_MDNS=0 ADB_EMU=0
 export ADBSCOPE_BIN="$build/src/adbscope" ADBSCOPE_DEMO_PROFILE="$profile"
 export GSETTINGS_SCHEMA_DIR="$build/data" GSETTINGS_BACKEND=memory
 export GSK_RENDERER=cairo NO_AT_BRIDGE=1
+# Real APKs on the demo device, for the app picker's names and icons.
+apks="$build/tests/apk"
+if [ -f "$apks/labels.apk" ]; then
+  export ADBSCOPE_DEMO_APKS="$apks/labels.apk:$apks/literal.apk:$apks/adaptive.apk:$apks/nolabel.apk:$apks/game.apk"
+fi
 cleanup () { "${ADB:-adb}" kill-server >/dev/null 2>&1 || true; rm -rf "$home"; }
 trap cleanup EXIT INT TERM
 "${ADB:-adb}" start-server >/dev/null 2>&1

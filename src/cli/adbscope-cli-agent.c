@@ -1,9 +1,9 @@
 /* adbscope-cli-agent.c: `adbscope agent install [--apk FILE] [--replace] | status | uninstall`
  *
  * The APK comes from --apk or, when the build was configured with
- * -Dagent_apk=PATH, from the GResource it was embedded as.  Its package
- * and versionCode are read with the core APK reader before anything is
- * installed: a file that is not the Adbscope agent is refused.
+ * -Dagent_apk=PATH, from the GResource it was embedded as (registered when
+ * the binary starts, so the desktop's capture dialog finds it too).  The
+ * install itself is the core's (adbscope-agent-install.c).
  */
 #include "config.h"
 
@@ -16,12 +16,6 @@
 #include "adbscope-validate.h"
 #include "adbscope-cli.h"
 #include "adbscope-cli-commands.h"
-
-#define AGENT_APK_RESOURCE "/io/github/adbscope/Adbscope/agent/adbscope-agent.apk"
-
-#ifdef ADBSCOPE_HAVE_AGENT_APK
-GResource *adbscope_agent_apk_get_resource (void);
-#endif
 
 static void
 result_cb (GObject      *object,
@@ -128,44 +122,6 @@ agent_status (const char *serial)
   return ADBSCOPE_EXIT_OK;
 }
 
-/* adb's own words: its last non-empty line of stdout or stderr. */
-static char *
-adb_words (const char *out,
-           const char *err)
-{
-  g_autofree char *line = adbscope_adb_stderr_last_line (err);
-
-  if (line != NULL && *line)
-    return g_steal_pointer (&line);
-  return g_strstrip (g_strdup (out ? out : ""));
-}
-
-/* `pm uninstall`: TRUE when it said Success; @was_installed FALSE when
- * there was nothing to remove. */
-static gboolean
-uninstall (const char  *serial,
-           gboolean    *was_installed,
-           GError     **error)
-{
-  const char *args[] = { "shell", "pm uninstall " ADBSCOPE_AGENT_PACKAGE, NULL };
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-
-  out = adbscope_adb_run_sync (serial, args, NULL, NULL, &err, error);
-  if (out == NULL)
-    return FALSE;
-  *was_installed = strstr (out, "Success") != NULL;
-  if (*was_installed || strstr (out, "Failure") != NULL)
-    return TRUE;
-  {
-    g_autofree char *words = adb_words (out, err);
-
-    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADB_FAILED,
-                 _("pm uninstall failed: %s"), words[0] ? words : _("no output"));
-  }
-  return FALSE;
-}
-
 static int
 agent_uninstall (const char *serial)
 {
@@ -174,7 +130,7 @@ agent_uninstall (const char *serial)
   g_autoptr(JsonNode) root = NULL;
   gboolean was = FALSE;
 
-  if (!uninstall (serial, &was, &error))
+  if (!adbscope_agent_uninstall_sync (serial, &was, NULL, &error))
     return adbscope_cli_print_error (error);
   if (!was)
     {
@@ -193,117 +149,23 @@ agent_uninstall (const char *serial)
   return ADBSCOPE_EXIT_OK;
 }
 
-/* The embedded APK written to a temporary file (adb install needs a path). */
-static char *
-extract_embedded (GError **error)
-{
-  g_autoptr(GBytes) apk = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GError) local = NULL;
-
-#ifdef ADBSCOPE_HAVE_AGENT_APK
-  apk = g_resource_lookup_data (adbscope_agent_apk_get_resource (), AGENT_APK_RESOURCE,
-                                G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
-#endif
-  if (apk == NULL)
-    {
-      g_set_error_literal (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,
-                           _("This build has no agent APK embedded (meson option agent_apk); "
-                             "give one with “adbscope agent install --apk FILE”"));
-      return NULL;
-    }
-  dir = g_dir_make_tmp ("adbscope-agent-XXXXXX", &local);
-  if (dir == NULL)
-    {
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO, "%s", local->message);
-      return NULL;
-    }
-  path = g_build_filename (dir, "adbscope-agent.apk", NULL);
-  if (!g_file_set_contents (path, g_bytes_get_data (apk, NULL), g_bytes_get_size (apk), &local))
-    {
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO, "%s", local->message);
-      g_rmdir (dir);
-      return NULL;
-    }
-  return g_steal_pointer (&path);
-}
-
 static int
 agent_install (const char *serial,
                const char *apk_arg,
                gboolean    replace)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *apk = apk_arg ? g_strdup (apk_arg) : extract_embedded (&error);
-  g_autoptr(AdbscopeApkManifest) manifest = NULL;
   g_autoptr(AdbscopeAgentStatus) st = NULL;
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
   gboolean removed = FALSE;
-  int rc = ADBSCOPE_EXIT_OK;
 
-  if (apk == NULL)
-    return error->code == ADBSCOPE_ERROR_USAGE ? adbscope_cli_usage_error ("%s", error->message)
-                                               : adbscope_cli_print_error (error);
-  manifest = adbscope_apk_read_manifest (apk, &error);
-  if (manifest == NULL)
-    {
-      rc = adbscope_cli_print_error (error);
-      goto out;
-    }
-  if (g_strcmp0 (manifest->package, ADBSCOPE_AGENT_PACKAGE) != 0)
-    {
-      g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,
-                   _("%s is the app “%s”, not the Adbscope agent (%s)"), apk,
-                   manifest->package ? manifest->package : "?", ADBSCOPE_AGENT_PACKAGE);
-      rc = adbscope_cli_print_error (error);
-      goto out;
-    }
-
-  /* A debug-signed agent cannot be updated by a release-signed one (and
-   * Android refuses a lower versionCode): --replace uninstalls first. */
-  if (replace && !uninstall (serial, &removed, &error))
-    {
-      rc = adbscope_cli_print_error (error);
-      goto out;
-    }
-  {
-    const char *args[] = { "install", "-r", apk, NULL };
-
-    out = adbscope_adb_run_sync (serial, args, NULL, NULL, &err, &error);
-  }
-  if (out == NULL || strstr (out, "Success") == NULL)
-    {
-      g_autofree char *words = out ? adb_words (out, err) : NULL;
-
-      if (error == NULL)
-        g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADB_FAILED,
-                     replace ? _("adb install failed: %s")
-                             : _("adb install failed: %s (if the installed agent is signed differently or newer, "
-                                 "use “adbscope agent install --replace”)"),
-                     words && words[0] ? words : _("no output"));
-      rc = adbscope_cli_print_error (error);
-      goto out;
-    }
-
-  /* What the device now says, not what we hoped. */
-  st = query_status (serial, &error);
+  if (apk_arg == NULL && !adbscope_agent_has_embedded_apk ())
+    return adbscope_cli_usage_error ("%s", _("This build has no agent APK embedded (meson option agent_apk); "
+                                             "give one with “adbscope agent install --apk FILE”"));
+  st = adbscope_agent_install_sync (serial, apk_arg, replace, &removed, NULL, &error);
   if (st == NULL)
-    {
-      rc = adbscope_cli_print_error (error);
-      goto out;
-    }
-  if (!st->installed || st->version_code != manifest->version_code)
-    {
-      g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
-                   _("adb install said Success, but the device reports versionCode %.0f instead of %.0f"),
-                   (double) st->version_code, (double) manifest->version_code);
-      rc = adbscope_cli_print_error (error);
-      goto out;
-    }
+    return adbscope_cli_print_error (error);
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "serial");
   json_builder_add_string_value (b, serial);
@@ -318,16 +180,7 @@ agent_install (const char *serial,
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   adbscope_cli_print_json (root);
-
-out:
-  if (apk_arg == NULL && apk != NULL)
-    {
-      g_autofree char *dir = g_path_get_dirname (apk);
-
-      g_unlink (apk);
-      g_rmdir (dir);
-    }
-  return rc;
+  return ADBSCOPE_EXIT_OK;
 }
 
 int

@@ -5,6 +5,7 @@
 
 #include "adbscope-core.h"
 #include "adbscope-app-list.h"
+#include "adbscope-app-info.h"
 #include "adbscope-validate.h"
 #include "adbscope-cli.h"
 #include "adbscope-cli-commands.h"
@@ -17,6 +18,14 @@ list_cb (GObject      *object,
   GAsyncResult **out = user_data;
 
   *out = g_object_ref (result);
+}
+
+static int
+compare_apps (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  return adbscope_app_compare (*(AdbscopeApp **) a, *(AdbscopeApp **) b);
 }
 
 int
@@ -37,6 +46,8 @@ adbscope_cli_apps (int    argc,
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *chosen = NULL;
   GAsyncResult *result = NULL;
+  AdbscopeAppInfoStats stats;
+  g_autoptr(GPtrArray) sorted = NULL;
   int rc;
 
   g_option_context_set_summary (context, _("Print the apps of a device as JSON, running apps first."));
@@ -60,14 +71,29 @@ adbscope_cli_apps (int    argc,
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   apps = adbscope_app_list_finish (result, &error);
-  g_object_unref (result);
+  g_clear_object (&result);
   if (apps == NULL)
     return adbscope_cli_print_error (error);
 
-  json_builder_begin_array (b);
+  /* Labels and icons from the APKs (cached after the first time).  An app
+   * whose APK cannot be read keeps label and icon null. */
+  adbscope_app_info_load_async (chosen, apps, NULL, NULL, list_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  if (!adbscope_app_info_load_finish (result, &stats, &error))
+    return adbscope_cli_print_error (error);
+  g_clear_object (&result);
+
+  /* The labels change the order (running first, then by name). */
+  sorted = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < g_list_model_get_n_items (apps); i++)
+    g_ptr_array_add (sorted, g_list_model_get_item (apps, i));
+  g_ptr_array_sort_with_data (sorted, compare_apps, NULL);
+
+  json_builder_begin_array (b);
+  for (guint i = 0; i < sorted->len; i++)
     {
-      g_autoptr(AdbscopeApp) app = g_list_model_get_item (apps, i);
+      AdbscopeApp *app = g_ptr_array_index (sorted, i);
 
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "package");
@@ -80,6 +106,11 @@ adbscope_cli_apps (int    argc,
       json_builder_set_member_name (b, "label");
       if (adbscope_app_get_label (app) != NULL)
         json_builder_add_string_value (b, adbscope_app_get_label (app));
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "icon");
+      if (adbscope_app_get_icon (app) != NULL)
+        json_builder_add_string_value (b, adbscope_app_get_icon (app));
       else
         json_builder_add_null_value (b);
       json_builder_set_member_name (b, "third_party");

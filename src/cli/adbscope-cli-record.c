@@ -12,8 +12,11 @@
 #include <glib-unix.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <glib/gstdio.h>
 
 #include "adbscope-core.h"
+#include "adbscope-report-network.h"
 #include "adbscope-validate.h"
 #include "adbscope-cli.h"
 #include "adbscope-cli-commands.h"
@@ -35,19 +38,11 @@ typedef struct
   gboolean               stopping;
   gboolean               started;
   /* --capture */
-  AdbscopeAgentLink     *link;
-  char                  *serial;
-  const char            *package;
-  GCancellable          *agent_cancellable;
-  guint                  agent_watch_id;
-  gboolean               agent_starting;
-  gboolean               link_failed;
+  AdbscopeCapture       *capture;
+  gboolean               capture_failed;
 } Record;
 
 #define AGENT_START_TIMEOUT_MS   60000
-#define AGENT_RESTART_TIMEOUT_MS 20000
-#define AGENT_WATCH_MS           1000
-#define PCAP_DRAIN_MS            3000
 
 /* "60s", "2m", "500ms", "1h", or plain seconds. */
 static gboolean
@@ -72,7 +67,8 @@ parse_duration_ms (const char *text,
     v *= 3600000;
   else
     return FALSE;
-  if (v > (double) G_MAXUINT32 * 100)
+  /* 0.5ms would round to 0, which means "forever": not what was asked. */
+  if (v < 1 || v > (double) G_MAXUINT32 * 100)
     return FALSE;
   *ms = (guint64) v;
   return TRUE;
@@ -186,153 +182,109 @@ deliver_report (JsonNode          *report,
   return FALSE;
 }
 
+/* Beside -o (report.json → report.adbscope; report-2.adbscope when that
+ * exists), else a dated file in the data folder. */
+static char *
+default_recording_path (const char *output,
+                        const char *package)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *base = NULL;
+  char *path;
+
+  if (output != NULL)
+    base = adbscope_recording_path_beside (output);
+  else
+    {
+      g_autofree char *dir = adbscope_recording_default_dir ();
+      g_autofree char *name = adbscope_recording_default_name (package, now);
+
+      g_mkdir_with_parents (dir, 0700);
+      base = g_build_filename (dir, name, NULL);
+    }
+  path = g_strdup (base);
+  for (guint i = 2; g_file_test (path, G_FILE_TEST_EXISTS) && i < 10000; i++)
+    {
+      g_autofree char *stem = g_strndup (base, strlen (base) - strlen (ADBSCOPE_RECORDING_SUFFIX));
+
+      g_free (path);
+      path = g_strdup_printf ("%s-%u" ADBSCOPE_RECORDING_SUFFIX, stem, i);
+    }
+  return path;
+}
+
+/* The whole run, read back from the file the run was streamed into.  If
+ * the file could not be written, what the session holds in memory. */
+static JsonNode *
+report_from_recording (AdbscopeSession   *session,
+                       AdbscopeRecording *recording,
+                       GPtrArray         *assertions)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = NULL;
+  g_autoptr(JsonObject) agent = adbscope_report_network_agent (session);
+  g_autoptr(JsonNode) agent_node = json_node_init_object (json_node_alloc (), agent);
+  g_autofree char *agent_text = json_to_string (agent_node, FALSE);
+
+  /* The capture's summary is the session's, over the whole run: kept with
+   * the recording so `adbscope report` gives it too. */
+  g_autoptr(JsonObject) loss = adbscope_report_device_loss (session);
+  g_autoptr(JsonNode) loss_node = json_node_init_object (json_node_alloc (), loss);
+  g_autofree char *loss_text = json_to_string (loss_node, FALSE);
+
+  if (adbscope_recording_has_begun (recording))
+    {
+      adbscope_recording_set_meta (recording, "network_agent", agent_text);
+      adbscope_recording_set_meta (recording, "device_loss", loss_text);
+    }
+  if (adbscope_recording_close (recording, g_get_monotonic_time (), &error))
+    run = adbscope_run_load (adbscope_recording_get_path (recording), G_MININT64, G_MAXINT64, &error);
+  if (run == NULL)
+    {
+      g_printerr ("adbscope: %s\n", error->message);
+      return adbscope_report_build (session, assertions);
+    }
+  return adbscope_report_build_run (run, assertions);
+}
+
 /* --capture ------------------------------------------------------------- */
 
 static void
-agent_started_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  Record *r = user_data;
-
-  if (!adbscope_agent_start_finish (result, &r->error))
-    finish (r);
-  g_main_loop_quit (r->loop);
-}
-
-static gboolean agent_watch_cb (gpointer data);
-
-static void
-agent_restarted_cb (GObject      *object,
+capture_started_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)
 {
   Record *r = user_data;
-  g_autoptr(GError) error = NULL;
 
-  r->agent_starting = FALSE;
-  if (!adbscope_agent_start_finish (result, &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      g_debug ("record: restarting the agent failed: %s", error->message);
-    }
-  if (!r->stopping && !adbscope_agent_link_is_connected (r->link) && r->agent_watch_id == 0)
-    r->agent_watch_id = g_timeout_add (AGENT_WATCH_MS, agent_watch_cb, r);
+  if (!adbscope_capture_start_finish (ADBSCOPE_CAPTURE (object), result, &r->error))
+    r->capture_failed = TRUE;
+  g_main_loop_quit (r->loop);
 }
 
+/* The capture gave up (an agent we must not talk to, the pcap file, a
+ * refused consent when starting it again): the run ends with that error. */
 static void
-agent_status_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+on_capture_state (AdbscopeCapture *capture,
+                  GParamSpec      *pspec,
+                  Record          *r)
 {
-  Record *r = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AdbscopeAgentStatus) st = adbscope_agent_status_finish (result, &error);
-
-  if (st == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (adbscope_capture_get_state (capture) != ADBSCOPE_CAPTURE_FAILED || r->capture_failed)
     return;
-  r->agent_starting = FALSE;
-  if (r->stopping || adbscope_agent_link_is_connected (r->link))
-    return;
-  if (st != NULL && st->service.state == ADBSCOPE_AGENT_STATE_RUNNING
-      && g_strcmp0 (st->service.package, r->package) == 0)
-    {
-      /* It runs: the link reconnects by itself; look again later. */
-      r->agent_watch_id = g_timeout_add (AGENT_WATCH_MS, agent_watch_cb, r);
-      return;
-    }
-  /* Gone (killed, stopped by its idle timer, the device rebooted): start
-   * it again, as the user asked for a capture. */
-  r->agent_starting = TRUE;
-  adbscope_agent_start_async (r->serial, r->package, AGENT_RESTART_TIMEOUT_MS, r->agent_cancellable,
-                              agent_restarted_cb, r);
-}
-
-static gboolean
-agent_watch_cb (gpointer data)
-{
-  Record *r = data;
-
-  r->agent_watch_id = 0;
-  if (r->stopping || r->agent_starting || adbscope_agent_link_is_connected (r->link))
-    return G_SOURCE_REMOVE;
-  r->agent_starting = TRUE;
-  adbscope_agent_status_async (r->serial, r->agent_cancellable, agent_status_cb, r);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_link_disconnected (AdbscopeAgentLink *link,
-                      Record            *r)
-{
-  if (!r->stopping && r->agent_watch_id == 0 && !r->agent_starting)
-    r->agent_watch_id = g_timeout_add (AGENT_WATCH_MS, agent_watch_cb, r);
-}
-
-static void
-on_link_failed (AdbscopeAgentLink *link,
-                const GError      *error,
-                Record            *r)
-{
   if (r->error == NULL)
-    r->error = g_error_copy (error);
-  r->link_failed = TRUE;
+    r->error = g_error_copy (adbscope_capture_get_error (capture));
+  r->capture_failed = TRUE;
   finish (r);
 }
 
-typedef struct
-{
-  Record    *r;
-  GMainLoop *loop;
-  guint64    snapshots;
-  gint64     deadline;
-} Drain;
-
-static gboolean
-drain_cb (gpointer data)
-{
-  Drain *d = data;
-  AdbscopeNetwork *net = adbscope_session_get_network (d->r->session);
-  AdbscopeNetCounters c;
-
-  adbscope_network_get_run_counters (net, &c);
-  if (g_get_monotonic_time () >= d->deadline || !adbscope_agent_link_is_connected (d->r->link)
-      || (adbscope_network_get_n_snapshots (net) > d->snapshots
-          && adbscope_agent_link_get_pcap_stream_packets (d->r->link) >= c.pcap_packets))
-    {
-      g_main_loop_quit (d->loop);
-      return G_SOURCE_REMOVE;
-    }
-  return G_SOURCE_CONTINUE;
-}
-
-/* Before the end: one more snapshot, and the pcap up to the packets it
- * counts, so the file holds what the agent says it sent (bounded). */
 static void
-drain_pcap (Record *r)
-{
-  Drain d = { r, g_main_loop_new (NULL, FALSE),
-              adbscope_network_get_n_snapshots (adbscope_session_get_network (r->session)),
-              g_get_monotonic_time () + PCAP_DRAIN_MS * 1000 };
-
-  if (adbscope_agent_link_is_connected (r->link))
-    {
-      g_timeout_add (50, drain_cb, &d);
-      g_main_loop_run (d.loop);
-    }
-  g_main_loop_unref (d.loop);
-}
-
-static void
-agent_stopped_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+capture_stopped_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
 {
   GMainLoop *loop = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!adbscope_agent_stop_finish (result, &error))
+  if (!adbscope_capture_stop_finish (ADBSCOPE_CAPTURE (object), result, &error))
     g_debug ("record: stopping the agent: %s", error->message);
   g_main_loop_quit (loop);
 }
@@ -340,17 +292,15 @@ agent_stopped_cb (GObject      *object,
 static void
 stop_capture (Record *r)
 {
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GMainLoop) loop = NULL;
 
-  g_cancellable_cancel (r->agent_cancellable);
-  g_clear_handle_id (&r->agent_watch_id, g_source_remove);
-  if (r->link == NULL)
+  if (r->capture == NULL)
     return;
-  if (!r->link_failed)
-    drain_pcap (r);
-  adbscope_agent_link_stop (r->link);
-  adbscope_agent_stop_async (r->serial, NULL, agent_stopped_cb, loop);
+  g_signal_handlers_disconnect_by_data (r->capture, r);
+  loop = g_main_loop_new (NULL, FALSE);
+  adbscope_capture_stop_async (r->capture, capture_stopped_cb, loop);
   g_main_loop_run (loop);
+  g_clear_object (&r->capture);
 }
 
 static void
@@ -418,6 +368,7 @@ adbscope_cli_record (int    argc,
   g_autofree char *samples = NULL;
   g_autofree char *profile = NULL;
   g_autofree char *pcap = NULL;
+  g_autofree char *recording_path = NULL;
   g_auto(GStrv) asserts = NULL;
   gboolean demo = FALSE;
   gboolean capture = FALSE;
@@ -431,6 +382,7 @@ adbscope_cli_record (int    argc,
     { "interval", 0, 0, G_OPTION_ARG_STRING, &interval, N_("Sample interval (default 1s)"), N_("I") },
     { "meminfo-interval", 0, 0, G_OPTION_ARG_STRING, &meminfo_interval, N_("App memory interval (default 2s)"), N_("I") },
     { "samples", 0, 0, G_OPTION_ARG_FILENAME, &samples, N_("Stream one CSV row per sample to this file"), N_("FILE") },
+    { "recording", 0, 0, G_OPTION_ARG_FILENAME, &recording_path, N_("Write the recording here (default: beside -o, or in the data folder)"), N_("FILE") },
     { "assert", 0, 0, G_OPTION_ARG_STRING_ARRAY, &asserts, N_("Fail (exit 3) unless PATH OP NUMBER holds, e.g. 'frames.janky_pct < 5'"), N_("EXPR") },
     { "capture", 0, 0, G_OPTION_ARG_NONE, &capture, N_("Capture network traffic through the agent"), NULL },
     { "pcap", 0, 0, G_OPTION_ARG_FILENAME, &pcap, N_("Write captured packets to this pcap file"), N_("FILE") },
@@ -438,14 +390,13 @@ adbscope_cli_record (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autoptr(GPtrArray) assertions = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_assertion_free);
-  g_autoptr(JsonNode) skeleton = NULL;
   g_autoptr(JsonNode) report = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(AdbscopeSession) session = NULL;
   g_autoptr(AdbscopeControlServer) control = NULL;
   g_autoptr(AdbscopeDemo) demo_dev = NULL;
-  g_autoptr(AdbscopeAgentLink) link = NULL;
+  g_autoptr(AdbscopeRecording) recording = NULL;
   g_autoptr(AdbscopeCliOutput) stdout_out = NULL;
   g_autoptr(AdbscopeCliOutput) report_out = NULL;
   g_autoptr(AdbscopeCliOutput) samples_out = NULL;
@@ -481,7 +432,7 @@ adbscope_cli_record (int    argc,
   if (demo && serial != NULL)
     return adbscope_cli_usage_error (_("--demo and -s cannot be used together"));
   if (duration != NULL && !parse_duration_ms (duration, &duration_ms))
-    return adbscope_cli_usage_error (_("Cannot read the duration “%s” (write e.g. 30s, 5m)"), duration);
+    return adbscope_cli_usage_error (_("Cannot use the duration “%s”: write a positive time of at least 1ms, e.g. 30s or 5m"), duration);
   if (interval != NULL && (!parse_duration_ms (interval, &interval_ms) || interval_ms < 100 || interval_ms > 60000))
     return adbscope_cli_usage_error (_("The interval must be between 100ms and 60s"));
   if (meminfo_interval != NULL && (!parse_duration_ms (meminfo_interval, &meminfo_ms) || meminfo_ms < 500))
@@ -496,18 +447,8 @@ adbscope_cli_record (int    argc,
   if (pcap != NULL)
     capture = TRUE;
 
-  skeleton = adbscope_report_build_skeleton ();
-  for (guint i = 0; asserts != NULL && asserts[i] != NULL; i++)
-    {
-      AdbscopeAssertion *a = adbscope_assertion_parse (asserts[i], &error);
-
-      if (a == NULL || !adbscope_assertion_check_path (a, skeleton, &error))
-        {
-          adbscope_assertion_free (a);
-          return adbscope_cli_print_error (error);
-        }
-      g_ptr_array_add (assertions, a);
-    }
+  if (!adbscope_cli_parse_assertions (asserts, assertions, &error))
+    return adbscope_cli_print_error (error);
 
   /* Every output is checked before anything starts: a run must never end
    * with a report that has nowhere to go. */
@@ -529,6 +470,12 @@ adbscope_cli_record (int    argc,
       samples_out = g_steal_pointer (&check);
       r.samples = samples_out;
     }
+
+  if (recording_path == NULL)
+    recording_path = default_recording_path (output, package);
+  recording = adbscope_recording_create (recording_path, &error);
+  if (recording == NULL)
+    return adbscope_cli_print_error (error);
 
   loop = g_main_loop_new (NULL, FALSE);
   r.loop = loop;
@@ -557,28 +504,19 @@ adbscope_cli_record (int    argc,
 
   session = adbscope_session_new (serial, package);
   r.session = session;
-  r.serial = serial;
-  r.package = package;
-  r.agent_cancellable = g_cancellable_new ();
   if (capture)
     {
-      link = adbscope_agent_link_new (serial, adbscope_session_get_network (session));
       /* The agent first: no consent, not installed or too old is the
        * error of this run, before anything is recorded (or a pcap file
-       * truncated). */
-      adbscope_agent_start_async (serial, package, AGENT_START_TIMEOUT_MS, r.agent_cancellable,
-                                  agent_started_cb, &r);
+       * truncated: the capture opens it only once the agent runs). */
+      r.capture = adbscope_capture_new (serial, package, adbscope_session_get_network (session));
+      if (pcap != NULL)
+        adbscope_capture_set_pcap_file (r.capture, pcap, NULL);
+      adbscope_capture_start_async (r.capture, AGENT_START_TIMEOUT_MS, NULL, capture_started_cb, &r);
       g_main_loop_run (loop);
       if (r.error != NULL)
         goto fail;
-      r.link = link;
-      if (pcap != NULL && !adbscope_agent_link_set_pcap_file (link, pcap, &r.error))
-        {
-          r.link_failed = TRUE;
-          goto fail;
-        }
-      g_signal_connect (link, "disconnected", G_CALLBACK (on_link_disconnected), &r);
-      g_signal_connect (link, "failed", G_CALLBACK (on_link_failed), &r);
+      g_signal_connect (r.capture, "notify::state", G_CALLBACK (on_capture_state), &r);
     }
 
   control = adbscope_control_server_new ();
@@ -588,6 +526,7 @@ adbscope_cli_record (int    argc,
 
   adbscope_session_set_interval (session, (guint) interval_ms);
   adbscope_session_set_meminfo_interval (session, (guint) meminfo_ms);
+  adbscope_session_set_recording (session, recording);
   g_signal_connect (control, "mark", G_CALLBACK (on_mark), &r);
   g_signal_connect (control, "stop", G_CALLBACK (on_stop), &r);
   g_signal_connect (session, "sample", G_CALLBACK (on_sample), &r);
@@ -597,8 +536,6 @@ adbscope_cli_record (int    argc,
   /* A closed terminal ends the run like SIGTERM: with its report. */
   sighup_id = g_unix_signal_add (SIGHUP, on_signal, &r);
   adbscope_session_start_async (session, NULL, session_started_cb, &r);
-  if (r.link != NULL)
-    adbscope_agent_link_start (r.link);
   if (duration_ms > 0)
     duration_id = g_timeout_add ((guint) MIN (duration_ms, G_MAXUINT), on_duration, &r);
   g_main_loop_run (loop);
@@ -614,10 +551,10 @@ adbscope_cli_record (int    argc,
   if (r.samples != NULL && r.samples_error == NULL)
     adbscope_cli_output_close (r.samples, &r.samples_error);
 
-  if (r.error != NULL && (!r.started || r.link_failed))
+  if (r.error != NULL && (!r.started || r.capture_failed))
     goto fail;
 
-  report = adbscope_report_build (session, assertions);
+  report = report_from_recording (session, recording, assertions);
   if (r.samples_error != NULL)
     adbscope_report_add_output_error (report, r.samples_error->message);
   if (demo_dev != NULL)
@@ -654,11 +591,14 @@ adbscope_cli_record (int    argc,
         delivered = FALSE;
     }
 
-  g_clear_object (&r.agent_cancellable);
   rc = ADBSCOPE_EXIT_OK;
   for (guint i = 0; i < assertions->len; i++)
     if (!((AdbscopeAssertion *) g_ptr_array_index (assertions, i))->pass)
       rc = ADBSCOPE_EXIT_ASSERTION;
+  /* What the exit code says (docs/architecture.md): an output that failed
+   * beats a device lost for good, which beats a failed assertion. */
+  if (adbscope_session_is_device_lost (session))
+    rc = ADBSCOPE_EXIT_DEVICE_LOST;
   if (!delivered || r.samples_error != NULL)
     rc = ADBSCOPE_EXIT_ERROR;
   g_clear_error (&r.samples_error);
@@ -666,12 +606,14 @@ adbscope_cli_record (int    argc,
   return rc;
 
 fail:
-  if (r.link != NULL && r.link_failed)
-    stop_capture (&r);
-  else if (link != NULL)
-    adbscope_agent_link_stop (link);
-  g_clear_object (&r.agent_cancellable);
+  stop_capture (&r);
   g_clear_error (&r.samples_error);
+  /* Nothing was recorded: leave no empty file behind. */
+  if (recording != NULL && !adbscope_recording_has_begun (recording))
+    {
+      adbscope_recording_close (recording, 0, NULL);
+      adbscope_recording_remove_files (recording_path);
+    }
   if (control != NULL)
     adbscope_control_server_stop (control);
   if (demo_dev != NULL)

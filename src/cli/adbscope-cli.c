@@ -16,10 +16,13 @@
 static const AdbscopeCliCommand commands[] = {
   { "devices", N_("List connected devices and their state"), adbscope_cli_devices },
   { "apps", N_("List the apps of a device (running apps first)"), adbscope_cli_apps },
+  { "connect", N_("Connect to a device over the network (adb connect HOST[:PORT])"), adbscope_cli_connect },
   { "record", N_("Record an app and write a JSON report (with --assert for CI)"), adbscope_cli_record },
   { "launch", N_("Measure an app's start-up time (cold, warm or hot)"), adbscope_cli_launch },
   { "mark", N_("Add a marker to the running record"), adbscope_cli_mark },
   { "stop", N_("Stop the running record"), adbscope_cli_stop },
+  { "report", N_("Rebuild the report of a recording (or a window of it)"), adbscope_cli_report },
+  { "compare", N_("Compare two runs; exit 3 when one regressed past a threshold"), adbscope_cli_compare },
   { "agent", N_("Install, check or remove the on-phone network agent"), adbscope_cli_agent },
 #ifdef ADBSCOPE_HAVE_SIM
   { "sim", N_("Run a simulated Android device that adb connects to"), adbscope_sim_main },
@@ -49,6 +52,9 @@ adbscope_cli_handles (const char *arg)
   if (g_str_equal (arg, "--version") || g_str_equal (arg, "--help") ||
       g_str_equal (arg, "-h") || g_str_equal (arg, "help"))
     return TRUE;
+  /* `adbscope run.adbscope` opens the recording in the window. */
+  if (g_str_has_suffix (arg, ADBSCOPE_RECORDING_SUFFIX) && g_file_test (arg, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
   return arg[0] != '-';
 }
 
@@ -62,7 +68,7 @@ print_help (FILE *out)
     if (commands[i].summary != NULL)
       fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
   fprintf (out, "\n%s\n", _("Run “adbscope COMMAND --help” for the options of a command."));
-  fprintf (out, "%s\n", _("Exit status: 0 ok, 1 error, 2 usage error, 3 an assertion failed."));
+  fprintf (out, "%s\n", _("Exit status: 0 ok, 1 error, 2 usage error, 3 an assertion failed, 4 the device was lost."));
 }
 
 /* FALSE when stdout could not take it (closed, full, a pipe nobody reads). */
@@ -182,4 +188,27 @@ adbscope_cli_run (int    argc,
     argv[1] = saved;
     return rc;
   }
+}
+
+/* --assert EXPR…, each parsed and checked against the report's shape (a
+ * path the report does not have is a usage error before anything runs). */
+gboolean
+adbscope_cli_parse_assertions (char       **expressions,
+                               GPtrArray   *assertions,
+                               GError     **error)
+{
+  g_autoptr(JsonNode) skeleton = adbscope_report_build_skeleton ();
+
+  for (guint i = 0; expressions != NULL && expressions[i] != NULL; i++)
+    {
+      AdbscopeAssertion *a = adbscope_assertion_parse (expressions[i], error);
+
+      if (a == NULL || !adbscope_assertion_check_path (a, skeleton, error))
+        {
+          adbscope_assertion_free (a);
+          return FALSE;
+        }
+      g_ptr_array_add (assertions, a);
+    }
+  return TRUE;
 }

@@ -11,6 +11,7 @@ enum {
   ADBSCOPE_EXIT_ERROR = 1,
   ADBSCOPE_EXIT_USAGE = 2,
   ADBSCOPE_EXIT_ASSERTION = 3,
+  ADBSCOPE_EXIT_DEVICE_LOST = 4,   /* record: the device was gone at the end */
 };
 
 typedef int (*AdbscopeCliCommandFunc) (int argc, char **argv);
@@ -34,5 +35,9 @@ gboolean adbscope_cli_parse        (GOptionContext *context,
                                     int          *argc,
                                     char       ***argv,
                                     int          *exit_code);
+
+gboolean adbscope_cli_parse_assertions (char      **expressions,
+                                        GPtrArray  *assertions,
+                                        GError    **error);
 
 G_END_DECLS

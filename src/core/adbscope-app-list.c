@@ -30,10 +30,11 @@ adbscope_app_list_build_command (gboolean all)
 {
   /* toybox ps needs -A for every process; toolbox ps (Android < 8) lists
    * them all and rejects -A. */
-  return g_strdup_printf ("pm list packages -3 2>/dev/null; echo " SEPARATOR "; "
+  /* -f: the APK paths, where the labels and icons are read. */
+  return g_strdup_printf ("pm list packages -f -3 2>/dev/null; echo " SEPARATOR "; "
                           "%s echo " SEPARATOR "; "
                           "ps -A -o PID,NAME 2>/dev/null || ps",
-                          all ? "pm list packages 2>/dev/null;" : "");
+                          all ? "pm list packages -f 2>/dev/null;" : "");
 }
 
 int
@@ -90,6 +91,8 @@ add_packages (GHashTable *apps,
         }
       if (third_party)
         adbscope_app_set_third_party (app, TRUE);
+      if (p->apk_path != NULL && adbscope_app_get_apk_path (app) == NULL)
+        adbscope_app_set_apk_path (app, p->apk_path);
     }
 }
 

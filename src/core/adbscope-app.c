@@ -8,6 +8,8 @@ struct _AdbscopeApp
   GObject   parent_instance;
   char     *package;
   char     *label;        /* NULL until known */
+  char     *apk_path;     /* on the device (pm list packages -f), or NULL */
+  char     *icon;         /* a PNG in the cache, NULL until known or when none */
   int       pid;          /* 0 when not running */
   gboolean  third_party;
 };
@@ -22,6 +24,8 @@ enum {
   PROP_RUNNING,
   PROP_THIRD_PARTY,
   PROP_DISPLAY_NAME,
+  PROP_APK_PATH,
+  PROP_ICON,
   N_PROPS
 };
 
@@ -53,6 +57,46 @@ adbscope_app_set_label (AdbscopeApp *self,
   self->label = g_strdup (label);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LABEL]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DISPLAY_NAME]);
+}
+
+const char *
+adbscope_app_get_apk_path (AdbscopeApp *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_APP (self), NULL);
+  return self->apk_path;
+}
+
+void
+adbscope_app_set_apk_path (AdbscopeApp *self,
+                           const char  *apk_path)
+{
+  g_return_if_fail (ADBSCOPE_IS_APP (self));
+
+  if (g_strcmp0 (self->apk_path, apk_path) == 0)
+    return;
+  g_free (self->apk_path);
+  self->apk_path = g_strdup (apk_path);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_APK_PATH]);
+}
+
+const char *
+adbscope_app_get_icon (AdbscopeApp *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_APP (self), NULL);
+  return self->icon;
+}
+
+void
+adbscope_app_set_icon (AdbscopeApp *self,
+                       const char  *icon)
+{
+  g_return_if_fail (ADBSCOPE_IS_APP (self));
+
+  if (g_strcmp0 (self->icon, icon) == 0)
+    return;
+  g_free (self->icon);
+  self->icon = g_strdup (icon);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ICON]);
 }
 
 int
@@ -143,6 +187,12 @@ adbscope_app_get_property (GObject    *object,
     case PROP_DISPLAY_NAME:
       g_value_take_string (value, adbscope_app_dup_display_name (self));
       break;
+    case PROP_APK_PATH:
+      g_value_set_string (value, self->apk_path);
+      break;
+    case PROP_ICON:
+      g_value_set_string (value, self->icon);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -170,6 +220,12 @@ adbscope_app_set_property (GObject      *object,
     case PROP_THIRD_PARTY:
       adbscope_app_set_third_party (self, g_value_get_boolean (value));
       break;
+    case PROP_APK_PATH:
+      adbscope_app_set_apk_path (self, g_value_get_string (value));
+      break;
+    case PROP_ICON:
+      adbscope_app_set_icon (self, g_value_get_string (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -182,6 +238,8 @@ adbscope_app_finalize (GObject *object)
 
   g_free (self->package);
   g_free (self->label);
+  g_free (self->apk_path);
+  g_free (self->icon);
   G_OBJECT_CLASS (adbscope_app_parent_class)->finalize (object);
 }
 
@@ -212,6 +270,12 @@ adbscope_app_class_init (AdbscopeAppClass *klass)
   properties[PROP_DISPLAY_NAME] =
     g_param_spec_string ("display-name", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_APK_PATH] =
+    g_param_spec_string ("apk-path", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ICON] =
+    g_param_spec_string ("icon", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

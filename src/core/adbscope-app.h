@@ -14,6 +14,12 @@ const char  *adbscope_app_get_package   (AdbscopeApp *self);
 const char  *adbscope_app_get_label     (AdbscopeApp *self);
 void         adbscope_app_set_label     (AdbscopeApp *self,
                                          const char  *label);
+const char  *adbscope_app_get_apk_path  (AdbscopeApp *self);
+void         adbscope_app_set_apk_path  (AdbscopeApp *self,
+                                         const char  *apk_path);
+const char  *adbscope_app_get_icon      (AdbscopeApp *self);
+void         adbscope_app_set_icon      (AdbscopeApp *self,
+                                         const char  *icon);
 int          adbscope_app_get_pid       (AdbscopeApp *self);
 void         adbscope_app_set_pid       (AdbscopeApp *self,
                                          int          pid);

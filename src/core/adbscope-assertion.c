@@ -4,7 +4,9 @@
  * unknown path, or one that names an object or a string, is a usage error
  * (exit 2), found before recording starts by checking against a report
  * skeleton: an assertion that can never be evaluated must not pass.  A
- * path whose value is null (a metric with no data or not supported) fails.
+ * path whose value is null (a metric with no data or not supported) fails,
+ * with a message saying so: `frames.janky <= 0` never passes for an app
+ * that drew nothing.
  */
 #include "config.h"
 
@@ -233,5 +235,16 @@ adbscope_assertion_to_json (AdbscopeAssertion *self,
     json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "pass");
   json_builder_add_boolean_value (builder, self->evaluated && self->pass);
+  /* Why an assertion on nothing failed, in words. */
+  json_builder_set_member_name (builder, "message");
+  if (self->evaluated && !self->has_value)
+    {
+      g_autofree char *m = g_strdup_printf (_("“%s” has no value (null): nothing was measured, "
+                                              "or the device does not support it, so the assertion fails"),
+                                            self->path);
+      json_builder_add_string_value (builder, m);
+    }
+  else
+    json_builder_add_null_value (builder);
   json_builder_end_object (builder);
 }

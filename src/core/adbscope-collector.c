@@ -34,6 +34,7 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   SIGNAL_SAMPLE,
+  SIGNAL_COMMAND_FAILED,
   N_SIGNALS
 };
 
@@ -93,7 +94,10 @@ run_cb (GObject      *object,
       if (output != NULL)
         emit_parsed (self, output, (data->sent_us + received_us) / 2);
       else
-        g_debug ("%s: %s", priv->name, error->message);
+        {
+          g_debug ("%s: %s", priv->name, error->message);
+          g_signal_emit (self, signals[SIGNAL_COMMAND_FAILED], 0, error);
+        }
       schedule_next (self);
     }
 
@@ -316,6 +320,11 @@ adbscope_collector_class_init (AdbscopeCollectorClass *klass)
   signals[SIGNAL_SAMPLE] =
     g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+  /* The shell gave no answer (device gone, adb failed, timeout); the
+   * GError is borrowed.  Not emitted for a cancelled or closed shell. */
+  signals[SIGNAL_COMMAND_FAILED] =
+    g_signal_new ("command-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
 }
 
 static void

@@ -18,6 +18,7 @@ const char         *_adbscope_agent_enum_name   (const ProtobufCEnumDescriptor  
                                                  int                                    value,
                                                  char                                  *buf,
                                                  gsize                                  buf_len);
+AdbscopeConnection *_adbscope_connection_copy   (AdbscopeConnection                    *self);
 char               *_adbscope_endpoint_to_string (const Adbscope__Agent__V1__Endpoint  *ep,
                                                   gboolean                              with_port);
 

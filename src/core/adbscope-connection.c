@@ -260,9 +260,9 @@ adbscope_connection_is_failed (AdbscopeConnection *self)
   return self->failure != NULL || g_strcmp0 (self->state, "FAILED") == 0;
 }
 
-/* The agent sends codes; people read this. */
+/* The agent sends codes; people read this.  NULL for NULL. */
 const char *
-adbscope_connection_get_failure_text (AdbscopeConnection *self)
+adbscope_connection_failure_text_for (const char *code)
 {
   static const struct { const char *code; const char *text; } texts[] = {
     { "CONNECTION_REFUSED", N_("Connection refused") },
@@ -277,12 +277,18 @@ adbscope_connection_get_failure_text (AdbscopeConnection *self)
     { "ABORTED", N_("Aborted") },
   };
 
-  if (self->failure == NULL)
+  if (code == NULL)
     return NULL;
   for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
-    if (g_str_equal (self->failure, texts[i].code))
+    if (g_str_equal (code, texts[i].code))
       return _(texts[i].text);
   return _("Unknown failure");
+}
+
+const char *
+adbscope_connection_get_failure_text (AdbscopeConnection *self)
+{
+  return adbscope_connection_failure_text_for (self->failure);
 }
 
 static void
@@ -378,4 +384,35 @@ static void
 adbscope_connection_init (AdbscopeConnection *self)
 {
   self->uid = -1;
+}
+
+/* A copy that no snapshot updates (the paused view). */
+AdbscopeConnection *
+_adbscope_connection_copy (AdbscopeConnection *self)
+{
+  AdbscopeConnection *copy = g_object_new (ADBSCOPE_TYPE_CONNECTION, NULL);
+
+  copy->id = self->id;
+  copy->agent_run = self->agent_run;
+  copy->protocol = g_strdup (self->protocol);
+  copy->local = g_strdup (self->local);
+  copy->remote = g_strdup (self->remote);
+  copy->remote_address = g_strdup (self->remote_address);
+  copy->remote_port = self->remote_port;
+  copy->uid = self->uid;
+  copy->host = g_strdup (self->host);
+  copy->host_source = g_strdup (self->host_source);
+  copy->host_key = g_strdup (self->host_key);
+  copy->bytes_up = self->bytes_up;
+  copy->bytes_down = self->bytes_down;
+  copy->packets_up = self->packets_up;
+  copy->packets_down = self->packets_down;
+  copy->payload_up = self->payload_up;
+  copy->payload_down = self->payload_down;
+  copy->state = g_strdup (self->state);
+  copy->open_time_ms = self->open_time_ms;
+  copy->close_time_ms = self->close_time_ms;
+  copy->failure = g_strdup (self->failure);
+  copy->failure_errno = self->failure_errno;
+  return copy;
 }

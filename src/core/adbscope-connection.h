@@ -32,6 +32,7 @@ gint64      adbscope_connection_get_close_time_ms   (AdbscopeConnection *self);
 const char *adbscope_connection_get_failure         (AdbscopeConnection *self);
 const char *adbscope_connection_get_failure_text    (AdbscopeConnection *self);
 int         adbscope_connection_get_failure_errno   (AdbscopeConnection *self);
+const char *adbscope_connection_failure_text_for (const char *code);
 gboolean    adbscope_connection_is_failed           (AdbscopeConnection *self);
 
 G_END_DECLS

@@ -12,10 +12,12 @@
 #include <glib/gstdio.h>
 #include <libsoup/soup.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <unistd.h>
 
 #include "adbscope-control.h"
+#include "adbscope-control-request.h"
 #include "adbscope-error.h"
 
 struct _AdbscopeControlServer
@@ -24,6 +26,7 @@ struct _AdbscopeControlServer
   SoupServer *server;
   char       *token;
   char       *state_path;
+  int         lock_fd;     /* flock(LOCK_EX) on record.lock while running */
   guint       port;
 };
 
@@ -55,20 +58,6 @@ new_token (void)
   for (guint i = 0; i < sizeof bytes; i++)
     g_string_append_printf (hex, "%02x", bytes[i]);
   return g_string_free (hex, FALSE);
-}
-
-static gboolean
-token_matches (const char *expected,
-               const char *given)
-{
-  gsize n = strlen (expected);
-  guint8 diff = 0;
-
-  if (given == NULL || strlen (given) != n)
-    return FALSE;
-  for (gsize i = 0; i < n; i++)
-    diff |= (guint8) (expected[i] ^ given[i]);
-  return diff == 0;
 }
 
 static void
@@ -113,45 +102,37 @@ handle_request (SoupServer        *server,
 {
   AdbscopeControlServer *self = user_data;
   SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
-  const char *auth = soup_message_headers_get_one (headers, "Authorization");
+  SoupMessageBody *body = soup_server_message_get_request_body (msg);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(AdbscopeControlRequest) request = NULL;
+  g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) answer = NULL;
+  guint status = 0;
 
-  if (auth == NULL || !g_str_has_prefix (auth, "Bearer ") ||
-      !token_matches (self->token, auth + strlen ("Bearer ")))
+  /* Refused before the body is flattened: a huge body costs nothing more. */
+  if (body->length > ADBSCOPE_CONTROL_MAX_BODY)
     {
-      reply_error (msg, SOUP_STATUS_FORBIDDEN, "forbidden", _("Wrong or missing token"));
+      reply_error (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "usage", _("The request body is too large"));
       return;
     }
-  if (g_strcmp0 (soup_server_message_get_method (msg), "POST") != 0)
+  bytes = soup_message_body_flatten (body);
+  request = adbscope_control_request_parse (soup_server_message_get_method (msg), path,
+                                            soup_message_headers_get_one (headers, "Authorization"),
+                                            self->token,
+                                            g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                            &status, &error);
+  if (request == NULL)
     {
-      reply_error (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, "usage", _("Use POST"));
+      reply_error (msg, status,
+                   g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FORBIDDEN) ? "forbidden" : "usage",
+                   error->message);
       return;
     }
 
-  if (g_str_equal (path, "/mark"))
-    {
-      SoupMessageBody *body = soup_server_message_get_request_body (msg);
-      g_autoptr(JsonParser) parser = json_parser_new ();
-      g_autoptr(GBytes) bytes = soup_message_body_flatten (body);
-      const char *label = NULL;
-      JsonNode *root;
-
-      if (!json_parser_load_from_data (parser, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL) ||
-          (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
-          (label = json_object_get_string_member_with_default (json_node_get_object (root), "label", NULL)) == NULL)
-        {
-          reply_error (msg, SOUP_STATUS_BAD_REQUEST, "usage", _("Expected {\"label\": \"…\"}"));
-          return;
-        }
-      g_signal_emit (self, signals[SIGNAL_MARK], 0, label, &answer);
-    }
-  else if (g_str_equal (path, "/stop"))
-    g_signal_emit (self, signals[SIGNAL_STOP], 0, &answer);
+  if (request->command == ADBSCOPE_CONTROL_MARK)
+    g_signal_emit (self, signals[SIGNAL_MARK], 0, request->label, &answer);
   else
-    {
-      reply_error (msg, SOUP_STATUS_NOT_FOUND, "usage", _("Unknown request"));
-      return;
-    }
+    g_signal_emit (self, signals[SIGNAL_STOP], 0, &answer);
 
   if (answer == NULL)
     {
@@ -165,40 +146,110 @@ handle_request (SoupServer        *server,
   reply_json (msg, SOUP_STATUS_OK, answer);
 }
 
-static gboolean
-pid_is_alive (gint64 pid)
+/* A body announced larger than the limit is refused before it is read. */
+static void
+on_got_headers (SoupServerMessage *msg,
+                gpointer           user_data)
 {
-  g_autofree char *proc = g_strdup_printf ("/proc/%" G_GINT64_FORMAT, pid);
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
 
-  return pid > 0 && pid != getpid () && g_file_test (proc, G_FILE_TEST_IS_DIR);
+  if (soup_message_headers_get_content_length (headers) > ADBSCOPE_CONTROL_MAX_BODY)
+    reply_error (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "usage", _("The request body is too large"));
 }
 
-/* Refuses to start when another record is running, so `mark` and `stop`
- * can never reach the wrong one; a file left by a crashed record is
- * replaced.
- */
-static gboolean
-check_no_other_record (const char  *path,
-                       GError     **error)
+static void
+on_request_started (SoupServer        *server,
+                    SoupServerMessage *msg,
+                    gpointer           user_data)
+{
+  g_signal_connect (msg, "got-headers", G_CALLBACK (on_got_headers), NULL);
+}
+
+char *
+adbscope_control_dup_lock_path (void)
+{
+  return g_build_filename (g_get_user_runtime_dir (), "adbscope", "record.lock", NULL);
+}
+
+/* The pid the state file names, for the message; 0 if unknown. */
+static gint64
+state_file_pid (const char *path)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonNode *root;
-  gint64 pid;
 
-  if (!json_parser_load_from_file (parser, path, NULL))
-    return TRUE;
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return TRUE;
-  pid = json_object_get_int_member_with_default (json_node_get_object (root), "pid", 0);
-  if (pid_is_alive (pid))
+  if (!json_parser_load_from_file (parser, path, NULL) ||
+      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return 0;
+  return json_object_get_int_member_with_default (json_node_get_object (root), "pid", 0);
+}
+
+/* One record at a time, atomically: an exclusive flock() on record.lock,
+ * held for the whole run and released by the kernel however the run ends.
+ * Whoever holds it owns record.json; a file left without the lock is
+ * stale, whatever its pid.  Returns the lock fd, or -1. */
+static int
+take_run_lock (const char  *lock_path,
+               const char  *state_path,
+               GError     **error)
+{
+  int fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+  if (fd < 0)
     {
-      /* Not G_GINT64_FORMAT: xgettext cannot see through it. */
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADDRESS_IN_USE,
-                   _("Another record is running (pid %lld); stop it with “adbscope stop”"), (long long) pid);
-      return FALSE;
+      int errsv = errno;
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                   _("Cannot write %s: %s"), lock_path, g_strerror (errsv));
+      return -1;
     }
-  return TRUE;
+  if (flock (fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      int errsv = errno;
+      gint64 pid = state_file_pid (state_path);
+
+      close (fd);
+      if (errsv != EWOULDBLOCK)
+        {
+          g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                       _("Cannot lock %s: %s"), lock_path, g_strerror (errsv));
+          return -1;
+        }
+      /* Not G_GINT64_FORMAT: xgettext cannot see through it. */
+      if (pid > 0)
+        g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADDRESS_IN_USE,
+                     _("Another record is running (pid %lld); stop it with “adbscope stop”"), (long long) pid);
+      else
+        g_set_error_literal (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADDRESS_IN_USE,
+                             _("Another record is starting; stop it with “adbscope stop”"));
+      return -1;
+    }
+  return fd;
+}
+
+/* TRUE when a record holds the lock (for the client: a state file without
+ * one is stale). */
+static gboolean
+run_lock_is_held (void)
+{
+  g_autofree char *lock_path = adbscope_control_dup_lock_path ();
+  int fd = open (lock_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  gboolean held;
+
+  if (fd < 0)
+    return FALSE;
+  held = flock (fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close (fd);
+  return held;
+}
+
+static void
+release_run_lock (AdbscopeControlServer *self)
+{
+  if (self->lock_fd >= 0)
+    {
+      close (self->lock_fd);
+      self->lock_fd = -1;
+    }
 }
 
 gboolean
@@ -210,6 +261,7 @@ adbscope_control_server_start (AdbscopeControlServer  *self,
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *dir = NULL;
+  g_autofree char *lock_path = NULL;
   g_autofree char *text = NULL;
   g_autofree char *tmp = NULL;
   GSList *uris;
@@ -219,16 +271,28 @@ adbscope_control_server_start (AdbscopeControlServer  *self,
   g_return_val_if_fail (self->server == NULL, FALSE);
 
   self->state_path = adbscope_control_dup_state_path ();
-  if (!check_no_other_record (self->state_path, error))
+  lock_path = adbscope_control_dup_lock_path ();
+  dir = g_path_get_dirname (self->state_path);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int errsv = errno;
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                   _("Cannot create %s: %s"), dir, g_strerror (errsv));
+      return FALSE;
+    }
+  self->lock_fd = take_run_lock (lock_path, self->state_path, error);
+  if (self->lock_fd < 0)
     return FALSE;
 
   self->server = soup_server_new ("server-header", "adbscope", NULL);
   soup_server_add_handler (self->server, NULL, handle_request, self, NULL);
+  g_signal_connect (self->server, "request-started", G_CALLBACK (on_request_started), NULL);
   loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   address = g_inet_socket_address_new (loopback, 0);
   if (!soup_server_listen (self->server, address, 0, error))
     {
       g_clear_object (&self->server);
+      release_run_lock (self);
       return FALSE;
     }
   uris = soup_server_get_uris (self->server);
@@ -246,15 +310,6 @@ adbscope_control_server_start (AdbscopeControlServer  *self,
   node = json_builder_get_root (b);
   text = json_to_string (node, FALSE);
 
-  dir = g_path_get_dirname (self->state_path);
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      int errsv = errno;
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
-                   _("Cannot create %s: %s"), dir, g_strerror (errsv));
-      adbscope_control_server_stop (self);
-      return FALSE;
-    }
   /* Written 0600 from the start, then renamed into place. */
   tmp = g_strconcat (self->state_path, ".XXXXXX", NULL);
   fd = g_mkstemp_full (tmp, O_WRONLY, 0600);
@@ -280,9 +335,11 @@ adbscope_control_server_stop (AdbscopeControlServer *self)
     {
       soup_server_disconnect (self->server);
       g_clear_object (&self->server);
-      if (self->state_path != NULL)
+      /* Ours to remove: we hold the lock.  Removed before the lock goes. */
+      if (self->state_path != NULL && self->lock_fd >= 0)
         g_unlink (self->state_path);
     }
+  release_run_lock (self);
 }
 
 guint
@@ -332,6 +389,7 @@ static void
 adbscope_control_server_init (AdbscopeControlServer *self)
 {
   self->token = new_token ();
+  self->lock_fd = -1;
 }
 
 AdbscopeControlServer *
@@ -361,7 +419,7 @@ adbscope_control_request (const char  *command,
   gint64 port;
   const char *token;
 
-  if (!json_parser_load_from_file (state, path, NULL) ||
+  if (!run_lock_is_held () || !json_parser_load_from_file (state, path, NULL) ||
       (root = json_parser_get_root (state)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NO_RECORDING,
@@ -386,6 +444,8 @@ adbscope_control_request (const char  *command,
   msg = soup_message_new ("POST", url);
   auth = g_strdup_printf ("Bearer %s", token);
   soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+  if (label != NULL && !adbscope_control_label_is_valid (label, error))
+    return NULL;
   if (label != NULL)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();

@@ -22,6 +22,7 @@ guint                  adbscope_control_server_get_port   (AdbscopeControlServer
 const char            *adbscope_control_server_get_token  (AdbscopeControlServer  *self);
 
 char                  *adbscope_control_dup_state_path    (void);
+char                  *adbscope_control_dup_lock_path     (void);
 JsonNode              *adbscope_control_request           (const char             *command,
                                                            const char             *label,
                                                            GError                **error);

@@ -1,10 +1,13 @@
 /* adbscope-csv.c: samples as CSV
  *
  * Columns: time_s (since the start of the session), every series of
- * ADBSCOPE_SERIES_TABLE by its report path, then cpu.core<N>_pct.  A row
- * is one fast sample; a series sampled on another schedule (frames,
- * meminfo, battery) gives its latest value no older than two intervals.
- * An empty cell is "no value" — never written as 0.
+ * ADBSCOPE_SERIES_TABLE by its report path, the age of the slower sources'
+ * values (memory.meminfo_age_s, power.age_s, thermal.age_s), then
+ * cpu.core<N>_pct.  A row is one fast sample.  A value stays valid for two
+ * periods of its own cadence (meminfo every --meminfo-interval, battery and
+ * thermal every 2 s, everything else every sample interval), so every row
+ * carries the latest known value of each series; the age columns say how
+ * old the slower ones are.  An empty cell is "no value" — never written as 0.
  */
 #include "config.h"
 
@@ -14,6 +17,49 @@
 #include "adbscope-csv.h"
 #include "adbscope-error.h"
 
+/* Battery on even seconds, thermal on odd ones (adbscope-slow-collector.c). */
+#define SLOW_SOURCE_CADENCE_MS 2000
+
+/* How often a series gets a new value. */
+static guint
+cadence_ms (AdbscopeSession  *session,
+            AdbscopeSeriesId  id)
+{
+  switch (id)
+    {
+    case ADBSCOPE_SERIES_MEM_APP_PSS:
+    case ADBSCOPE_SERIES_MEM_JAVA_HEAP:
+    case ADBSCOPE_SERIES_MEM_NATIVE_HEAP:
+    case ADBSCOPE_SERIES_MEM_CODE:
+    case ADBSCOPE_SERIES_MEM_STACK:
+    case ADBSCOPE_SERIES_MEM_GRAPHICS:
+    case ADBSCOPE_SERIES_MEM_PRIVATE_OTHER:
+    case ADBSCOPE_SERIES_MEM_SYSTEM:
+    case ADBSCOPE_SERIES_MEM_APP_PSS_SWAP:
+      return MAX (adbscope_session_get_meminfo_interval (session), adbscope_session_get_interval (session));
+    case ADBSCOPE_SERIES_BATTERY_LEVEL:
+    case ADBSCOPE_SERIES_BATTERY_TEMP:
+    case ADBSCOPE_SERIES_BATTERY_VOLTAGE:
+    case ADBSCOPE_SERIES_BATTERY_CURRENT:
+    case ADBSCOPE_SERIES_POWER:
+    case ADBSCOPE_SERIES_THERMAL_STATUS:
+    case ADBSCOPE_SERIES_THERMAL_MAX_TEMP:
+      return MAX (SLOW_SOURCE_CADENCE_MS, adbscope_session_get_interval (session));
+    default:
+      return adbscope_session_get_interval (session);
+    }
+}
+
+/* The slower sources whose age is a column: one series stands for each. */
+static const struct {
+  const char       *column;
+  AdbscopeSeriesId  id;
+} age_columns[] = {
+  { "memory.meminfo_age_s", ADBSCOPE_SERIES_MEM_APP_PSS },
+  { "power.age_s", ADBSCOPE_SERIES_BATTERY_LEVEL },
+  { "thermal.age_s", ADBSCOPE_SERIES_THERMAL_STATUS },
+};
+
 void
 adbscope_csv_append_header (GString         *out,
                             AdbscopeSession *session)
@@ -21,9 +67,28 @@ adbscope_csv_append_header (GString         *out,
   g_string_append (out, "time_s");
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
     g_string_append_printf (out, ",%s", adbscope_series_id_get_path (i));
+  for (guint i = 0; i < G_N_ELEMENTS (age_columns); i++)
+    g_string_append_printf (out, ",%s", age_columns[i].column);
   for (guint c = 0; c < adbscope_session_get_n_cores (session); c++)
     g_string_append_printf (out, ",cpu.core%u_pct", c);
   g_string_append_c (out, '\n');
+}
+
+/* The latest sample at or before @time_us that is still valid, or NULL. */
+static const AdbscopeSample *
+valid_sample_at (AdbscopeSeries *series,
+                 gint64          time_us,
+                 gint64          max_age_us)
+{
+  guint i = adbscope_series_lower_bound (series, time_us + 1);
+  const AdbscopeSample *s;
+
+  if (i == 0)
+    return NULL;
+  s = adbscope_series_get (series, i - 1);
+  if (!isfinite (s->value) || time_us - s->time_us > max_age_us)
+    return NULL;
+  return s;
 }
 
 static void
@@ -32,17 +97,12 @@ append_value_at (GString        *out,
                  gint64          time_us,
                  gint64          max_age_us)
 {
-  guint i = adbscope_series_lower_bound (series, time_us + 1);
-  const AdbscopeSample *s;
+  const AdbscopeSample *s = valid_sample_at (series, time_us, max_age_us);
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_string_append_c (out, ',');
-  if (i == 0)
-    return;
-  s = adbscope_series_get (series, i - 1);
-  if (!isfinite (s->value) || time_us - s->time_us > max_age_us)
-    return;
-  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6g", s->value));
+  if (s != NULL)
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6g", s->value));
 }
 
 void
@@ -56,7 +116,18 @@ adbscope_csv_append_row (GString         *out,
   g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.3f",
                                          (time_us - adbscope_session_get_start_us (session)) / 1e6));
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
-    append_value_at (out, adbscope_session_get_series (session, i), time_us, max_age);
+    append_value_at (out, adbscope_session_get_series (session, i), time_us,
+                     2 * (gint64) cadence_ms (session, i) * 1000);
+  for (guint i = 0; i < G_N_ELEMENTS (age_columns); i++)
+    {
+      AdbscopeSeriesId id = age_columns[i].id;
+      const AdbscopeSample *s = valid_sample_at (adbscope_session_get_series (session, id), time_us,
+                                                 2 * (gint64) cadence_ms (session, id) * 1000);
+
+      g_string_append_c (out, ',');
+      if (s != NULL)
+        g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.3f", MAX (0, time_us - s->time_us) / 1e6));
+    }
   for (guint c = 0; c < adbscope_session_get_n_cores (session); c++)
     append_value_at (out, adbscope_session_get_core_series (session, c), time_us, max_age);
   g_string_append_c (out, '\n');

@@ -126,6 +126,7 @@ adbscope_demo_start_async (AdbscopeDemo  *self,
   g_autofree char *bin = find_self ();
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_auto(GStrv) apks = NULL;
   GTask *task;
 
   g_return_if_fail (ADBSCOPE_IS_DEMO (self));
@@ -147,6 +148,15 @@ adbscope_demo_start_async (AdbscopeDemo  *self,
     }
   if (self->game)
     g_ptr_array_add (argv, (char *) "--game");
+  /* ADBSCOPE_DEMO_APKS=A.apk:B.apk installs real APKs on the demo device
+   * (screenshots of the app picker with names and icons). */
+  apks = g_strsplit (g_getenv ("ADBSCOPE_DEMO_APKS") != NULL ? g_getenv ("ADBSCOPE_DEMO_APKS") : "", ":", -1);
+  for (guint i = 0; apks[i] != NULL; i++)
+    if (apks[i][0] != '\0')
+      {
+        g_ptr_array_add (argv, (char *) "--apk");
+        g_ptr_array_add (argv, apks[i]);
+      }
   g_ptr_array_add (argv, NULL);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);

@@ -9,5 +9,6 @@ G_BEGIN_DECLS
 AdbscopeDnsLookup *_adbscope_dns_lookup_new    (const Adbscope__Agent__V1__DnsLookup *d);
 gboolean           _adbscope_dns_lookup_update (AdbscopeDnsLookup                    *self,
                                                 const Adbscope__Agent__V1__DnsLookup *d);
+AdbscopeDnsLookup *_adbscope_dns_lookup_copy   (AdbscopeDnsLookup                    *self);
 
 G_END_DECLS

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "adbscope-connection-private.h"
 #include "adbscope-dns-lookup-private.h"
 
@@ -261,4 +263,39 @@ adbscope_dns_lookup_init (AdbscopeDnsLookup *self)
 {
   self->uid = -1;
   self->answers = g_new0 (char *, 1);
+}
+
+/* A copy that no snapshot updates (the paused view). */
+AdbscopeDnsLookup *
+_adbscope_dns_lookup_copy (AdbscopeDnsLookup *self)
+{
+  AdbscopeDnsLookup *copy = g_object_new (ADBSCOPE_TYPE_DNS_LOOKUP, NULL);
+
+  copy->id = self->id;
+  copy->uid = self->uid;
+  copy->name = g_strdup (self->name);
+  copy->qtype = self->qtype;
+  copy->answers = g_strdupv (self->answers);
+  copy->latency_ms = self->latency_ms;
+  copy->result = g_strdup (self->result);
+  copy->rcode = self->rcode;
+  copy->time_ms = self->time_ms;
+  copy->via_fake_resolver = self->via_fake_resolver;
+  return copy;
+}
+
+/* The lookup's result in words ("NXDOMAIN" → "No such name"). */
+const char *
+adbscope_dns_result_text (const char *code)
+{
+  if (g_strcmp0 (code, "NOERROR") == 0)
+    return _("Answered");
+  if (g_strcmp0 (code, "NXDOMAIN") == 0)
+    /* Translators: DNS NXDOMAIN */
+    return _("No such name");
+  if (g_strcmp0 (code, "SERVFAIL") == 0)
+    return _("Server failure");
+  if (g_strcmp0 (code, "FAILED") == 0)
+    return _("No answer");
+  return code != NULL ? code : "—";
 }

@@ -18,6 +18,7 @@ double              adbscope_dns_lookup_get_latency_ms (AdbscopeDnsLookup *self)
 const char         *adbscope_dns_lookup_get_result     (AdbscopeDnsLookup *self);
 guint               adbscope_dns_lookup_get_rcode      (AdbscopeDnsLookup *self);
 gint64              adbscope_dns_lookup_get_time_ms    (AdbscopeDnsLookup *self);
+const char         *adbscope_dns_result_text           (const char        *code);
 gboolean            adbscope_dns_lookup_is_failed      (AdbscopeDnsLookup *self);
 
 G_END_DECLS

@@ -130,7 +130,9 @@ build_command (AdbscopeCollector *collector,
                             adbscope_collector_get_package (collector));
   pid_ref = self->pid > 0 ? pid_text : "$p";
 
-  g_string_append (cmd, "grep -H '' /proc/uptime /proc/stat /proc/meminfo /proc/net/dev");
+  /* LC_ALL=C: GNU grep in a UTF-8 locale prints "binary file matches"
+   * instead of a thread name cut mid-character (toybox ignores it). */
+  g_string_append (cmd, "LC_ALL=C grep -H '' /proc/uptime /proc/stat /proc/meminfo /proc/net/dev");
   if (self->read_psi)
     g_string_append (cmd, " /proc/pressure/memory");
   g_string_append_printf (cmd, " /proc/%s/stat /proc/%s/status /proc/%s/task/*/stat",

@@ -16,6 +16,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -64,6 +65,8 @@ struct _AdbscopeNetwork
 
   char                *pcap_file;
   guint64              pcap_packets;
+  gint64               clock_offset_us;     /* session µs − agent wall µs */
+  guint64              last_time_ms;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeNetwork, adbscope_network, G_TYPE_OBJECT)
@@ -331,6 +334,7 @@ update_rate (AdbscopeNetwork                     *self,
     }
   self->have_prev = TRUE;
   self->prev_time_ms = s->time_ms;
+  self->last_time_ms = s->time_ms;
   self->prev_rx = rx;
   self->prev_tx = tx;
 }
@@ -348,6 +352,7 @@ adbscope_network_apply_snapshot (AdbscopeNetwork                     *self,
   g_return_if_fail (self->n_runs > 0);
 
   offset_us = received_us - (gint64) s->time_ms * 1000;
+  self->clock_offset_us = offset_us;
   if (self->in_gap)
     {
       g_array_index (self->gaps, AdbscopeNetGap, self->gaps->len - 1).end_us = received_us;
@@ -568,4 +573,111 @@ adbscope_network_init (AdbscopeNetwork *self)
   self->events = g_array_new (FALSE, FALSE, sizeof (AdbscopeNetEvent));
   g_array_set_clear_func (self->events, (GDestroyNotify) event_clear);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeNetGap));
+}
+
+static void
+copy_list (GListStore *to,
+           GListModel *from,
+           gpointer  (*copy) (gpointer))
+{
+  guint n = g_list_model_get_n_items (from);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (from, i);
+
+      g_ptr_array_add (items, copy (item));
+    }
+  g_list_store_splice (to, 0, 0, items->pdata, items->len);
+}
+
+static gpointer
+copy_host (gpointer item)
+{
+  AdbscopeNetHost *h = item;
+  AdbscopeNetHost *copy = adbscope_net_host_new (adbscope_net_host_get_host (h));
+
+  adbscope_net_host_set_totals (copy, adbscope_net_host_get_host_source (h),
+                                adbscope_net_host_get_bytes_up (h), adbscope_net_host_get_bytes_down (h),
+                                adbscope_net_host_get_connections (h), adbscope_net_host_get_failures (h));
+  return copy;
+}
+
+/**
+ * adbscope_network_copy:
+ *
+ * A frozen copy for the paused view: the same items (new objects, so the
+ * live snapshots do not reach them), events, gaps and totals.  It is never
+ * fed again.
+ *
+ * Returns: (transfer full): the copy
+ */
+AdbscopeNetwork *
+adbscope_network_copy (AdbscopeNetwork *self)
+{
+  AdbscopeNetwork *copy;
+
+  g_return_val_if_fail (ADBSCOPE_IS_NETWORK (self), NULL);
+
+  copy = adbscope_network_new ();
+  copy_list (copy->connections, G_LIST_MODEL (self->connections), (gpointer (*) (gpointer)) _adbscope_connection_copy);
+  copy_list (copy->hosts, G_LIST_MODEL (self->hosts), copy_host);
+  copy_list (copy->dns, G_LIST_MODEL (self->dns), (gpointer (*) (gpointer)) _adbscope_dns_lookup_copy);
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      const AdbscopeNetEvent *ev = &g_array_index (self->events, AdbscopeNetEvent, i);
+      AdbscopeNetEvent c = { ev->time_us, ev->kind, g_strdup (ev->subject), g_strdup (ev->code) };
+
+      g_array_append_val (copy->events, c);
+    }
+  g_array_append_vals (copy->gaps, self->gaps->data, self->gaps->len);
+  copy->n_runs = self->n_runs;
+  copy->n_hellos = self->n_hellos;
+  copy->run_start_ms = self->run_start_ms;
+  copy->agent_version = g_strdup (self->agent_version);
+  copy->agent_platform = g_strdup (self->agent_platform);
+  copy->n_snapshots = self->n_snapshots;
+  copy->missed_snapshots = self->missed_snapshots;
+  copy->done_runs = self->done_runs;
+  copy->this_run = self->this_run;
+  copy->have_rate = self->have_rate;
+  copy->rate_time_us = self->rate_time_us;
+  copy->rate_rx = self->rate_rx;
+  copy->rate_tx = self->rate_tx;
+  copy->in_gap = self->in_gap;
+  copy->clock_offset_us = self->clock_offset_us;
+  copy->last_time_ms = self->last_time_ms;
+  copy->pcap_file = g_strdup (self->pcap_file);
+  copy->pcap_packets = self->pcap_packets;
+  return copy;
+}
+
+/* session time (µs) = agent wall time (µs) + this; 0 before a snapshot. */
+gint64
+adbscope_network_get_clock_offset_us (AdbscopeNetwork *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_NETWORK (self), 0);
+  return self->clock_offset_us;
+}
+
+/* The agent's wall time of the last snapshot (Unix ms), 0 before one. */
+gint64
+adbscope_network_get_time_ms (AdbscopeNetwork *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_NETWORK (self), 0);
+  return (gint64) self->last_time_ms;
+}
+
+/* What a person reads for @ev on the charts' timeline. */
+char *
+adbscope_net_event_describe (const AdbscopeNetEvent *ev)
+{
+  g_return_val_if_fail (ev != NULL, NULL);
+
+  if (ev->kind == ADBSCOPE_NET_EVENT_DNS_FAILED)
+    /* Translators: a failed DNS lookup on the timeline: name, result in words */
+    return g_strdup_printf (_("DNS %s: %s"), ev->subject, adbscope_dns_result_text (ev->code));
+  /* Translators: a failed connection on the timeline: host:port, reason in words */
+  return g_strdup_printf (_("%s: %s"), ev->subject, adbscope_connection_failure_text_for (ev->code));
 }

@@ -91,5 +91,9 @@ const char      *adbscope_network_get_pcap_file        (AdbscopeNetwork         
 void             adbscope_network_set_pcap_packets     (AdbscopeNetwork                     *self,
                                                         guint64                              n);
 guint64          adbscope_network_get_pcap_packets     (AdbscopeNetwork                     *self);
+AdbscopeNetwork *adbscope_network_copy                 (AdbscopeNetwork                     *self);
+gint64           adbscope_network_get_clock_offset_us  (AdbscopeNetwork                     *self);
+char            *adbscope_net_event_describe           (const AdbscopeNetEvent              *ev);
+gint64           adbscope_network_get_time_ms          (AdbscopeNetwork                     *self);
 
 G_END_DECLS

@@ -17,6 +17,8 @@
 #include "adbscope-report.h"
 #include "adbscope-report-network.h"
 #include "adbscope-parse-gfxinfo.h"
+#include "adbscope-run.h"
+#include "adbscope-stats.h"
 #include "adbscope-thread.h"
 
 static void
@@ -26,6 +28,18 @@ set_number (JsonObject *o,
 {
   if (isfinite (v))
     json_object_set_double_member (o, key, v);
+  else
+    json_object_set_null_member (o, key);
+}
+
+/* Counts and ids are integers in the JSON (34, not 34.0); -1 is null. */
+static void
+set_int (JsonObject *o,
+         const char *key,
+         gint64      v)
+{
+  if (v >= 0)
+    json_object_set_int_member (o, key, v);
   else
     json_object_set_null_member (o, key);
 }
@@ -57,20 +71,23 @@ stats_object (const AdbscopeSeriesStats *st)
   return o;
 }
 
-/* Least-squares slope of value over minutes, for memory growth. */
+/* Least-squares slope of value over minutes between t0 and t1, for memory
+ * growth. */
 static double
-slope_per_minute (AdbscopeSeries *series)
+slope_per_minute (const GArray *series,
+                  gint64        from_us,
+                  gint64        to_us)
 {
-  guint n = adbscope_series_get_length (series), k = 0;
+  guint k = 0;
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   gint64 t0 = 0;
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < series->len; i++)
     {
-      const AdbscopeSample *s = adbscope_series_get (series, i);
+      const AdbscopeSample *s = &g_array_index (series, AdbscopeSample, i);
       double x, y = s->value;
 
-      if (!isfinite (y))
+      if (!isfinite (y) || s->time_us < from_us || s->time_us > to_us)
         continue;
       if (k == 0)
         t0 = s->time_us;
@@ -83,6 +100,42 @@ slope_per_minute (AdbscopeSeries *series)
   return (k * sxy - sx * sy) / (k * sxx - sx * sx);
 }
 
+/* Growth is per process, never across a restart: the slope over the
+ * longest single process (the longest stretch between restarts). */
+static double
+growth_per_minute (const AdbscopeRun *run,
+                   const GArray      *series)
+{
+  gint64 start = G_MININT64, best_from = G_MININT64, best_to = G_MAXINT64, best_len = -1;
+  guint n = run->restart_times ? run->restart_times->len : 0;
+
+  for (guint i = 0; i <= n; i++)
+    {
+      gint64 end = i < n ? g_array_index (run->restart_times, gint64, i) - 1 : G_MAXINT64;
+      gint64 first = G_MAXINT64, last = G_MININT64;
+
+      for (guint k = 0; k < series->len; k++)
+        {
+          const AdbscopeSample *smp = &g_array_index (series, AdbscopeSample, k);
+
+          if (smp->time_us < start || smp->time_us > end || !isfinite (smp->value))
+            continue;
+          first = MIN (first, smp->time_us);
+          last = MAX (last, smp->time_us);
+        }
+      if (last >= first && last - first > best_len)
+        {
+          best_len = last - first;
+          best_from = start;
+          best_to = end;
+        }
+      start = end + 1;
+    }
+  if (best_len < 0)
+    return NAN;
+  return slope_per_minute (series, best_from, best_to);
+}
+
 static JsonObject *
 section (JsonObject *root,
          const char *name)
@@ -92,31 +145,41 @@ section (JsonObject *root,
   return json_object_get_object_member (root, name);
 }
 
+static JsonObject *
+series_stats (const GArray *series,
+              gint64        t0,
+              gint64        t1)
+{
+  AdbscopeSeriesStats st = { 0 };
+
+  if (series == NULL)
+    return stats_object (NULL);
+  adbscope_samples_compute_stats ((const AdbscopeSample *) series->data, series->len, t0, t1, &st);
+  return stats_object (&st);
+}
+
 static void
-add_series (JsonObject     *root,
-            const char     *path,
-            AdbscopeSeries *series)
+add_series (JsonObject        *root,
+            const AdbscopeRun *run,
+            const char        *path,
+            const GArray      *series)
 {
   g_autofree char *sect = g_strdup (path);
   char *dot = strchr (sect, '.');
-  AdbscopeSeriesStats st = { 0 };
   JsonObject *o;
 
   g_assert (dot != NULL);
   *dot = '\0';
-  if (series != NULL)
-    adbscope_series_compute_stats (series, &st);
-  o = stats_object (series ? &st : NULL);
+  o = series_stats (series, G_MININT64, G_MAXINT64);
   if (g_str_has_prefix (path, "memory."))
-    set_number (o, "growth_per_min", series ? slope_per_minute (series) : NAN);
+    set_number (o, "growth_per_min", series ? growth_per_minute (run, series) : NAN);
   json_object_set_object_member (section (root, sect), dot + 1, o);
 }
 
 static double
-seconds_since (AdbscopeSession *session,
-               gint64           time_us)
+seconds (gint64 time_us)
 {
-  return (time_us - adbscope_session_get_start_us (session)) / 1e6;
+  return time_us / 1e6;
 }
 
 /* n, p50/p90/p95/p99 (nearest rank, like the series statistics), max of sorted times */
@@ -200,35 +263,40 @@ add_frame_sources (JsonObject      *frames,
 }
 
 static void
-add_frames (JsonObject      *root,
-            AdbscopeSession *session)
+add_frames (JsonObject        *root,
+            const AdbscopeRun *run)
 {
   static const AdbscopeFrameTotals none = { 0 };
-  const AdbscopeFrameTotals *t = session ? adbscope_session_get_frame_totals (session) : &none;
-  const GArray *times = session ? adbscope_session_get_frame_times (session) : NULL;
-  const double *ms = times ? (const double *) (gpointer) times->data : NULL;
-  guint n = times ? times->len : 0;
+  const AdbscopeFrameTotals *t = run ? &run->totals : &none;
+  const double *ms = run ? (const double *) (gpointer) run->frame_times->data : NULL;
+  guint n = run ? run->frame_times->len : 0;
   JsonObject *frames = section (root, "frames");
   JsonObject *causes = json_object_new ();
   JsonObject *ft = json_object_new ();
+  AdbscopeSeriesStats fps = { 0 };
+  /* Frames were measured when at least one interval had a rate: an app
+   * that never drew (or never ran) has null totals, not 0. */
+  gboolean measured = FALSE;
 
-  json_object_set_int_member (frames, "total", t->frames);
-  json_object_set_int_member (frames, "janky", t->janky);
-  set_number (frames, "janky_pct", t->frames > 0 ? 100.0 * t->janky / t->frames : NAN);
+  for (guint i = 0; run != NULL && i < run->series[ADBSCOPE_SERIES_FPS]->len && !measured; i++)
+    measured = isfinite (g_array_index (run->series[ADBSCOPE_SERIES_FPS], AdbscopeSample, i).value);
+  (void) fps;
+
+  set_int (frames, "total", measured ? t->frames : -1);
+  set_int (frames, "janky", measured ? t->janky : -1);
+  set_number (frames, "janky_pct", measured && t->frames > 0 ? 100.0 * t->janky / t->frames : NAN);
   set_number (frames, "over_deadline_pct", n > 0 ? 100.0 * t->over_deadline / n : NAN);
-  set_number (frames, "refresh_hz", session ? adbscope_session_get_refresh_rate (session) : NAN);
+  set_number (frames, "refresh_hz", run ? run->refresh_hz : NAN);
   for (guint i = 0; i < ADBSCOPE_JANK_N_CAUSES; i++)
-    if (t->has_cause[i])
+    if (t->has_cause[i] && measured)
       json_object_set_int_member (causes, adbscope_jank_cause_to_key (i), t->causes[i]);
     else
       json_object_set_null_member (causes, adbscope_jank_cause_to_key (i));
   json_object_set_object_member (frames, "causes", causes);
 
-  /* The session keeps the frame times sorted; the GUI's frames page reads
-   * the same array with the same helper. */
+  /* The run keeps the frame times sorted, as the session does. */
   fill_frame_times (ft, ms, n);
   json_object_set_object_member (frames, "frame_time_ms", ft);
-  add_frame_sources (frames, session);
 }
 
 /* gpu.node, gpu.max_freq_mhz beside the busy/freq statistics */
@@ -243,64 +311,57 @@ add_gpu (JsonObject      *root,
   set_number (gpu, "max_freq_mhz", p ? p->gpu_max_freq_mhz : NAN);
 }
 
-static JsonObject *
-window_stats (AdbscopeSession  *session,
-              AdbscopeSeriesId  id,
-              gint64            t0,
-              gint64            t1)
-{
-  AdbscopeSeriesStats st = { 0 };
-
-  adbscope_series_compute_stats_range (adbscope_session_get_series (session, id), t0, t1, &st);
-  return stats_object (&st);
-}
-
 static const AdbscopeSeriesId marker_series[] = {
   ADBSCOPE_SERIES_CPU_APP, ADBSCOPE_SERIES_CPU_SYSTEM, ADBSCOPE_SERIES_FPS,
   ADBSCOPE_SERIES_MEM_APP_PSS, ADBSCOPE_SERIES_MEM_APP_RSS,
 };
 
 static JsonArray *
-markers_array (AdbscopeSession *session)
+markers_array (const AdbscopeRun *run)
 {
   JsonArray *a = json_array_new ();
-  const GArray *markers = session ? adbscope_session_get_markers (session) : NULL;
 
-  for (guint i = 0; markers != NULL && i < markers->len; i++)
+  for (guint i = 0; run != NULL && i < run->markers->len; i++)
     {
-      const AdbscopeMarker *m = &g_array_index (markers, AdbscopeMarker, i);
+      const AdbscopeMarker *m = &g_array_index (run->markers, AdbscopeMarker, i);
       gint64 t1 = m->time_us + ADBSCOPE_MARKER_WINDOW_S * G_USEC_PER_SEC;
       JsonObject *o = json_object_new ();
       JsonObject *w = json_object_new ();
 
       json_object_set_string_member (o, "label", m->label);
-      set_number (o, "time_s", seconds_since (session, m->time_us));
+      set_number (o, "time_s", seconds (m->time_us));
       json_object_set_int_member (o, "window_s", ADBSCOPE_MARKER_WINDOW_S);
       for (guint k = 0; k < G_N_ELEMENTS (marker_series); k++)
         json_object_set_object_member (w, adbscope_series_id_get_path (marker_series[k]),
-                                       window_stats (session, marker_series[k], m->time_us, t1));
+                                       series_stats (run->series[marker_series[k]], m->time_us, t1));
       json_object_set_object_member (o, "window", w);
       json_array_add_object_element (a, o);
     }
   return a;
 }
 
-static JsonObject *
-device_object (AdbscopeSession *session)
+/**
+ * adbscope_report_device_object:
+ * @probe: (nullable): the probe; NULL gives every key as null
+ *
+ * The report's `device` section (also what a recording keeps).
+ */
+JsonObject *
+adbscope_report_device_object (const AdbscopeProbeResult *p,
+                               const char                *serial)
 {
   JsonObject *o = json_object_new ();
-  const AdbscopeProbeResult *p = session ? adbscope_session_get_probe (session) : NULL;
   JsonArray *clusters = json_array_new ();
 
-  set_string (o, "serial", session ? adbscope_session_get_serial (session) : NULL);
+  set_string (o, "serial", serial);
   set_string (o, "model", p ? p->model : NULL);
   set_string (o, "manufacturer", p ? p->manufacturer : NULL);
   set_string (o, "device", p ? p->device : NULL);
   set_string (o, "release", p ? p->release : NULL);
-  set_number (o, "sdk", p ? p->sdk_int : NAN);
+  set_int (o, "sdk", p && p->sdk_int > 0 ? p->sdk_int : -1);
   set_string (o, "abi", p ? p->abi : NULL);
-  set_number (o, "cores", p ? p->n_cores : NAN);
-  set_number (o, "page_size", p && p->page_size > 0 ? p->page_size : NAN);
+  set_int (o, "cores", p && p->n_cores > 0 ? (gint64) p->n_cores : -1);
+  set_int (o, "page_size", p && p->page_size > 0 ? (gint64) p->page_size : -1);
   set_number (o, "refresh_hz", p ? p->refresh_hz : NAN);
   for (guint i = 0; p != NULL && i < p->clusters->len; i++)
     {
@@ -311,42 +372,107 @@ device_object (AdbscopeSession *session)
       for (guint k = 0; k < c->cpus->len; k++)
         json_array_add_int_element (cpus, g_array_index (c->cpus, int, k));
       json_object_set_array_member (co, "cpus", cpus);
-      set_number (co, "max_freq_khz", c->max_freq_khz);
+      set_int (co, "max_freq_khz", isfinite (c->max_freq_khz) && c->max_freq_khz > 0 ? (gint64) c->max_freq_khz : -1);
       json_array_add_object_element (clusters, co);
     }
   json_object_set_array_member (o, "clusters", clusters);
   return o;
 }
 
+/**
+ * adbscope_report_device_loss:
+ *
+ * When adb lost the device, for how long, and why (end_s null while it was
+ * still gone at the end of the run), as the report's `run.device_lost` and
+ * `run.device_losses`; a recording keeps this object.
+ *
+ * Returns: (transfer full): `{"device_lost", "device_losses"}`
+ */
+JsonObject *
+adbscope_report_device_loss (AdbscopeSession *session)
+{
+  JsonObject *out = json_object_new ();
+  JsonArray *a = json_array_new ();
+  const GArray *losses = session ? adbscope_session_get_device_losses (session) : NULL;
+  gint64 start = session ? adbscope_session_get_start_us (session) : 0;
+  gint64 now = g_get_monotonic_time ();
+
+  for (guint i = 0; losses != NULL && i < losses->len; i++)
+    {
+      const AdbscopeDeviceLoss *l = &g_array_index (losses, AdbscopeDeviceLoss, i);
+      JsonObject *o = json_object_new ();
+
+      set_number (o, "start_s", (l->start_us - start) / 1e6);
+      set_number (o, "end_s", l->end_us ? (l->end_us - start) / 1e6 : NAN);
+      set_number (o, "duration_s", ((l->end_us ? l->end_us : now) - l->start_us) / 1e6);
+      set_string (o, "reason", l->reason);
+      json_array_add_object_element (a, o);
+    }
+  json_object_set_boolean_member (out, "device_lost", session ? adbscope_session_is_device_lost (session) : FALSE);
+  json_object_set_array_member (out, "device_losses", a);
+  return out;
+}
+
 static JsonObject *
-run_object (AdbscopeSession *session)
+copy_object (JsonObject *o)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonNode) copy = NULL;
+
+  json_node_set_object (node, o);
+  copy = json_node_copy (node);
+  return json_object_ref (json_node_get_object (copy));
+}
+
+static JsonObject *
+run_object (const AdbscopeRun *run)
 {
   JsonObject *o = json_object_new ();
   JsonArray *gaps = json_array_new ();
-  const GArray *g = session ? adbscope_session_get_gaps (session) : NULL;
-  GDateTime *start = session ? adbscope_session_get_start_time (session) : NULL;
-  g_autofree char *start_text = start ? g_date_time_format_iso8601 (start) : NULL;
-  gint64 last = session ? adbscope_session_get_last_sample_us (session) : 0;
+  double median_dt = NAN;
 
-  set_string (o, "start", start_text);
-  set_number (o, "duration_s", session && start ? (g_get_monotonic_time () - adbscope_session_get_start_us (session)) / 1e6 : NAN);
-  json_object_set_int_member (o, "interval_ms_configured", session ? adbscope_session_get_interval (session) : 0);
-  set_number (o, "interval_ms_measured", session ? adbscope_session_get_measured_interval_ms (session) : NAN);
-  json_object_set_int_member (o, "samples", session ? adbscope_session_get_n_samples (session) : 0);
-  json_object_set_int_member (o, "gaps", g ? g->len : 0);
-  for (guint i = 0; g != NULL && i < g->len; i++)
+  if (run != NULL && run->dts->len > 0)
     {
-      const AdbscopeGap *gap = &g_array_index (g, AdbscopeGap, i);
-      JsonObject *go = json_object_new ();
-      gint64 end = gap->end_us ? gap->end_us : MAX (last, gap->start_us);
+      g_autofree double *sorted = g_memdup2 (run->dts->data, run->dts->len * sizeof (double));
 
-      set_number (go, "start_s", seconds_since (session, gap->start_us));
-      set_number (go, "end_s", seconds_since (session, end));
-      set_number (go, "duration_s", (end - gap->start_us) / 1e6);
+      qsort (sorted, run->dts->len, sizeof (double), adbscope_compare_double);
+      median_dt = sorted[run->dts->len / 2] * 1000.0;
+    }
+
+  set_string (o, "start", run ? run->start : NULL);
+  set_number (o, "duration_s", run && run->start ? seconds (run->to_us - run->from_us) : NAN);
+  json_object_set_int_member (o, "interval_ms_configured", run ? run->interval_ms : 0);
+  set_number (o, "interval_ms_measured", median_dt);
+  json_object_set_int_member (o, "samples", run ? run->n_samples : 0);
+  json_object_set_int_member (o, "gaps", run ? run->gaps->len : 0);
+  for (guint i = 0; run != NULL && i < run->gaps->len; i++)
+    {
+      const AdbscopeGap *gap = &g_array_index (run->gaps, AdbscopeGap, i);
+      JsonObject *go = json_object_new ();
+
+      set_number (go, "start_s", seconds (gap->start_us));
+      set_number (go, "end_s", seconds (gap->end_us));
+      set_number (go, "duration_s", seconds (gap->end_us - gap->start_us));
       json_array_add_object_element (gaps, go);
     }
   json_object_set_array_member (o, "gap_list", gaps);
+  {
+    g_autoptr(JsonObject) loss = run && run->device_loss ? copy_object (run->device_loss)
+                                                         : adbscope_report_device_loss (NULL);
+
+    json_object_set_boolean_member (o, "device_lost", json_object_get_boolean_member_with_default (loss, "device_lost", FALSE));
+    json_object_set_array_member (o, "device_losses",
+                                  json_array_ref (json_object_get_array_member (loss, "device_losses")));
+  }
   json_object_set_array_member (o, "output_errors", json_array_new ());
+  set_string (o, "recording", run ? run->recording : NULL);
+  {
+    JsonObject *w = json_object_new ();
+
+    set_number (w, "from_s", run && run->start ? seconds (run->from_us) : NAN);
+    set_number (w, "to_s", run && run->start ? seconds (run->to_us) : NAN);
+    json_object_set_object_member (o, "window", w);
+  }
   return o;
 }
 
@@ -379,8 +505,8 @@ processes_array (AdbscopeSession *session)
       json_object_set_array_member (o, "pids", pids);
       json_object_set_int_member (o, "restarts", p->restarts);
       json_object_set_boolean_member (o, "running", p->running);
-      set_number (o, "first_seen_s", seconds_since (session, p->first_us));
-      set_number (o, "last_seen_s", seconds_since (session, p->last_us));
+      set_number (o, "first_seen_s", (p->first_us - adbscope_session_get_start_us (session)) / 1e6);
+      set_number (o, "last_seen_s", (p->last_us - adbscope_session_get_start_us (session)) / 1e6);
       json_object_set_object_member (o, "cpu_pct", series_stats_object (p->cpu_pct));
       json_object_set_object_member (o, "rss_kb", series_stats_object (p->rss_kb));
       json_object_set_object_member (o, "pss_kb", series_stats_object (p->pss_kb));
@@ -391,27 +517,32 @@ processes_array (AdbscopeSession *session)
 }
 
 static JsonObject *
-app_object (AdbscopeSession *session)
+app_object (const AdbscopeRun *run)
 {
   JsonObject *o = json_object_new ();
   JsonArray *pids = json_array_new ();
-  const GArray *p = session ? adbscope_session_get_pids (session) : NULL;
 
-  set_string (o, "package", session ? adbscope_session_get_package (session) : NULL);
-  for (guint i = 0; p != NULL && i < p->len; i++)
-    json_array_add_int_element (pids, g_array_index (p, gint64, i));
+  set_string (o, "package", run ? run->package : NULL);
+  for (guint i = 0; run != NULL && i < run->pids->len; i++)
+    json_array_add_int_element (pids, g_array_index (run->pids, gint64, i));
   json_object_set_array_member (o, "pids", pids);
-  json_object_set_int_member (o, "restarts", session ? adbscope_session_get_restarts (session) : 0);
+  /* Restarts are counted between sightings: null for an app never seen. */
+  set_int (o, "restarts", run != NULL && run->pids->len > 0 ? (gint64) run->restarts : -1);
   json_object_set_string_member (o, "totals", "sum over processes[]");
-  json_object_set_array_member (o, "processes", processes_array (session));
+  json_object_set_array_member (o, "processes", processes_array (run ? run->session : NULL));
   return o;
 }
 
-static JsonObject *
-sources_object (AdbscopeSession *session)
+/**
+ * adbscope_report_sources_object:
+ * @probe: (nullable): the probe
+ *
+ * The report's `sources` section (also what a recording keeps).
+ */
+JsonObject *
+adbscope_report_sources_object (const AdbscopeProbeResult *p)
 {
   JsonObject *o = json_object_new ();
-  const AdbscopeProbeResult *p = session ? adbscope_session_get_probe (session) : NULL;
 
   for (guint i = 0; i < ADBSCOPE_N_SOURCES; i++)
     {
@@ -425,10 +556,10 @@ sources_object (AdbscopeSession *session)
 }
 
 static JsonObject *
-system_object (AdbscopeSession *session)
+system_object (const AdbscopeRun *run)
 {
   static const AdbscopeSystemState unknown = { NULL, NULL, NULL, NULL, -1, -1, -1, -1 };
-  const AdbscopeSystemState *st = session ? adbscope_session_get_system_state (session) : &unknown;
+  const AdbscopeSystemState *st = run ? run->system : &unknown;
   JsonObject *o = json_object_new ();
   JsonArray *procs = json_array_new ();
 
@@ -439,65 +570,61 @@ system_object (AdbscopeSession *session)
 
       json_object_set_int_member (po, "pid", ap->pid);
       set_string (po, "name", ap->name);
-      set_number (po, "rss_kb", ap->rss_kb >= 0 ? (double) ap->rss_kb : NAN);
+      set_int (po, "rss_kb", ap->rss_kb);
       json_array_add_object_element (procs, po);
     }
   json_object_set_array_member (o, "processes", procs);
   set_string (o, "doze_deep", st->doze_deep);
   set_string (o, "doze_light", st->doze_light);
   set_string (o, "standby_bucket", st->standby_bucket);
-  set_number (o, "jobs", st->jobs >= 0 ? (double) st->jobs : NAN);
-  set_number (o, "jobs_running", st->jobs_running >= 0 ? (double) st->jobs_running : NAN);
-  set_number (o, "alarms_pending", st->alarms_pending >= 0 ? (double) st->alarms_pending : NAN);
-  set_number (o, "alarm_wakeups", st->alarm_wakeups >= 0 ? (double) st->alarm_wakeups : NAN);
+  set_int (o, "jobs", st->jobs);
+  set_int (o, "jobs_running", st->jobs_running);
+  set_int (o, "alarms_pending", st->alarms_pending);
+  set_int (o, "alarm_wakeups", st->alarm_wakeups);
   return o;
 }
 
 static JsonArray *
-threads_array (AdbscopeSession *session)
+threads_array (const AdbscopeRun *run)
 {
   JsonArray *a = json_array_new ();
-  GListModel *threads = session ? adbscope_session_get_threads (session) : NULL;
-  guint n = threads ? g_list_model_get_n_items (threads) : 0;
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; run != NULL && i < run->threads->len; i++)
     {
-      g_autoptr(AdbscopeThread) t = g_list_model_get_item (threads, i);
+      const AdbscopeRunThread *t = &g_array_index (run->threads, AdbscopeRunThread, i);
       JsonObject *o = json_object_new ();
 
-      json_object_set_int_member (o, "tid", adbscope_thread_get_tid (t));
-      set_string (o, "name", adbscope_thread_get_name (t));
-      set_number (o, "last_pct", adbscope_thread_get_cpu_pct (t));
-      set_number (o, "max_pct", adbscope_thread_get_max_cpu_pct (t));
-      set_string (o, "process", adbscope_thread_get_process (t));
+      json_object_set_int_member (o, "tid", t->tid);
+      set_string (o, "name", t->name);
+      set_number (o, "last_pct", t->last_pct);
+      set_number (o, "max_pct", t->max_pct);
       json_array_add_object_element (a, o);
     }
   return a;
 }
 
-/* @session NULL builds the skeleton: every key, no data. */
+/* @run NULL builds the skeleton: every key, no data. */
 static JsonNode *
-build (AdbscopeSession *session,
-       GPtrArray       *assertions)
+build (const AdbscopeRun *run,
+       GPtrArray         *assertions)
 {
   JsonObject *root = json_object_new ();
   JsonObject *tool = json_object_new ();
   JsonObject *cpu;
   JsonArray *cores = json_array_new ();
-  JsonArray *asserts = json_array_new ();
   JsonNode *node;
 
   json_object_set_string_member (root, "schema", ADBSCOPE_REPORT_SCHEMA);
   json_object_set_string_member (tool, "name", "adbscope");
   json_object_set_string_member (tool, "version", PACKAGE_VERSION);
   json_object_set_object_member (root, "tool", tool);
-  json_object_set_object_member (root, "device", device_object (session));
-  json_object_set_object_member (root, "app", app_object (session));
-  json_object_set_object_member (root, "run", run_object (session));
+  json_object_set_object_member (root, "device", run && run->device ? copy_object (run->device)
+                                 : adbscope_report_device_object (NULL, run ? run->serial : NULL));
+  json_object_set_object_member (root, "app", app_object (run));
+  json_object_set_object_member (root, "run", run_object (run));
 
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
-    add_series (root, adbscope_series_id_get_path (i),
-                session ? adbscope_session_get_series (session, i) : NULL);
+    add_series (root, run, adbscope_series_id_get_path (i), run ? run->series[i] : NULL);
 
   cpu = section (root, "cpu");
   json_object_set_string_member (cpu, "units",
@@ -505,58 +632,86 @@ build (AdbscopeSession *session,
                                  "threads: percent of one core");
   json_object_set_string_member (cpu, "normalised_formula",
                                  "norm_pct = pct * sum(scaling_cur_freq) / sum(cpuinfo_max_freq) over all cores");
-  for (guint i = 0; session != NULL && i < adbscope_session_get_n_cores (session); i++)
+  for (guint i = 0; run != NULL && i < run->cores->len; i++)
     {
-      AdbscopeSeriesStats st = { 0 };
-      JsonObject *o;
+      JsonObject *o = series_stats (g_ptr_array_index (run->cores, i), G_MININT64, G_MAXINT64);
 
-      adbscope_series_compute_stats (adbscope_session_get_core_series (session, i), &st);
-      o = stats_object (&st);
       json_object_set_int_member (o, "core", i);
       json_array_add_object_element (cores, o);
     }
   json_object_set_array_member (cpu, "cores", cores);
-  json_object_set_array_member (cpu, "threads", threads_array (session));
+  json_object_set_array_member (cpu, "threads", threads_array (run));
 
-  json_object_set_object_member (section (root, "network"), "agent", adbscope_report_network_agent (session));
-  add_frames (root, session);
-  add_gpu (root, session);
-  json_object_set_object_member (root, "system", system_object (session));
-  json_object_set_array_member (root, "markers", markers_array (session));
-  json_object_set_object_member (root, "sources", sources_object (session));
+  json_object_set_object_member (section (root, "network"), "agent",
+                                 run && run->network_agent ? copy_object (run->network_agent)
+                                 : adbscope_report_network_agent (NULL));
+  add_frames (root, run);
+  add_frame_sources (section (root, "frames"), run ? run->session : NULL);
+  add_gpu (root, run ? run->session : NULL);
+  json_object_set_object_member (root, "system", system_object (run));
+  json_object_set_array_member (root, "markers", markers_array (run));
+  json_object_set_object_member (root, "sources", run && run->sources ? copy_object (run->sources)
+                                 : adbscope_report_sources_object (NULL));
 
   node = json_node_init_object (json_node_alloc (), root);
   json_object_unref (root);
+  adbscope_report_set_assertions (node, assertions);
+  return node;
+}
 
-  /* Assertions are evaluated on the finished report, then added to it. */
+/* Assertions are evaluated on the finished report, then added to it. */
+void
+adbscope_report_set_assertions (JsonNode  *report,
+                                GPtrArray *assertions)
+{
+  JsonArray *asserts = json_array_new ();
+
   for (guint i = 0; assertions != NULL && i < assertions->len; i++)
     {
       AdbscopeAssertion *a = g_ptr_array_index (assertions, i);
       g_autoptr(JsonBuilder) b = json_builder_new ();
       g_autoptr(JsonNode) an = NULL;
 
-      adbscope_assertion_evaluate (a, node, NULL);
+      adbscope_assertion_evaluate (a, report, NULL);
       adbscope_assertion_to_json (a, b);
       an = json_builder_get_root (b);
       json_array_add_element (asserts, g_steal_pointer (&an));
     }
-  json_object_set_array_member (json_node_get_object (node), "assertions", asserts);
-  return node;
+  json_object_set_array_member (json_node_get_object (report), "assertions", asserts);
 }
 
+/**
+ * adbscope_report_build_run:
+ *
+ * The report of a run (whole, or the window it was loaded with).  Live
+ * and recorded runs both go through here.
+ */
+JsonNode *
+adbscope_report_build_run (const AdbscopeRun *run,
+                           GPtrArray         *assertions)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+  return build (run, assertions);
+}
+
+/* What a live session holds in memory (its history: 15 minutes by
+ * default); a run that has a recording reports from the file instead. */
 JsonNode *
 adbscope_report_build (AdbscopeSession *session,
                        GPtrArray       *assertions)
 {
+  g_autoptr(AdbscopeRun) run = NULL;
+
   g_return_val_if_fail (ADBSCOPE_IS_SESSION (session), NULL);
-  return build (session, assertions);
+  run = adbscope_run_new_from_session (session);
+  return build (run, assertions);
 }
 
 /* Keys whose values are text.  In the skeleton they hold "" rather than
  * null, so an assertion naming one is refused as "not a number". */
 static const char * const string_keys[] = {
   "serial", "model", "manufacturer", "device", "release", "abi", "start", "package",
-  "doze_deep", "doze_light", "standby_bucket", "reason", "label", "name",
+  "doze_deep", "doze_light", "standby_bucket", "reason", "label", "name", "recording",
   "agent_version", "platform", "file", NULL
 };
 

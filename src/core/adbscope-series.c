@@ -387,6 +387,46 @@ adbscope_series_compute_stats_range (const AdbscopeSeries *self,
 }
 
 /**
+ * adbscope_samples_compute_stats:
+ * @samples: in time order
+ *
+ * The same statistics over a plain array (a whole run read from a
+ * recording), for the samples in [@t0_us, @t1_us].
+ */
+gboolean
+adbscope_samples_compute_stats (const AdbscopeSample *samples,
+                                gsize                 n_samples,
+                                gint64                t0_us,
+                                gint64                t1_us,
+                                AdbscopeSeriesStats  *stats)
+{
+  g_autofree double *scratch = g_new (double, MAX (n_samples, 1));
+  gsize lo = 0, hi = n_samples;
+  double sum = 0;
+  guint n = 0;
+
+  g_return_val_if_fail (stats != NULL, FALSE);
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (samples[mid].time_us < t0_us)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (gsize i = lo; i < n_samples && samples[i].time_us <= t1_us; i++)
+    if (isfinite (samples[i].value))
+      {
+        scratch[n++] = samples[i].value;
+        sum += samples[i].value;
+      }
+  stats_from_values (scratch, n, sum, stats);
+  return n > 0;
+}
+
+/**
  * adbscope_series_compute_stats:
  *
  * Statistics over the whole ring; see adbscope_series_compute_stats_range().

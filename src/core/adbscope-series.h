@@ -79,6 +79,11 @@ gboolean              adbscope_series_compute_stats_range (const AdbscopeSeries 
                                                            gint64               t0_us,
                                                            gint64               t1_us,
                                                            AdbscopeSeriesStats *stats);
+gboolean              adbscope_samples_compute_stats  (const AdbscopeSample *samples,
+                                                       gsize                n_samples,
+                                                       gint64               t0_us,
+                                                       gint64               t1_us,
+                                                       AdbscopeSeriesStats *stats);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeSeries, adbscope_series_unref)
 

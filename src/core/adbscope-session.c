@@ -24,6 +24,9 @@
 #include "adbscope-frames-collector.h"
 #include "adbscope-app-processes.h"
 #include "adbscope-meminfo-collector.h"
+#include "adbscope-recording.h"
+#include "adbscope-report.h"
+#include "adbscope-run.h"
 #include "adbscope-session.h"
 #include "adbscope-session-private.h"
 #include "adbscope-slow-collector.h"
@@ -82,10 +85,14 @@ struct _AdbscopeSession
 
   AdbscopeSeries          *series[ADBSCOPE_N_SERIES];
   GPtrArray               *core_series;
+  GPtrArray               *core_paths;   /* "cpu.core<N>_pct" */
+  AdbscopeRecording       *recording;
   AdbscopeThreadList      *threads;
   AdbscopeNetwork         *network;
   GArray                  *markers;      /* AdbscopeMarker */
   GArray                  *gaps;         /* AdbscopeGap */
+  GArray                  *losses;       /* AdbscopeDeviceLoss */
+  GArray                  *spans;        /* AdbscopeProcessSpan */
   GArray                  *frame_times;  /* double ms, ascending */
   GArray                  *dts;          /* double s, measured intervals, ascending */
   double                   measured_interval_ms;
@@ -106,6 +113,7 @@ struct _AdbscopeSession
   AdbscopeFrameTotals      frame_totals;
   AdbscopeFramesSummary    fsum;
   GPtrArray               *app_procs;    /* AdbscopeProcessSeries */
+  guint                    recorded_restarts;  /* a session made from a recording */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeSession, adbscope_session, G_TYPE_OBJECT)
@@ -161,19 +169,31 @@ capacity (AdbscopeSession *self)
   return MAX (n, 2);
 }
 
+static AdbscopeRecording *
+recording (AdbscopeSession *self)
+{
+  return self->recording && adbscope_recording_has_begun (self->recording) ? self->recording : NULL;
+}
+
 /* Collectors stamp a sample with the middle of its round trip, so a slow
  * answer can land "before" a gap marker pushed while it was under way:
- * never let a series go back in time. */
+ * never let a series go back in time.  The recording gets what the series
+ * got. */
 static void
-push_to (AdbscopeSeries *series,
-         gint64          time_us,
-         double          value)
+push_to (AdbscopeSession *self,
+         AdbscopeSeries  *series,
+         const char      *path,
+         const char      *unit,
+         gint64           time_us,
+         double           value)
 {
   gint64 last;
 
   if (adbscope_series_get_last (series, &last, NULL) && time_us < last)
     time_us = last;
   adbscope_series_push (series, time_us, value);
+  if (recording (self))
+    adbscope_recording_add_sample (self->recording, path, unit, time_us, value);
 }
 
 static void
@@ -182,7 +202,17 @@ push (AdbscopeSession  *self,
       gint64            time_us,
       double            value)
 {
-  push_to (self->series[id], time_us, value);
+  push_to (self, self->series[id], series_info[id].path, series_info[id].unit, time_us, value);
+}
+
+static void
+push_core (AdbscopeSession *self,
+           guint            core,
+           gint64           time_us,
+           double           value)
+{
+  push_to (self, g_ptr_array_index (self->core_series, core),
+           g_ptr_array_index (self->core_paths, core), "%", time_us, value);
 }
 
 static void
@@ -190,9 +220,9 @@ push_gap (AdbscopeSession *self,
           gint64           time_us)
 {
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
-    push_to (self->series[i], time_us, NAN);
+    push (self, i, time_us, NAN);
   for (guint i = 0; i < self->core_series->len; i++)
-    push_to (g_ptr_array_index (self->core_series, i), time_us, NAN);
+    push_core (self, i, time_us, NAN);
 }
 
 static gboolean
@@ -209,6 +239,8 @@ watchdog_cb (gpointer data)
 
       self->in_gap = TRUE;
       g_array_append_val (self->gaps, gap);
+      if (recording (self))
+        adbscope_recording_gap_started (self->recording, since);
       push_gap (self, now);
       g_signal_emit (self, signals[SIGNAL_GAP], 0, TRUE);
       queue_updated (self);
@@ -250,12 +282,40 @@ name_thread_processes (AdbscopeSession *self,
     }
 }
 
+static AdbscopeDeviceLoss *
+current_loss (AdbscopeSession *self)
+{
+  AdbscopeDeviceLoss *loss;
+
+  if (self->losses->len == 0)
+    return NULL;
+  loss = &g_array_index (self->losses, AdbscopeDeviceLoss, self->losses->len - 1);
+  return loss->end_us == 0 ? loss : NULL;
+}
+
+static void
+on_command_failed (AdbscopeCollector *collector,
+                   const GError      *error,
+                   AdbscopeSession   *self)
+{
+  AdbscopeDeviceLoss loss = { g_get_monotonic_time (), 0, NULL };
+
+  if (!self->running || current_loss (self) != NULL)
+    return;
+  loss.reason = g_strdup (error->message);
+  g_array_append_val (self->losses, loss);
+}
+
 static void
 on_fast_sample (AdbscopeFastCollector    *fast,
                 const AdbscopeFastSample *s,
                 AdbscopeSession          *self)
 {
   gint64 t = s->time_us;
+  AdbscopeDeviceLoss *loss = current_loss (self);
+
+  if (loss != NULL)
+    loss->end_us = g_get_monotonic_time ();
 
   if (self->in_gap)
     {
@@ -265,6 +325,8 @@ on_fast_sample (AdbscopeFastCollector    *fast,
        * the middle of a round trip that was stuck in the gap). */
       gap->end_us = g_get_monotonic_time ();
       self->in_gap = FALSE;
+      if (recording (self))
+        adbscope_recording_gap_ended (self->recording, gap->start_us, gap->end_us);
       g_signal_emit (self, signals[SIGNAL_GAP], 0, FALSE);
     }
   self->last_sample_us = t;
@@ -304,9 +366,12 @@ on_fast_sample (AdbscopeFastCollector    *fast,
   push (self, ADBSCOPE_SERIES_NET_TX, t, s->net_tx_bytes_per_s);
 
   while (self->core_series->len < s->n_cores)
-    g_ptr_array_add (self->core_series, adbscope_series_new (capacity (self)));
+    {
+      g_ptr_array_add (self->core_paths, g_strdup_printf ("cpu.core%u_pct", self->core_series->len));
+      g_ptr_array_add (self->core_series, adbscope_series_new (capacity (self)));
+    }
   for (guint i = 0; i < self->core_series->len; i++)
-    push_to (g_ptr_array_index (self->core_series, i), t, i < s->n_cores ? s->core_pct[i] : NAN);
+    push_core (self, i, t, i < s->n_cores ? s->core_pct[i] : NAN);
 
   g_array_set_size (self->core_freqs, 0);
   if (s->core_freq_khz != NULL)
@@ -318,7 +383,19 @@ on_fast_sample (AdbscopeFastCollector    *fast,
     }
 
   if (s->app_running)
-    note_pid (self, s->pid);
+    {
+      AdbscopeProcessSpan *last = self->spans->len ?
+        &g_array_index (self->spans, AdbscopeProcessSpan, self->spans->len - 1) : NULL;
+
+      note_pid (self, s->pid);
+      if (last != NULL && last->pid == s->pid && last->starttime == s->starttime)
+        last->last_us = t;
+      else
+        {
+          AdbscopeProcessSpan span = { s->pid, s->starttime, t, t };
+          g_array_append_val (self->spans, span);
+        }
+    }
   if (adbscope_app_processes_take_fast (self->app_procs, s, capacity (self)) && self->meminfo != NULL)
     {
       g_auto(GStrv) others = adbscope_app_processes_dup_other_names (self->app_procs);
@@ -332,6 +409,15 @@ on_fast_sample (AdbscopeFastCollector    *fast,
     }
   else if (!s->app_running)
     adbscope_thread_list_clear (self->threads);
+
+  if (recording (self))
+    {
+      adbscope_recording_add_tick (self->recording, t, s->dt_s, s->app_running, s->pid);
+      if (s->restarted)
+        adbscope_recording_add_restart (self->recording, t, s->pid);
+      if (s->threads != NULL || !s->app_running)
+        adbscope_recording_add_threads (self->recording, t, s->threads);
+    }
 
   if (s->restarted)
     {
@@ -404,6 +490,8 @@ on_frames_sample (AdbscopeFramesCollector    *frames,
   else
     push (self, ADBSCOPE_SERIES_JANKY_INTERVAL, s->time_us,
           s->new_frames > 0 ? 100.0 * s->new_janky / s->new_frames : NAN);
+  if (recording (self))
+    adbscope_recording_add_frames (self->recording, s);
 
   take_surfaceflinger (self, s);
   if (isfinite (s->hwui_fps))
@@ -503,6 +591,8 @@ on_slow_sample (AdbscopeSlowCollector    *collector,
       g_clear_pointer (&st->processes, g_array_unref);
       st->processes = g_array_ref (s->processes);
     }
+  if ((s->has_doze || s->has_jobs || s->has_alarms || s->has_processes) && recording (self))
+    adbscope_recording_add_system (self->recording, t, st);
   queue_updated (self);
 }
 
@@ -538,6 +628,7 @@ static void
 add_collector (AdbscopeSession   *self,
                AdbscopeCollector *collector)
 {
+  g_signal_connect (collector, "command-failed", G_CALLBACK (on_command_failed), self);
   g_ptr_array_add (self->collectors, collector);
 }
 
@@ -626,6 +717,14 @@ probe_cb (GObject      *object,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
   self->start_time = g_date_time_new_now_utc ();
   self->start_us = g_get_monotonic_time ();
+  if (self->recording != NULL)
+    {
+      g_autoptr(JsonObject) device = adbscope_report_device_object (self->probe, self->serial);
+      g_autoptr(JsonObject) sources = adbscope_report_sources_object (self->probe);
+
+      adbscope_recording_begin (self->recording, self->start_us, self->start_time, self->serial,
+                                self->package, self->interval_ms, device, sources);
+    }
   start_collectors (self);
   g_task_return_boolean (task, TRUE);
 }
@@ -678,8 +777,12 @@ adbscope_session_stop (AdbscopeSession *self)
   g_clear_handle_id (&self->watchdog_id, g_source_remove);
   if (self->in_gap)
     {
-      g_array_index (self->gaps, AdbscopeGap, self->gaps->len - 1).end_us = g_get_monotonic_time ();
+      AdbscopeGap *gap = &g_array_index (self->gaps, AdbscopeGap, self->gaps->len - 1);
+
+      gap->end_us = g_get_monotonic_time ();
       self->in_gap = FALSE;
+      if (recording (self))
+        adbscope_recording_gap_ended (self->recording, gap->start_us, gap->end_us);
     }
   if (self->running)
     {
@@ -706,6 +809,8 @@ adbscope_session_add_marker (AdbscopeSession *self,
   m.time_us = g_get_monotonic_time ();
   m.label = g_strdup (label != NULL ? label : "");
   g_array_append_val (self->markers, m);
+  if (recording (self))
+    adbscope_recording_add_marker (self->recording, m.time_us, m.label);
   g_signal_emit (self, signals[SIGNAL_MARKER], 0, self->markers->len - 1);
   queue_updated (self);
   return &g_array_index (self->markers, AdbscopeMarker, self->markers->len - 1);
@@ -729,6 +834,26 @@ adbscope_session_get_gaps (AdbscopeSession *self)
  * Returns: (element-type double): every frame time seen (ms), ascending,
  *   for adbscope_percentile_nearest_rank() and histograms
  */
+const GArray *
+adbscope_session_get_process_spans (AdbscopeSession *self)
+{
+  return self->spans;
+}
+
+const GArray *
+adbscope_session_get_device_losses (AdbscopeSession *self)
+{
+  return self->losses;
+}
+
+/* TRUE while adb cannot reach the device (and at the end of a run that
+ * lost it for good). */
+gboolean
+adbscope_session_is_device_lost (AdbscopeSession *self)
+{
+  return current_loss (self) != NULL;
+}
+
 const GArray *
 adbscope_session_get_frame_times (AdbscopeSession *self)
 {
@@ -821,7 +946,7 @@ guint
 adbscope_session_get_restarts (AdbscopeSession *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), 0);
-  return self->fast ? adbscope_fast_collector_get_restarts (self->fast) : 0;
+  return self->fast ? adbscope_fast_collector_get_restarts (self->fast) : self->recorded_restarts;
 }
 
 const AdbscopeFrameTotals *
@@ -950,6 +1075,12 @@ adbscope_session_get_interval (AdbscopeSession *self)
   return self->interval_ms;
 }
 
+guint
+adbscope_session_get_meminfo_interval (AdbscopeSession *self)
+{
+  return self->meminfo_interval_ms;
+}
+
 void
 adbscope_session_set_meminfo_interval (AdbscopeSession *self,
                                        guint            interval_ms)
@@ -970,6 +1101,12 @@ static void
 marker_clear (AdbscopeMarker *m)
 {
   g_free (m->label);
+}
+
+static void
+device_loss_clear (AdbscopeDeviceLoss *loss)
+{
+  g_free (loss->reason);
 }
 
 static void
@@ -995,10 +1132,14 @@ adbscope_session_finalize (GObject *object)
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
     g_clear_pointer (&self->series[i], adbscope_series_unref);
   g_ptr_array_unref (self->core_series);
+  g_ptr_array_unref (self->core_paths);
+  g_clear_object (&self->recording);
   g_object_unref (self->threads);
   g_object_unref (self->network);
   g_array_unref (self->markers);
   g_array_unref (self->gaps);
+  g_array_unref (self->losses);
+  g_array_unref (self->spans);
   g_array_unref (self->frame_times);
   g_array_unref (self->fsum.frame_times);
   g_ptr_array_unref (self->app_procs);
@@ -1101,6 +1242,7 @@ adbscope_session_init (AdbscopeSession *self)
   self->history_s = DEFAULT_HISTORY_S;
   self->collectors = g_ptr_array_new_with_free_func (g_object_unref);
   self->core_series = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_series_unref);
+  self->core_paths = g_ptr_array_new_with_free_func (g_free);
   self->threads = adbscope_thread_list_new ();
   self->network = adbscope_network_new ();
   g_signal_connect (self->network, "updated", G_CALLBACK (on_network_updated), self);
@@ -1108,6 +1250,9 @@ adbscope_session_init (AdbscopeSession *self)
   self->markers = g_array_new (FALSE, FALSE, sizeof (AdbscopeMarker));
   g_array_set_clear_func (self->markers, (GDestroyNotify) marker_clear);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeGap));
+  self->losses = g_array_new (FALSE, FALSE, sizeof (AdbscopeDeviceLoss));
+  self->spans = g_array_new (FALSE, FALSE, sizeof (AdbscopeProcessSpan));
+  g_array_set_clear_func (self->losses, (GDestroyNotify) device_loss_clear);
   self->frame_times = g_array_new (FALSE, FALSE, sizeof (double));
   self->fsum.frame_times = g_array_new (FALSE, FALSE, sizeof (double));
   self->app_procs = adbscope_app_processes_new ();
@@ -1134,6 +1279,29 @@ adbscope_session_new (const char *serial,
   return self;
 }
 
+/**
+ * adbscope_session_set_recording:
+ * @recording: (nullable): where every sample, marker and gap also goes
+ *
+ * Set before the session starts; the caller closes the recording after
+ * adbscope_session_stop().
+ */
+void
+adbscope_session_set_recording (AdbscopeSession   *self,
+                                AdbscopeRecording *recording)
+{
+  g_return_if_fail (ADBSCOPE_IS_SESSION (self));
+  g_return_if_fail (!self->running);
+  g_set_object (&self->recording, recording);
+}
+
+AdbscopeRecording *
+adbscope_session_get_recording (AdbscopeSession *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  return self->recording;
+}
+
 /* The running collector called @name ("fast", "frames", "meminfo",
  * "slow"), or NULL: tests stop one to see the others still reach the view. */
 AdbscopeCollector *
@@ -1150,4 +1318,100 @@ _adbscope_session_get_collector (AdbscopeSession *self,
         return c;
     }
   return NULL;
+}
+
+static AdbscopeSeries *
+series_from_samples (const GArray *samples)
+{
+  /* a ring holds at most 24 h at 1 s: a longer run shows its end */
+  guint cap = CLAMP (samples->len, 2, ADBSCOPE_SERIES_MAX_CAPACITY);
+  AdbscopeSeries *series = adbscope_series_new (cap);
+  guint first = samples->len > cap ? samples->len - cap : 0;
+
+  for (guint i = first; i < samples->len; i++)
+    {
+      const AdbscopeSample *x = &g_array_index (samples, AdbscopeSample, i);
+      adbscope_series_push (series, x->time_us, x->value);
+    }
+  return series;
+}
+
+/**
+ * adbscope_session_new_from_run:
+ * @run: a run read from a recording
+ *
+ * A session that never runs and holds what @run holds (times in µs since
+ * the run's start), so the pages show a recording as they show a live run.
+ */
+AdbscopeSession *
+adbscope_session_new_from_run (const AdbscopeRun *run)
+{
+  AdbscopeSession *self;
+  g_autoptr(GArray) usage = g_array_new (FALSE, TRUE, sizeof (AdbscopeThreadUsage));
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  self = adbscope_session_new (run->serial ? run->serial : "", run->package ? run->package : "");
+  self->interval_ms = MAX (run->interval_ms, 100);
+  self->probe = adbscope_run_dup_probe (run);
+  for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
+    {
+      adbscope_series_unref (self->series[i]);
+      self->series[i] = series_from_samples (run->series[i]);
+    }
+  for (guint c = 0; c < run->cores->len; c++)
+    {
+      g_ptr_array_add (self->core_paths, g_strdup_printf ("cpu.core%u_pct", c));
+      g_ptr_array_add (self->core_series, series_from_samples (g_ptr_array_index (run->cores, c)));
+    }
+  for (guint i = 0; i < run->markers->len; i++)
+    {
+      AdbscopeMarker m = g_array_index (run->markers, AdbscopeMarker, i);
+
+      m.label = g_strdup (m.label);
+      g_array_append_val (self->markers, m);
+    }
+  g_array_append_vals (self->gaps, run->gaps->data, run->gaps->len);
+  g_array_append_vals (self->frame_times, run->frame_times->data, run->frame_times->len);
+  g_array_append_vals (self->pids, run->pids->data, run->pids->len);
+  self->frame_totals = run->totals;
+  system_state_clear (&self->system);
+  self->system.processes = run->system->processes ? g_array_ref (run->system->processes) : NULL;
+  self->system.doze_deep = g_strdup (run->system->doze_deep);
+  self->system.doze_light = g_strdup (run->system->doze_light);
+  self->system.standby_bucket = g_strdup (run->system->standby_bucket);
+  self->system.jobs = run->system->jobs;
+  self->system.jobs_running = run->system->jobs_running;
+  self->system.alarms_pending = run->system->alarms_pending;
+  self->system.alarm_wakeups = run->system->alarm_wakeups;
+  self->n_samples = run->n_samples;
+  self->recorded_restarts = run->restarts;
+  if (run->dts->len > 0)
+    {
+      g_autoptr(GArray) sorted = g_array_copy (run->dts);
+
+      g_array_sort (sorted, adbscope_compare_double);
+      self->measured_interval_ms = g_array_index (sorted, double, sorted->len / 2) * 1000;
+    }
+  if (run->start != NULL)
+    self->start_time = g_date_time_new_from_iso8601 (run->start, NULL);
+  self->start_us = 0;
+  self->last_sample_us = run->end_us;
+
+  /* the threads alive at the end: their peak, then their last share */
+  for (int pass = 0; pass < 2; pass++)
+    {
+      g_array_set_size (usage, run->threads->len);
+      for (guint i = 0; i < run->threads->len; i++)
+        {
+          const AdbscopeRunThread *t = &g_array_index (run->threads, AdbscopeRunThread, i);
+          AdbscopeThreadUsage *u = &g_array_index (usage, AdbscopeThreadUsage, i);
+
+          u->tid = t->tid;
+          g_strlcpy (u->comm, t->name ? t->name : "", sizeof u->comm);
+          u->pct = pass == 0 ? t->max_pct : t->last_pct;
+        }
+      adbscope_thread_list_apply (self->threads, usage);
+    }
+  return self;
 }

@@ -95,6 +95,23 @@ typedef struct
   gint64                   refresh_period_ns;
   GArray                  *frame_times;   /* double ms, present to present, in arrival order */
 } AdbscopeFramesSummary;
+/* One process of the app, from its first to its last fast sample. */
+typedef struct
+{
+  gint64 pid;
+  guint64 starttime;
+  gint64 first_us;
+  gint64 last_us;
+} AdbscopeProcessSpan;
+
+/* adb lost the device: from the first failed command to the next fast
+ * sample (end_us 0 while it lasts). */
+typedef struct
+{
+  gint64  start_us;
+  gint64  end_us;
+  char   *reason;
+} AdbscopeDeviceLoss;
 
 /* Frame counters summed over the frames samples that had a delta. */
 typedef struct
@@ -136,6 +153,7 @@ const char                *adbscope_session_get_package         (AdbscopeSession
 void                       adbscope_session_set_interval        (AdbscopeSession  *self,
                                                                  guint             interval_ms);
 guint                      adbscope_session_get_interval        (AdbscopeSession  *self);
+guint                      adbscope_session_get_meminfo_interval (AdbscopeSession *self);
 void                       adbscope_session_set_meminfo_interval (AdbscopeSession *self,
                                                                  guint             interval_ms);
 void                       adbscope_session_set_history         (AdbscopeSession  *self,
@@ -162,6 +180,9 @@ const AdbscopeMarker      *adbscope_session_add_marker          (AdbscopeSession
                                                                  const char       *label);
 const GArray              *adbscope_session_get_markers         (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_gaps            (AdbscopeSession  *self);
+const GArray              *adbscope_session_get_device_losses   (AdbscopeSession  *self);
+const GArray              *adbscope_session_get_process_spans   (AdbscopeSession  *self);
+gboolean                   adbscope_session_is_device_lost      (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_frame_times     (AdbscopeSession  *self);
 const AdbscopeFrameTotals *adbscope_session_get_frame_totals    (AdbscopeSession  *self);
 const AdbscopeSystemState *adbscope_session_get_system_state    (AdbscopeSession  *self);
@@ -178,5 +199,14 @@ const GArray              *adbscope_session_get_pids            (AdbscopeSession
 double                     adbscope_session_get_refresh_rate    (AdbscopeSession  *self);
 const AdbscopeFramesSummary *adbscope_session_get_frames_summary (AdbscopeSession *self);
 GPtrArray                 *adbscope_session_get_app_processes  (AdbscopeSession  *self);
+typedef struct _AdbscopeRecording AdbscopeRecording;
+
+void                       adbscope_session_set_recording       (AdbscopeSession  *self,
+                                                                 AdbscopeRecording *recording);
+AdbscopeRecording         *adbscope_session_get_recording       (AdbscopeSession  *self);
+
+typedef struct _AdbscopeRun AdbscopeRun;
+
+AdbscopeSession           *adbscope_session_new_from_run        (const AdbscopeRun *run);
 
 G_END_DECLS

@@ -2,13 +2,17 @@
  *
  * The list comes from adbscope_app_list_async() (core): third-party apps
  * by default, every package with "All apps"; running apps first.  The
- * package name is always shown, the label too when it is known.
+ * package name is always shown, the label too when it is known.  Labels
+ * and icons come afterwards from adbscope_app_info_load_async() (read from
+ * the APKs, cached): rows update in place as they arrive, names first, and
+ * the list is sorted again by name once they are all in.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "adbscope-app-info.h"
 #include "adbscope-app-list.h"
 #include "adbscope-app-picker.h"
 
@@ -28,6 +32,8 @@ struct _AdbscopeAppPicker
   GCancellable       *cancellable;
   GtkFilterListModel *filter_model;
   GtkCustomFilter    *filter;
+  GtkSortListModel   *sort_model;
+  GtkCustomSorter    *sorter;
   gboolean            loading;
 };
 
@@ -69,25 +75,20 @@ match_app (gpointer item,
   return strstr (label, needle) != NULL;
 }
 
-static GtkWidget *
-create_row (gpointer item,
-            gpointer user_data)
+/* Title, subtitle and icon from the app's current label and icon. */
+static void
+update_row (GtkWidget   *row,
+            AdbscopeApp *app)
 {
-  AdbscopeApp *app = item;
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *icon = gtk_image_new_from_icon_name ("application-x-executable-symbolic");
+  GtkImage *icon = g_object_get_data (G_OBJECT (row), "icon");
   g_autofree char *name = adbscope_app_dup_display_name (app);
 
-  gtk_image_set_icon_size (GTK_IMAGE (icon), GTK_ICON_SIZE_LARGE);
-  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   /* The package is always on the row: as the title when no label is
    * known, else in the subtitle. */
   if (adbscope_app_get_running (app))
     {
       g_autofree char *subtitle = NULL;
-      GtkWidget *running = gtk_label_new (_("Running"));
 
       if (g_strcmp0 (name, adbscope_app_get_package (app)) != 0)
         /* Translators: package name and process id of a running app */
@@ -97,15 +98,80 @@ create_row (gpointer item,
         /* Translators: process id of a running app */
         subtitle = g_strdup_printf (_("pid %d"), adbscope_app_get_pid (app));
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-      gtk_widget_add_css_class (running, "accent");
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), running);
     }
   else if (g_strcmp0 (name, adbscope_app_get_package (app)) != 0)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (row), adbscope_app_get_package (app));
+  else
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), NULL);
+
+  if (adbscope_app_get_icon (app) != NULL)
+    gtk_image_set_from_file (icon, adbscope_app_get_icon (app));
+  else
+    gtk_image_set_from_icon_name (icon, "application-x-executable-symbolic");
+  gtk_image_set_pixel_size (icon, 32);
+}
+
+static void
+on_app_notify (AdbscopeApp *app,
+               GParamSpec  *pspec,
+               GtkWidget   *row)
+{
+  update_row (row, app);
+}
+
+static GtkWidget *
+create_row (gpointer item,
+            gpointer user_data)
+{
+  AdbscopeApp *app = item;
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *icon = gtk_image_new ();
+
+  gtk_widget_add_css_class (icon, "app-icon");
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+  g_object_set_data (G_OBJECT (row), "icon", icon);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  if (adbscope_app_get_running (app))
+    {
+      GtkWidget *running = gtk_label_new (_("Running"));
+
+      gtk_widget_add_css_class (running, "accent");
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), running);
+    }
+  update_row (row, app);
+  g_signal_connect_object (app, "notify::display-name", G_CALLBACK (on_app_notify), row, 0);
+  g_signal_connect_object (app, "notify::icon", G_CALLBACK (on_app_notify), row, 0);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
   g_object_set_data_full (G_OBJECT (row), "app", g_object_ref (app), g_object_unref);
   return row;
+}
+
+static int
+sort_apps (gconstpointer a,
+           gconstpointer b,
+           gpointer      user_data)
+{
+  return adbscope_app_compare ((AdbscopeApp *) a, (AdbscopeApp *) b);
+}
+
+static void
+info_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  AdbscopeAppPicker *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* A failure here costs names and icons, never the list. */
+  if (adbscope_app_info_load_finish (result, NULL, &error))
+    {
+      gtk_sorter_changed (GTK_SORTER (self->sorter), GTK_SORTER_CHANGE_DIFFERENT);
+      gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+    }
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_debug ("app labels and icons: %s", error->message);
+  g_object_unref (self);
 }
 
 static void
@@ -142,8 +208,9 @@ list_cb (GObject      *object,
     }
   else
     {
-      gtk_filter_list_model_set_model (self->filter_model, apps);
+      gtk_sort_list_model_set_model (self->sort_model, apps);
       gtk_stack_set_visible_child_name (self->stack, "list");
+      adbscope_app_info_load_async (self->serial, apps, NULL, self->cancellable, info_cb, g_object_ref (self));
     }
   set_loading (self, FALSE);
   g_object_unref (self);
@@ -174,7 +241,7 @@ adbscope_app_picker_set_serial (AdbscopeAppPicker *self,
 
   g_free (self->serial);
   self->serial = g_strdup (serial);
-  gtk_filter_list_model_set_model (self->filter_model, NULL);
+  gtk_sort_list_model_set_model (self->sort_model, NULL);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   adbscope_app_picker_refresh (self);
 }
@@ -279,6 +346,7 @@ adbscope_app_picker_dispose (GObject *object)
   if (self->filter_model != NULL)
     gtk_list_box_bind_model (self->list_box, NULL, NULL, NULL, NULL);
   g_clear_object (&self->filter_model);
+  g_clear_object (&self->sorter);
   G_OBJECT_CLASS (adbscope_app_picker_parent_class)->dispose (object);
 }
 
@@ -343,7 +411,9 @@ adbscope_app_picker_init (AdbscopeAppPicker *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->filter = gtk_custom_filter_new (match_app, self, NULL);
-  self->filter_model = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
+  self->sorter = gtk_custom_sorter_new (sort_apps, NULL, NULL);
+  self->sort_model = gtk_sort_list_model_new (NULL, g_object_ref (GTK_SORTER (self->sorter)));
+  self->filter_model = gtk_filter_list_model_new (G_LIST_MODEL (self->sort_model), GTK_FILTER (self->filter));
   gtk_list_box_bind_model (self->list_box, G_LIST_MODEL (self->filter_model), create_row, self, NULL);
 
   placeholder = adw_status_page_new ();

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "adbscope-application.h"
+#include "adbscope-window-private.h"
 #include "adbscope-preferences-window.h"
 #include "adbscope-window.h"
 
@@ -22,6 +23,27 @@ adbscope_application_activate (GApplication *app)
   if (window == NULL)
     window = GTK_WINDOW (adbscope_window_new (ADBSCOPE_APPLICATION (app)));
   gtk_window_present (window);
+}
+
+/* `adbscope FILE.adbscope`, a file manager, drag and drop onto the icon */
+static void
+adbscope_application_open (GApplication  *app,
+                           GFile        **files,
+                           int            n_files,
+                           const char    *hint)
+{
+  for (int i = 0; i < n_files; i++)
+    {
+      AdbscopeWindow *window = adbscope_window_new (ADBSCOPE_APPLICATION (app));
+      g_autofree char *path = g_file_get_path (files[i]);
+      g_autoptr(GError) error = NULL;
+
+      gtk_window_present (GTK_WINDOW (window));
+      if (path == NULL)
+        _adbscope_window_toast (window, _("Choose a local file"));
+      else if (!_adbscope_window_open_recording (window, path, &error))
+        _adbscope_window_toast (window, error->message);
+    }
 }
 
 static void
@@ -106,6 +128,7 @@ adbscope_application_class_init (AdbscopeApplicationClass *klass)
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   app_class->activate = adbscope_application_activate;
+  app_class->open = adbscope_application_open;
   app_class->startup = adbscope_application_startup;
 }
 
@@ -119,7 +142,7 @@ adbscope_application_new (void)
 {
   return g_object_new (ADBSCOPE_TYPE_APPLICATION,
                        "application-id", APP_ID,
-                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
                        "resource-base-path", "/io/github/adbscope/Adbscope",
                        NULL);
 }

@@ -37,12 +37,13 @@ struct _AdbscopeChartCard
   GArray         *ids;          /* AdbscopeSeriesId, in layer order */
   GPtrArray      *layers;       /* AdbscopeChartLayer*, borrowed from the chart */
   AdbscopeDataView *view;
-  GBinding       *bindings[2];
+  GBinding       *bindings[3];
   /* What the chart drew last: the same series with no new sample and no
    * new marker is nothing to redraw (other collectors' samples). */
   AdbscopeSeries *drawn_series;
   guint64         drawn_pushed;
   guint           drawn_markers;
+  gint64          drawn_end_time;
   double          value_max;    /* fixed top of the value range; 0: automatic */
   gboolean        stacked;
   gboolean        fill;
@@ -159,8 +160,8 @@ build_layers (AdbscopeChartCard *self,
 /**
  * adbscope_chart_sync_markers:
  *
- * Gives @chart the view's markers it does not have yet (any time chart,
- * not only a card's): one copy per marker, when it is added.
+ * Gives @chart the view's markers and network failures it does not have
+ * yet (any time chart, not only a card's): one copy each, when added.
  */
 void
 adbscope_chart_sync_markers (AdbscopeChart    *chart,
@@ -168,32 +169,43 @@ adbscope_chart_sync_markers (AdbscopeChart    *chart,
 {
   guint n = adbscope_data_view_get_n_markers (view);
 
+  const GArray *events = adbscope_network_get_events (adbscope_data_view_get_network (view));
+
   for (guint i = adbscope_chart_get_n_markers (chart); i < n; i++)
     {
       const AdbscopeMarker *m = adbscope_data_view_get_marker (view, i);
 
       adbscope_chart_add_marker (chart, m->time_us, m->label);
     }
+  /* The network's failures are on the same timeline (the session's clock). */
+  for (guint i = adbscope_chart_get_n_events (chart); i < events->len; i++)
+    {
+      const AdbscopeNetEvent *ev = &g_array_index (events, AdbscopeNetEvent, i);
+      g_autofree char *label = adbscope_net_event_describe (ev);
+
+      adbscope_chart_add_event (chart, ev->time_us, label);
+    }
 }
 
 /**
  * adbscope_chart_bind_view:
- * @bindings: (out caller-allocates) (array fixed-size=2): to unbind with
+ * @bindings: (out caller-allocates) (array fixed-size=3): to unbind with
  *
  * Binds @chart's visible window and interval to @view, once.
  */
 void
 adbscope_chart_bind_view (AdbscopeChart    *chart,
                           AdbscopeDataView *view,
-                          GBinding         *bindings[2])
+                          GBinding         *bindings[3])
 {
-  for (guint i = 0; i < 2; i++)
+  for (guint i = 0; i < 3; i++)
     g_clear_pointer (&bindings[i], g_binding_unbind);
   adbscope_chart_set_markers (chart, NULL, 0);
   if (view == NULL)
     return;
   bindings[0] = g_object_bind_property (view, "visible-seconds", chart, "visible-seconds", G_BINDING_SYNC_CREATE);
   bindings[1] = g_object_bind_property (view, "interval-us", chart, "interval", G_BINDING_SYNC_CREATE);
+  bindings[2] = g_object_bind_property (view, "end-time", chart, "end-time", G_BINDING_SYNC_CREATE);
 }
 
 /**
@@ -252,15 +264,19 @@ adbscope_chart_card_update (AdbscopeChartCard *self,
     {
       AdbscopeSeries *first = adbscope_data_view_get_series (view, g_array_index (self->ids, AdbscopeSeriesId, 0));
       guint64 pushed = 0;
-      guint n_markers = adbscope_data_view_get_n_markers (view);
+      guint n_markers = adbscope_data_view_get_n_markers (view)
+                        + adbscope_network_get_events (adbscope_data_view_get_network (view))->len;
 
       for (guint i = 0; i < self->ids->len; i++)
         pushed += adbscope_series_get_n_pushed (adbscope_data_view_get_series (view, g_array_index (self->ids, AdbscopeSeriesId, i)));
-      if (first == self->drawn_series && pushed == self->drawn_pushed && n_markers == self->drawn_markers)
+      /* (a recording scrolled is new to draw too) */
+      if (first == self->drawn_series && pushed == self->drawn_pushed && n_markers == self->drawn_markers &&
+          adbscope_data_view_get_end_time (view) == self->drawn_end_time)
         return;
       self->drawn_series = first;
       self->drawn_pushed = pushed;
       self->drawn_markers = n_markers;
+      self->drawn_end_time = adbscope_data_view_get_end_time (view);
     }
 
   for (guint i = 0; i < self->ids->len; i++)

@@ -26,6 +26,6 @@ void           adbscope_chart_sync_markers    (AdbscopeChart     *chart,
                                                AdbscopeDataView  *view);
 void           adbscope_chart_bind_view       (AdbscopeChart     *chart,
                                                AdbscopeDataView  *view,
-                                               GBinding          *bindings[2]);
+                                               GBinding          *bindings[3]);
 
 G_END_DECLS

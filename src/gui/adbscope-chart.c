@@ -40,6 +40,7 @@ struct _AdbscopeChart
   double              range_max;
   AdbscopeChartXAxis  x_axis;
   GArray             *markers;
+  GArray             *events;       /* Marker: failures on the timeline */
 
   GHashTable         *layouts;      /* label text → PangoLayout */
   int                 label_height;
@@ -318,6 +319,8 @@ adbscope_chart_format_time (AdbscopeChart *self,
     g_string_append_printf (text, _("%d:%02d min ago"), (int)(s / 60), (int)(s % 60));
 }
 
+static void describe_events_at (AdbscopeChart *self, double plot_x, GString *text);
+
 static gboolean
 on_query_tooltip (AdbscopeChart *self,
                   int            x,
@@ -348,6 +351,8 @@ on_query_tooltip (AdbscopeChart *self,
       klass->describe_at (layer, plot_x, time_us, text);
     }
 
+  if (self->x_axis == ADBSCOPE_CHART_X_AXIS_TIME)
+    describe_events_at (self, plot_x, text);
   if (text->len == 0)
     return FALSE;
 
@@ -511,6 +516,70 @@ snapshot_markers (AdbscopeChart *self,
                    p->origin.y + 1, text_color);
 }
 
+#define EVENT_SIZE 7
+
+/* Events (a failed connection, a failed lookup) are small downward
+ * triangles along the top of the plot, in the error colour; hovering one
+ * names it in the tooltip. */
+static void
+snapshot_events (AdbscopeChart *self,
+                 GtkSnapshot   *snapshot,
+                 const GdkRGBA *color)
+{
+  const graphene_rect_t *p = &self->plot;
+  gint64 t0, t1;
+  cairo_t *cr = NULL;
+
+  if (self->events->len == 0 || self->x_axis != ADBSCOPE_CHART_X_AXIS_TIME)
+    return;
+  adbscope_chart_get_time_window (self, &t0, &t1);
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      const Marker *m = &g_array_index (self->events, Marker, i);
+      double x;
+
+      if (m->time_us < t0 || m->time_us > t1)
+        continue;
+      if (cr == NULL)
+        {
+          cr = gtk_snapshot_append_cairo (snapshot, p);
+          gdk_cairo_set_source_rgba (cr, color);
+        }
+      x = p->origin.x + p->size.width * (double)(m->time_us - t0) / (double)(t1 - t0);
+      cairo_move_to (cr, x - EVENT_SIZE / 2.0, p->origin.y);
+      cairo_line_to (cr, x + EVENT_SIZE / 2.0, p->origin.y);
+      cairo_line_to (cr, x, p->origin.y + EVENT_SIZE);
+      cairo_close_path (cr);
+    }
+  if (cr != NULL)
+    {
+      cairo_fill (cr);
+      cairo_destroy (cr);
+    }
+}
+
+/* The events within a few pixels of @plot_x, one a line. */
+static void
+describe_events_at (AdbscopeChart *self,
+                    double         plot_x,
+                    GString       *text)
+{
+  gint64 t0, t1;
+
+  adbscope_chart_get_time_window (self, &t0, &t1);
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      const Marker *m = &g_array_index (self->events, Marker, i);
+      double x = self->plot.size.width * (double)(m->time_us - t0) / (double)(t1 - t0);
+
+      if (m->time_us < t0 || m->time_us > t1 || fabs (x - plot_x) > EVENT_SIZE)
+        continue;
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, m->label);
+    }
+}
+
 static void
 adbscope_chart_snapshot (GtkWidget   *widget,
                          GtkSnapshot *snapshot)
@@ -589,6 +658,13 @@ adbscope_chart_snapshot (GtkWidget   *widget,
     gtk_widget_snapshot_child (widget, g_ptr_array_index (self->layers, i), snapshot);
 
   snapshot_markers (self, snapshot, &marker, &text);
+  {
+    GdkRGBA error_color = { 0.88f, 0.11f, 0.14f, 1.0f };   /* libadwaita's error red */
+
+    if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
+      error_color = (GdkRGBA) { 1.0f, 0.48f, 0.39f, 1.0f };
+    snapshot_events (self, snapshot, &error_color);
+  }
 
   if (self->hovering && graphene_rect_contains_point (p, &GRAPHENE_POINT_INIT (self->hover_x,
                                                                               self->hover_y)))
@@ -633,6 +709,7 @@ adbscope_chart_finalize (GObject *object)
 
   g_clear_pointer (&self->layers, g_ptr_array_unref);
   g_clear_pointer (&self->markers, g_array_unref);
+  g_clear_pointer (&self->events, g_array_unref);
   g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->unit, g_free);
@@ -808,6 +885,8 @@ adbscope_chart_init (AdbscopeChart *self)
   self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->markers = g_array_new (FALSE, FALSE, sizeof (Marker));
   g_array_set_clear_func (self->markers, clear_marker);
+  self->events = g_array_new (FALSE, FALSE, sizeof (Marker));
+  g_array_set_clear_func (self->events, clear_marker);
   self->visible_seconds = 900;
   self->interval_us = G_USEC_PER_SEC;
   self->auto_range = TRUE;
@@ -1123,6 +1202,8 @@ adbscope_chart_set_markers (AdbscopeChart             *self,
   g_return_if_fail (markers != NULL || n_markers == 0);
 
   g_array_set_size (self->markers, 0);
+  if (n_markers == 0)
+    g_array_set_size (self->events, 0);
   for (guint i = 0; i < n_markers; i++)
     {
       Marker m = { markers[i].time_us, g_strdup (markers[i].label) };
@@ -1151,6 +1232,58 @@ adbscope_chart_add_marker (AdbscopeChart *self,
   m.label = g_strdup (label != NULL ? label : "");
   g_array_append_val (self->markers, m);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * adbscope_chart_add_event:
+ *
+ * Adds one event (a failure at @time_us, named by @label in the tooltip),
+ * given as it happens like markers.
+ */
+void
+adbscope_chart_add_event (AdbscopeChart *self,
+                          gint64         time_us,
+                          const char    *label)
+{
+  Marker m;
+
+  g_return_if_fail (ADBSCOPE_IS_CHART (self));
+
+  m.time_us = time_us;
+  m.label = g_strdup (label != NULL ? label : "");
+  g_array_append_val (self->events, m);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+adbscope_chart_get_n_events (AdbscopeChart *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART (self), 0);
+  return self->events->len;
+}
+
+/* Tests: the tooltip text for events near @x (widget coordinates). */
+char *
+adbscope_chart_describe_events_at (AdbscopeChart *self,
+                                   double         x)
+{
+  GString *text = g_string_new (NULL);
+
+  g_return_val_if_fail (ADBSCOPE_IS_CHART (self), g_string_free (text, FALSE));
+  describe_events_at (self, x - self->plot.origin.x, text);
+  return g_string_free (text, FALSE);
+}
+
+/* Tests: where @time_us is drawn (widget coordinates). */
+double
+adbscope_chart_time_to_x (AdbscopeChart *self,
+                          gint64         time_us)
+{
+  gint64 t0, t1;
+
+  g_return_val_if_fail (ADBSCOPE_IS_CHART (self), 0);
+  adbscope_chart_get_time_window (self, &t0, &t1);
+  return self->plot.origin.x + self->plot.size.width * (double)(time_us - t0) / (double)(t1 - t0);
 }
 
 guint

@@ -70,6 +70,14 @@ void                adbscope_chart_add_marker       (AdbscopeChart            *s
                                                      gint64                    time_us,
                                                      const char               *label);
 guint               adbscope_chart_get_n_markers    (AdbscopeChart            *self);
+void                adbscope_chart_add_event        (AdbscopeChart            *self,
+                                                     gint64                    time_us,
+                                                     const char               *label);
+guint               adbscope_chart_get_n_events     (AdbscopeChart            *self);
+char               *adbscope_chart_describe_events_at (AdbscopeChart          *self,
+                                                     double                    x);
+double              adbscope_chart_time_to_x        (AdbscopeChart            *self,
+                                                     gint64                    time_us);
 void                adbscope_chart_get_time_window  (AdbscopeChart            *self,
                                                      gint64                   *t0_us,
                                                      gint64                   *t1_us);

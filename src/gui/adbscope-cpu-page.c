@@ -19,10 +19,11 @@ struct _AdbscopeCpuPage
   GPtrArray      *cluster_rows;    /* AdwActionRow*, borrowed */
   GPtrArray      *cluster_bars;    /* GtkLevelBar*, borrowed */
   gboolean        clusters_built;
-  GBinding       *bindings[2];
+  GBinding       *bindings[3];
   AdbscopeSeries *drawn_series;    /* core 0 as last drawn */
   guint64         drawn_pushed;
   guint           drawn_markers;
+  gint64          drawn_end_time;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeCpuPage, adbscope_cpu_page, ADBSCOPE_TYPE_PAGE)
@@ -173,11 +174,13 @@ update_cores (AdbscopeCpuPage  *self,
   /* Only fast samples move the cores: other collectors' updates leave the
    * chart as it is. */
   if (first == self->drawn_series && pushed == self->drawn_pushed &&
-      adbscope_data_view_get_n_markers (view) == self->drawn_markers && self->core_layers->len == n)
+      adbscope_data_view_get_n_markers (view) == self->drawn_markers && self->core_layers->len == n &&
+      adbscope_data_view_get_end_time (view) == self->drawn_end_time)
     return;
   self->drawn_series = first;
   self->drawn_pushed = pushed;
   self->drawn_markers = adbscope_data_view_get_n_markers (view);
+  self->drawn_end_time = adbscope_data_view_get_end_time (view);
 
   while (self->core_layers->len < n)
     {

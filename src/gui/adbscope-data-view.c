@@ -25,6 +25,7 @@ typedef struct
   AdbscopeSeries      *series[ADBSCOPE_N_SERIES];
   GPtrArray           *cores;         /* AdbscopeSeries* */
   GListStore          *threads;
+  AdbscopeNetwork     *network;
   GArray              *frame_times;   /* double ms, ascending */
   AdbscopeFrameTotals  frame_totals;
   AdbscopeSystemState *system;
@@ -44,6 +45,7 @@ struct _AdbscopeDataView
 
   AdbscopeSession  *session;
   double            visible_seconds;
+  gint64            end_time_us;    /* right edge of the charts; 0 follows the newest */
   gint64            interval_us;
   GArray           *markers;        /* AdbscopeMarker, copies */
   Frozen           *frozen;         /* only while paused */
@@ -56,6 +58,7 @@ enum {
   PROP_SESSION,
   PROP_PAUSED,
   PROP_VISIBLE_SECONDS,
+  PROP_END_TIME,
   PROP_INTERVAL_US,
   N_PROPS
 };
@@ -75,6 +78,7 @@ frozen_free (Frozen *f)
     g_clear_pointer (&f->series[i], adbscope_series_unref);
   g_ptr_array_unref (f->cores);
   g_object_unref (f->threads);
+  g_object_unref (f->network);
   g_array_unref (f->frame_times);
   adbscope_system_state_free (f->system);
   g_array_unref (f->core_freqs);
@@ -103,7 +107,7 @@ freeze (AdbscopeSession *session,
   f->fsum = *fsum;
   f->fsum.zero_detail = g_strdup (fsum->zero_detail);
   f->fsum.layer = g_strdup (fsum->layer);
-  f->fsum.layers = g_ptr_array_copy (fsum->layers, (GCopyFunc) g_strdup, NULL);
+  f->fsum.layers = g_ptr_array_copy (fsum->layers, (GCopyFunc) (void (*) (void)) g_strdup, NULL);
   g_ptr_array_set_free_func (f->fsum.layers, g_free);
   f->fsum.frame_times = g_array_copy (fsum->frame_times);
 
@@ -112,6 +116,7 @@ freeze (AdbscopeSession *session,
     g_ptr_array_add (f->cores, adbscope_series_copy (adbscope_session_get_core_series (session, i)));
 
   /* New thread objects: the live ones keep changing under the session. */
+  f->network = adbscope_network_copy (adbscope_session_get_network (session));
   f->threads = g_list_store_new (ADBSCOPE_TYPE_THREAD);
   n = g_list_model_get_n_items (threads);
   for (guint i = 0; i < n; i++)
@@ -260,6 +265,9 @@ adbscope_data_view_get_property (GObject    *object,
     case PROP_INTERVAL_US:
       g_value_set_int64 (value, self->interval_us);
       break;
+    case PROP_END_TIME:
+      g_value_set_int64 (value, self->end_time_us);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -283,6 +291,9 @@ adbscope_data_view_set_property (GObject      *object,
       break;
     case PROP_VISIBLE_SECONDS:
       adbscope_data_view_set_visible_seconds (self, g_value_get_double (value));
+      break;
+    case PROP_END_TIME:
+      adbscope_data_view_set_end_time (self, g_value_get_int64 (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -309,6 +320,11 @@ adbscope_data_view_class_init (AdbscopeDataViewClass *klass)
   properties[PROP_VISIBLE_SECONDS] =
     g_param_spec_double ("visible-seconds", NULL, NULL, 10, 24 * 3600, 300,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The time at the charts' right edge (the session's clock); 0 follows
+   * the newest sample.  A recording is scrolled with it. */
+  properties[PROP_END_TIME] =
+    g_param_spec_int64 ("end-time", NULL, NULL, 0, G_MAXINT64, 0,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* The measured sampling interval (µs), for the charts' gap detection */
   properties[PROP_INTERVAL_US] =
     g_param_spec_int64 ("interval-us", NULL, NULL, 0, G_MAXINT64, G_USEC_PER_SEC,
@@ -387,6 +403,26 @@ adbscope_data_view_set_visible_seconds (AdbscopeDataView *self,
     return;
   self->visible_seconds = seconds;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_SECONDS]);
+}
+
+gint64
+adbscope_data_view_get_end_time (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), 0);
+  return self->end_time_us;
+}
+
+void
+adbscope_data_view_set_end_time (AdbscopeDataView *self,
+                                 gint64            end_time_us)
+{
+  g_return_if_fail (ADBSCOPE_IS_DATA_VIEW (self));
+
+  if (self->end_time_us == end_time_us)
+    return;
+  self->end_time_us = end_time_us;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_END_TIME]);
+  emit_updated (self);
 }
 
 gint64
@@ -668,4 +704,20 @@ adbscope_data_view_get_app_processes (AdbscopeDataView *self)
   if (self->frozen != NULL)
     return NULL;
   return adbscope_session_get_app_processes (self->session);
+}
+
+/**
+ * adbscope_data_view_get_network:
+ *
+ * Returns: (transfer none): what the agent told about the app's network:
+ *   the session's live model, or a frozen copy while paused
+ */
+AdbscopeNetwork *
+adbscope_data_view_get_network (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+
+  if (self->frozen != NULL)
+    return self->frozen->network;
+  return adbscope_session_get_network (self->session);
 }

@@ -18,6 +18,9 @@ void                       adbscope_data_view_set_paused          (AdbscopeDataV
 double                     adbscope_data_view_get_visible_seconds (AdbscopeDataView *self);
 void                       adbscope_data_view_set_visible_seconds (AdbscopeDataView *self,
                                                                    double            seconds);
+gint64                     adbscope_data_view_get_end_time        (AdbscopeDataView *self);
+void                       adbscope_data_view_set_end_time        (AdbscopeDataView *self,
+                                                                   gint64            end_time_us);
 gint64                     adbscope_data_view_get_interval_us     (AdbscopeDataView *self);
 
 const char                *adbscope_data_view_get_package         (AdbscopeDataView *self);
@@ -34,6 +37,7 @@ const double              *adbscope_data_view_get_core_freqs      (AdbscopeDataV
                                                                    guint            *n_cores);
 const GArray              *adbscope_data_view_get_net_rates       (AdbscopeDataView *self);
 GListModel                *adbscope_data_view_get_threads         (AdbscopeDataView *self);
+AdbscopeNetwork           *adbscope_data_view_get_network         (AdbscopeDataView *self);
 const double              *adbscope_data_view_get_frame_times     (AdbscopeDataView *self,
                                                                    guint            *n_frames);
 double                     adbscope_data_view_get_frame_time_percentile (AdbscopeDataView *self,

@@ -19,6 +19,8 @@ struct _AdbscopeDevicePicker
   AdwStatusPage         *error_page;
   GtkButton             *demo_button;
   GtkSpinner            *demo_spinner;
+  GtkWidget             *recent_clamp;
+  GtkListBox            *recent_list;
 
   AdbscopeDeviceMonitor *monitor;
   char                  *demo_serial;
@@ -28,6 +30,7 @@ G_DEFINE_FINAL_TYPE (AdbscopeDevicePicker, adbscope_device_picker, ADW_TYPE_BIN)
 
 enum {
   SIGNAL_DEVICE_ACTIVATED,
+  SIGNAL_RECORDING_ACTIVATED,
   N_SIGNALS
 };
 
@@ -253,6 +256,10 @@ adbscope_device_picker_class_init (AdbscopeDevicePickerClass *klass)
   object_class->dispose = adbscope_device_picker_dispose;
   object_class->finalize = adbscope_device_picker_finalize;
 
+  /* the path of a recent recording the user picked */
+  signals[SIGNAL_RECORDING_ACTIVATED] =
+    g_signal_new ("recording-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   signals[SIGNAL_DEVICE_ACTIVATED] =
     g_signal_new ("device-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, ADBSCOPE_TYPE_DEVICE);
@@ -263,6 +270,8 @@ adbscope_device_picker_class_init (AdbscopeDevicePickerClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AdbscopeDevicePicker, error_page);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeDevicePicker, demo_button);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeDevicePicker, demo_spinner);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeDevicePicker, recent_clamp);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeDevicePicker, recent_list);
 }
 
 static void
@@ -271,4 +280,52 @@ adbscope_device_picker_init (AdbscopeDevicePicker *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect (self->list_box, "row-activated", G_CALLBACK (on_row_activated), self);
   update_stack (self);
+}
+
+static void
+on_recent_activated (AdwActionRow         *row,
+                     AdbscopeDevicePicker *self)
+{
+  g_signal_emit (self, signals[SIGNAL_RECORDING_ACTIVATED], 0, g_object_get_data (G_OBJECT (row), "path"));
+}
+
+/**
+ * adbscope_device_picker_set_recent:
+ * @paths: (array zero-terminated=1): recordings, newest first
+ *
+ * Lists them under the devices; hidden when there are none.
+ */
+void
+adbscope_device_picker_set_recent (AdbscopeDevicePicker *self,
+                                   const char * const   *paths)
+{
+  GtkWidget *child;
+
+  g_return_if_fail (ADBSCOPE_IS_DEVICE_PICKER (self));
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
+    gtk_list_box_remove (self->recent_list, child);
+  for (guint i = 0; paths != NULL && paths[i] != NULL; i++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      g_autofree char *base = g_path_get_basename (paths[i]);
+      g_autofree char *dir = g_path_get_dirname (paths[i]);
+      g_autofree char *title = g_markup_escape_text (base, -1);
+      g_autofree char *subtitle = g_markup_escape_text (dir, -1);
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+      g_object_set_data_full (G_OBJECT (row), "path", g_strdup (paths[i]), g_free);
+      g_signal_connect (row, "activated", G_CALLBACK (on_recent_activated), self);
+      gtk_list_box_append (self->recent_list, row);
+    }
+  gtk_widget_set_visible (self->recent_clamp, paths != NULL && paths[0] != NULL);
+}
+
+GtkListBox *
+adbscope_device_picker_get_recent_list (AdbscopeDevicePicker *self)
+{
+  return self->recent_list;
 }

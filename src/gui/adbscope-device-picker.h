@@ -18,5 +18,8 @@ void        adbscope_device_picker_set_demo_serial (AdbscopeDevicePicker  *self,
 void        adbscope_device_picker_set_busy        (AdbscopeDevicePicker  *self,
                                                     gboolean               busy);
 GtkListBox *adbscope_device_picker_get_list_box    (AdbscopeDevicePicker  *self);
+void        adbscope_device_picker_set_recent      (AdbscopeDevicePicker  *self,
+                                                    const char * const    *paths);
+GtkListBox *adbscope_device_picker_get_recent_list (AdbscopeDevicePicker  *self);
 
 G_END_DECLS

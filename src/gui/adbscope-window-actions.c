@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include "adbscope-connect-dialog.h"
+
 #include <glib/gi18n.h>
 
 #include "adbscope-report.h"
@@ -23,8 +25,8 @@ _adbscope_window_update_actions (AdbscopeWindow *self)
   gboolean paused = in_session && adbscope_data_view_get_paused (self->view);
 
   gtk_widget_action_set_enabled (widget, "win.back", g_strcmp0 (mode, "devices") != 0);
-  gtk_widget_action_set_enabled (widget, "win.record", in_session);
-  gtk_widget_action_set_enabled (widget, "win.pause", in_session);
+  gtk_widget_action_set_enabled (widget, "win.record", in_session && self->opened_path == NULL);
+  gtk_widget_action_set_enabled (widget, "win.pause", in_session && self->opened_path == NULL);
   gtk_widget_action_set_enabled (widget, "win.add-marker", running);
   gtk_widget_action_set_enabled (widget, "win.time-window", in_session);
   gtk_widget_action_set_enabled (widget, "win.show-page", in_session);
@@ -32,6 +34,12 @@ _adbscope_window_update_actions (AdbscopeWindow *self)
   gtk_widget_action_set_enabled (widget, "win.export-samples", in_session);
   gtk_widget_action_set_enabled (widget, "win.measure-startup", in_session);
   gtk_widget_action_set_enabled (widget, "win.try-demo", self->demo == NULL);
+  gtk_widget_action_set_enabled (widget, "win.start-capture",
+                                 running && !self->capture_checking && !_adbscope_window_is_capturing (self));
+  gtk_widget_action_set_enabled (widget, "win.stop-capture", in_session && _adbscope_window_is_capturing (self));
+  gtk_widget_action_set_enabled (widget, "win.export-pcap",
+                                 in_session && adbscope_network_get_pcap_file (adbscope_data_view_get_network (self->view)) != NULL);
+  gtk_widget_action_set_enabled (widget, "win.export-connections", in_session);
 
   /* The toggle buttons show the state; their action has no state of its
    * own (class actions are stateless in GTK 4.8). */
@@ -67,6 +75,17 @@ _adbscope_window_set_visible_seconds (AdbscopeWindow *self,
 {
   g_autofree char *label = NULL;
 
+  /* 0: the whole run (of a recording; of what a live view keeps) */
+  if (seconds == 0)
+    {
+      guint whole = self->opened_path != NULL ? (guint) MIN (self->opened_end_us / G_USEC_PER_SEC + 1, 24 * 3600)
+                                              : g_settings_get_uint (self->settings, "history-length");
+
+      gtk_menu_button_set_label (self->time_button, _("Whole run"));
+      if (self->view != NULL)
+        adbscope_data_view_set_visible_seconds (self->view, MAX (whole, 10));
+      return;
+    }
   self->visible_seconds = seconds;
   if (seconds % 60 == 0)
     /* Translators: the time window shown by the charts */
@@ -106,7 +125,21 @@ _adbscope_window_export_report (AdbscopeWindow  *self,
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("Nothing was recorded yet"));
       return FALSE;
     }
-  report = adbscope_report_build (self->session, NULL);
+  /* An opened recording, or a live run that has ended: its file, so the
+   * report covers the whole run, exactly as `adbscope report` gives it. */
+  if (self->opened_path != NULL ||
+      (self->recording != NULL && !adbscope_session_is_running (self->session) &&
+       g_file_test (adbscope_recording_get_path (self->recording), G_FILE_TEST_IS_REGULAR)))
+    {
+      const char *file = self->opened_path ? self->opened_path : adbscope_recording_get_path (self->recording);
+      g_autoptr(AdbscopeRun) run = adbscope_run_load (file, G_MININT64, G_MAXINT64, error);
+
+      if (run == NULL)
+        return FALSE;
+      report = adbscope_report_build_run (run, NULL);
+    }
+  else
+    report = adbscope_report_build (self->session, NULL);
   return adbscope_report_write (report, path, error);
 }
 
@@ -125,12 +158,14 @@ _adbscope_window_export_samples (AdbscopeWindow  *self,
 
 typedef gboolean (*ExportFunc) (AdbscopeWindow *self, const char *path, GError **error);
 
+/* A chooser's answer: the "chooser-func" attached to it gets the local
+ * path; a saved file is announced when "announce" is set. */
 static void
-export_response (GtkNativeDialog *dialog,
-                 int              response,
-                 AdbscopeWindow  *self)
+chooser_response (GtkNativeDialog *dialog,
+                  int              response,
+                  AdbscopeWindow  *self)
 {
-  ExportFunc func = g_object_get_data (G_OBJECT (dialog), "export-func");
+  ExportFunc func = g_object_get_data (G_OBJECT (dialog), "chooser-func");
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
@@ -142,7 +177,7 @@ export_response (GtkNativeDialog *dialog,
         _adbscope_window_toast (self, _("Choose a local file"));
       else if (!func (self, path, &error))
         _adbscope_window_toast (self, error->message);
-      else
+      else if (g_object_get_data (G_OBJECT (dialog), "announce") != NULL)
         {
           g_autofree char *base = g_path_get_basename (path);
           g_autofree char *text = g_strdup_printf (_("Saved “%s”"), base);
@@ -175,8 +210,9 @@ export_with_chooser (AdbscopeWindow *self,
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_object_set_data (G_OBJECT (chooser), "export-func", func);
-  g_signal_connect (chooser, "response", G_CALLBACK (export_response), self);
+  g_object_set_data (G_OBJECT (chooser), "chooser-func", func);
+  g_object_set_data (G_OBJECT (chooser), "announce", GINT_TO_POINTER (TRUE));
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
@@ -212,6 +248,30 @@ measure_startup_action (GtkWidget  *widget,
   win = adbscope_launch_window_new (GTK_WINDOW (self), adbscope_session_get_serial (session),
                                     adbscope_session_get_package (session));
   gtk_window_present (GTK_WINDOW (win));
+}
+
+static void
+open_recording_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *dir = adbscope_recording_default_dir ();
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+
+  chooser = gtk_file_chooser_native_new (_("Open Recording"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                         _("_Open"), _("_Cancel"));
+  gtk_file_filter_add_pattern (filter, "*" ADBSCOPE_RECORDING_SUFFIX);
+  gtk_file_filter_set_name (filter, _("Adbscope recordings"));
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  if (g_file_test (dir, G_FILE_TEST_IS_DIR))
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_object_set_data (G_OBJECT (chooser), "chooser-func", _adbscope_window_open_recording);
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
 static void
@@ -319,6 +379,16 @@ demo_cb (GObject      *object,
 }
 
 static void
+connect_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+
+  adbscope_connect_dialog_present (GTK_WINDOW (self), self->settings);
+}
+
+static void
 try_demo_action (GtkWidget  *widget,
                  const char *action_name,
                  GVariant   *param)
@@ -335,6 +405,38 @@ try_demo_action (GtkWidget  *widget,
   adbscope_demo_start_async (self->demo, NULL, demo_cb, g_object_ref (self));
 }
 
+static void
+start_capture_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  _adbscope_window_start_capture (ADBSCOPE_WINDOW (widget));
+}
+
+static void
+stop_capture_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  _adbscope_window_stop_capture (ADBSCOPE_WINDOW (widget));
+}
+
+static void
+export_pcap_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  _adbscope_window_export_pcap_dialog (ADBSCOPE_WINDOW (widget));
+}
+
+static void
+export_connections_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *param)
+{
+  _adbscope_window_export_connections_dialog (ADBSCOPE_WINDOW (widget));
+}
+
 static const char * const page_names[] = {
   "overview", "cpu", "memory", "frames", "threads", "power", "system", "network",
 };
@@ -345,6 +447,7 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   gtk_widget_class_install_action (widget_class, "win.back", NULL, back_action);
+  gtk_widget_class_install_action (widget_class, "win.connect", NULL, connect_action);
   gtk_widget_class_install_action (widget_class, "win.record", NULL, record_action);
   gtk_widget_class_install_action (widget_class, "win.pause", NULL, pause_action);
   gtk_widget_class_install_action (widget_class, "win.add-marker", NULL, add_marker_action);
@@ -354,17 +457,28 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-samples", NULL, export_samples_action);
   gtk_widget_class_install_action (widget_class, "win.try-demo", NULL, try_demo_action);
   gtk_widget_class_install_action (widget_class, "win.measure-startup", NULL, measure_startup_action);
+  gtk_widget_class_install_action (widget_class, "win.start-capture", NULL, start_capture_action);
+  gtk_widget_class_install_action (widget_class, "win.stop-capture", NULL, stop_capture_action);
+  gtk_widget_class_install_action (widget_class, "win.export-pcap", NULL, export_pcap_action);
+  gtk_widget_class_install_action (widget_class, "win.export-connections", NULL, export_connections_action);
+  gtk_widget_class_install_action (widget_class, "win.open-recording", NULL, open_recording_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.record", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-recording", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, GDK_CONTROL_MASK, "win.pause", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, GDK_CONTROL_MASK, "win.add-marker", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-report", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.export-samples", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.start-capture", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_x, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.export-pcap", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK, "win.time-window", "u", 60);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK, "win.time-window", "u", 300);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK, "win.time-window", "u", 900);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_CONTROL_MASK, "win.time-window", "u", 0);
   for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK,
                                          "win.show-page", "s", page_names[i]);

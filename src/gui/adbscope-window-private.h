@@ -2,11 +2,14 @@
 #pragma once
 
 #include "adbscope-app-picker.h"
+#include "adbscope-capture.h"
 #include "adbscope-data-view.h"
 #include "adbscope-demo.h"
 #include "adbscope-device-monitor.h"
 #include "adbscope-device-picker.h"
 #include "adbscope-page.h"
+#include "adbscope-recording.h"
+#include "adbscope-run.h"
 #include "adbscope-session.h"
 #include "adbscope-window.h"
 
@@ -47,6 +50,7 @@ struct _AdbscopeWindow
   AdbscopePage          *power_page;
   AdbscopePage          *system_page;
   AdbscopePage          *network_page;
+  GtkScrollbar          *time_scrollbar;
 
   /* State */
   GSettings             *settings;
@@ -61,6 +65,16 @@ struct _AdbscopeWindow
   gboolean               device_lost;
   char                  *last_toast;
   guint                  n_toasts;
+
+  /* Network capture (adbscope-window-capture.c) */
+  AdbscopeCapture       *capture;
+  GCancellable          *capture_cancellable;
+  AdwMessageDialog      *capture_dialog;     /* weak */
+  gboolean               capture_checking;
+  AdbscopeRecording     *recording;       /* the live run's file */
+  char                  *opened_path;     /* the recording shown, read-only */
+  gint64                 opened_end_us;
+  gboolean               scrolling;
 };
 
 void         _adbscope_window_class_actions_init (AdbscopeWindowClass *klass);
@@ -88,8 +102,33 @@ void         _adbscope_window_set_paused         (AdbscopeWindow      *self,
                                                   gboolean             paused);
 void         _adbscope_window_set_visible_seconds (AdbscopeWindow     *self,
                                                    guint               seconds);
+gboolean     _adbscope_window_open_recording     (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  GError             **error);
+const char  *_adbscope_window_get_opened_path    (AdbscopeWindow      *self);
+void         _adbscope_window_scroll_to          (AdbscopeWindow      *self,
+                                                  double               end_s);
+
+void         _adbscope_window_start_capture      (AdbscopeWindow      *self);
+void         _adbscope_window_stop_capture       (AdbscopeWindow      *self);
+gboolean     _adbscope_window_is_capturing       (AdbscopeWindow      *self);
+void         _adbscope_window_export_pcap_dialog (AdbscopeWindow      *self);
+void         _adbscope_window_export_connections_dialog (AdbscopeWindow *self);
+void         _adbscope_window_offer_install      (AdbscopeWindow      *self,
+                                                  gboolean             older);
+void         _adbscope_window_dispose_capture    (AdbscopeWindow      *self);
+gboolean     _adbscope_window_export_pcap        (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  const char          *scope,
+                                                  guint64             *n_packets,
+                                                  GError             **error);
+gboolean     _adbscope_window_export_connections (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  GError             **error);
 
 /* For tests */
+AdbscopeCapture      *_adbscope_window_get_capture        (AdbscopeWindow *self);
+AdwMessageDialog     *_adbscope_window_get_capture_dialog (AdbscopeWindow *self);
 AdbscopeSession      *_adbscope_window_get_session       (AdbscopeWindow *self);
 AdbscopeDataView     *_adbscope_window_get_view          (AdbscopeWindow *self);
 AdbscopeDevicePicker *_adbscope_window_get_device_picker (AdbscopeWindow *self);

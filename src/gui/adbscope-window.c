@@ -17,7 +17,9 @@
 #include "adbscope-power-page.h"
 #include "adbscope-system-page.h"
 #include "adbscope-threads-page.h"
+#include "adbscope-recent-recordings.h"
 #include "adbscope-validate.h"
+#include <glib/gstdio.h>
 #include "adbscope-window-private.h"
 
 G_DEFINE_FINAL_TYPE (AdbscopeWindow, adbscope_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -53,13 +55,15 @@ set_mode (AdbscopeWindow *self,
           const char     *mode)
 {
   gboolean in_session = g_strcmp0 (mode, "session") == 0;
+  gboolean live = in_session && self->opened_path == NULL;
 
   gtk_stack_set_visible_child_name (self->main_stack, mode);
   gtk_stack_set_visible_child_name (self->title_stack, in_session ? "session" : "picker");
   gtk_widget_set_visible (GTK_WIDGET (self->switcher_bar), in_session);
-  gtk_widget_set_visible (GTK_WIDGET (self->record_button), in_session);
-  gtk_widget_set_visible (GTK_WIDGET (self->pause_button), in_session);
-  gtk_widget_set_visible (GTK_WIDGET (self->marker_button), in_session);
+  gtk_widget_set_visible (GTK_WIDGET (self->record_button), live);
+  gtk_widget_set_visible (GTK_WIDGET (self->pause_button), live);
+  gtk_widget_set_visible (GTK_WIDGET (self->marker_button), live);
+  gtk_widget_set_visible (GTK_WIDGET (self->time_scrollbar), in_session && !live);
   gtk_widget_set_visible (GTK_WIDGET (self->time_button), in_session);
   gtk_widget_set_visible (GTK_WIDGET (self->back_button), g_strcmp0 (mode, "devices") != 0);
   gtk_spinner_set_spinning (self->starting_spinner, g_strcmp0 (mode, "starting") == 0);
@@ -76,7 +80,14 @@ _adbscope_window_update_title (AdbscopeWindow *self)
   gboolean simulated = self->demo != NULL && self->serial != NULL &&
                        g_strcmp0 (adbscope_demo_get_serial (self->demo), self->serial) == 0;
 
-  if (self->package != NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "session") == 0)
+  if (self->opened_path != NULL)
+    {
+      g_autofree char *base = g_path_get_basename (self->opened_path);
+
+      /* Translators: window title for a recording opened from a file: file name, package */
+      title = g_strdup_printf (_("%s (recording of %s)"), base, self->package ? self->package : "");
+    }
+  else if (self->package != NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "session") == 0)
     /* Translators: window title, app package on device name */
     title = g_strdup_printf (_("%s on %s"), self->package, name);
   adw_window_title_set_subtitle (self->window_title, name != NULL ? name : "");
@@ -167,9 +178,27 @@ on_devices_changed (GListModel     *model,
     set_device_lost (self, TRUE);
 }
 
+/* The live run's recording ends with its session (stop, back, close). */
+static void
+close_recording (AdbscopeWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->recording == NULL)
+    return;
+  if (!adbscope_recording_has_begun (self->recording))
+    {
+      adbscope_recording_close (self->recording, 0, NULL);
+      adbscope_recording_remove_files (adbscope_recording_get_path (self->recording));
+    }
+  else if (!adbscope_recording_close (self->recording, g_get_monotonic_time (), &error))
+    _adbscope_window_toast (self, error->message);
+}
+
 void
 _adbscope_window_stop_session (AdbscopeWindow *self)
 {
+  _adbscope_window_dispose_capture (self);
   g_cancellable_cancel (self->start_cancellable);
   g_clear_object (&self->start_cancellable);
   if (self->session != NULL)
@@ -177,9 +206,12 @@ _adbscope_window_stop_session (AdbscopeWindow *self)
       g_signal_handlers_disconnect_by_data (self->session, self);
       adbscope_session_stop (self->session);
     }
+  close_recording (self);
+  g_clear_object (&self->recording);
   set_pages_view (self, NULL);
   g_clear_object (&self->view);
   g_clear_object (&self->session);
+  g_clear_pointer (&self->opened_path, g_free);
   self->device_lost = FALSE;
 }
 
@@ -228,6 +260,21 @@ start_session (AdbscopeWindow *self)
   adbscope_session_set_interval (self->session, g_settings_get_uint (self->settings, "sample-interval"));
   adbscope_session_set_history (self->session, g_settings_get_uint (self->settings, "history-length"));
   adbscope_session_set_meminfo_interval (self->session, g_settings_get_uint (self->settings, "meminfo-interval"));
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+    g_autofree char *dir = adbscope_recording_default_dir ();
+    g_autofree char *name = adbscope_recording_default_name (self->package, now);
+    g_autofree char *path = g_build_filename (dir, name, NULL);
+
+    /* Every run is a file too; without one it still runs, from memory. */
+    g_mkdir_with_parents (dir, 0700);
+    self->recording = adbscope_recording_create (path, &error);
+    if (self->recording != NULL)
+      adbscope_session_set_recording (self->session, self->recording);
+    else
+      _adbscope_window_toast (self, error->message);
+  }
   self->start_cancellable = g_cancellable_new ();
   set_mode (self, "starting");
   adbscope_session_start_async (self->session, self->start_cancellable, start_cb, g_object_ref (self));
@@ -266,7 +313,9 @@ _adbscope_window_set_recording (AdbscopeWindow *self,
       start_session (self);
       return;
     }
+  _adbscope_window_stop_capture (self);
   adbscope_session_stop (self->session);
+  close_recording (self);
   _adbscope_window_toast (self, _("Recording stopped; export the report from the main menu"));
   _adbscope_window_update_actions (self);
 }
@@ -296,6 +345,140 @@ on_marker_activate (GtkWidget      *widget,
   _adbscope_window_add_marker (self, text);
   gtk_editable_set_text (GTK_EDITABLE (self->marker_entry), "");
   gtk_popover_popdown (self->marker_popover);
+}
+
+/* The scrollbar is the window onto a recording: its page is the visible
+ * time window, its value the left edge (seconds since the start). */
+static void
+sync_scrollbar (AdbscopeWindow *self)
+{
+  GtkAdjustment *adj = gtk_scrollbar_get_adjustment (self->time_scrollbar);
+  double total = self->opened_end_us / 1e6;
+  double page = self->view ? MIN (adbscope_data_view_get_visible_seconds (self->view), total) : total;
+  gint64 end = self->view ? adbscope_data_view_get_end_time (self->view) : 0;
+  double right = end > 0 ? end / 1e6 : total;
+
+  self->scrolling = TRUE;
+  gtk_adjustment_configure (adj, CLAMP (right - page, 0, MAX (total - page, 0)), 0, total,
+                            MAX (page / 20, 1), MAX (page * 0.9, 1), page);
+  self->scrolling = FALSE;
+}
+
+static void
+on_scrolled (GtkAdjustment  *adj,
+             AdbscopeWindow *self)
+{
+  if (self->scrolling || self->view == NULL || self->opened_path == NULL)
+    return;
+  adbscope_data_view_set_end_time (self->view, MAX ((gint64) ((gtk_adjustment_get_value (adj) +
+                                                               gtk_adjustment_get_page_size (adj)) * 1e6), 1));
+}
+
+/* Shows the recording at @end_s (seconds since its start) on the right. */
+void
+_adbscope_window_scroll_to (AdbscopeWindow *self,
+                            double          end_s)
+{
+  GtkAdjustment *adj = gtk_scrollbar_get_adjustment (self->time_scrollbar);
+
+  gtk_adjustment_set_value (adj, end_s - gtk_adjustment_get_page_size (adj));
+}
+
+/* Zooming keeps the right edge where it was, but never past either end. */
+static void
+on_visible_seconds (AdbscopeDataView *view,
+                    GParamSpec       *pspec,
+                    AdbscopeWindow   *self)
+{
+  GtkAdjustment *adj = gtk_scrollbar_get_adjustment (self->time_scrollbar);
+
+  sync_scrollbar (self);
+  adbscope_data_view_set_end_time (view, MAX ((gint64) ((gtk_adjustment_get_value (adj) +
+                                                         gtk_adjustment_get_page_size (adj)) * 1e6), 1));
+}
+
+/**
+ * _adbscope_window_open_recording:
+ *
+ * Shows a recording in the same pages, read-only: the whole run is
+ * loaded, the time window scrolls and zooms over all of it.
+ */
+gboolean
+_adbscope_window_open_recording (AdbscopeWindow  *self,
+                                 const char      *path,
+                                 GError         **error)
+{
+  g_autoptr(AdbscopeRun) run = adbscope_run_load (path, G_MININT64, G_MAXINT64, error);
+  AdbscopeSession *session;
+
+  if (run == NULL)
+    return FALSE;
+  _adbscope_window_stop_session (self);
+  session = adbscope_session_new_from_run (run);
+  self->session = session;
+  self->opened_path = g_strdup (path);
+  self->opened_end_us = MAX (run->end_us, G_USEC_PER_SEC);
+  g_free (self->package);
+  self->package = g_strdup (run->package);
+  self->view = adbscope_data_view_new (session);
+  adbscope_data_view_set_visible_seconds (self->view, CLAMP (self->opened_end_us / 1e6, 10, 24 * 3600));
+  adbscope_data_view_set_end_time (self->view, self->opened_end_us);
+  g_signal_connect (self->view, "notify::visible-seconds", G_CALLBACK (on_visible_seconds), self);
+  set_pages_view (self, self->view);
+  set_mode (self, "session");
+  sync_scrollbar (self);
+  _adbscope_window_update_title (self);
+  adbscope_recent_recordings_add (self->settings, path);
+  return TRUE;
+}
+
+const char *
+_adbscope_window_get_opened_path (AdbscopeWindow *self)
+{
+  return self->opened_path;
+}
+
+static void
+update_recent (AdbscopeWindow *self)
+{
+  g_auto(GStrv) recent = adbscope_recent_recordings_list (self->settings);
+
+  adbscope_device_picker_set_recent (self->device_picker, (const char * const *) recent);
+}
+
+static void
+on_recent_activated (AdbscopeDevicePicker *picker,
+                     const char           *path,
+                     AdbscopeWindow       *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!_adbscope_window_open_recording (self, path, &error))
+    _adbscope_window_toast (self, error->message);
+}
+
+static gboolean
+on_drop (GtkDropTarget  *target,
+         const GValue   *value,
+         double          x,
+         double          y,
+         AdbscopeWindow *self)
+{
+  GFile *file = g_value_get_object (value);
+  g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (path == NULL)
+    {
+      _adbscope_window_toast (self, _("Choose a local file"));
+      return FALSE;
+    }
+  if (!_adbscope_window_open_recording (self, path, &error))
+    {
+      _adbscope_window_toast (self, error->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -358,6 +541,7 @@ adbscope_window_finalize (GObject *object)
   g_free (self->serial);
   g_free (self->package);
   g_free (self->last_toast);
+  g_free (self->opened_path);
   G_OBJECT_CLASS (adbscope_window_parent_class)->finalize (object);
 }
 
@@ -415,6 +599,7 @@ adbscope_window_class_init (AdbscopeWindowClass *klass)
   BIND (power_page);
   BIND (system_page);
   BIND (network_page);
+  BIND (time_scrollbar);
 #undef BIND
 
   _adbscope_window_class_actions_init (klass);
@@ -446,8 +631,19 @@ adbscope_window_init (AdbscopeWindow *self)
   g_signal_connect (self, "notify::application", G_CALLBACK (on_application_notify), NULL);
   g_signal_connect (self->device_picker, "device-activated", G_CALLBACK (on_device_activated), self);
   g_signal_connect (self->app_picker, "app-activated", G_CALLBACK (on_app_activated), self);
+  g_signal_connect (self->device_picker, "recording-activated", G_CALLBACK (on_recent_activated), self);
+  g_signal_connect_swapped (self->settings, "changed::recent-recordings", G_CALLBACK (update_recent), self);
+  update_recent (self);
   g_signal_connect (self->marker_entry, "activate", G_CALLBACK (on_marker_activate), self);
   g_signal_connect (self->marker_add_button, "clicked", G_CALLBACK (on_marker_activate), self);
+  g_signal_connect (gtk_scrollbar_get_adjustment (self->time_scrollbar), "value-changed",
+                    G_CALLBACK (on_scrolled), self);
+  {
+    GtkDropTarget *drop = gtk_drop_target_new (G_TYPE_FILE, GDK_ACTION_COPY);
+
+    g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+    gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+  }
 
   set_mode (self, "devices");
 }

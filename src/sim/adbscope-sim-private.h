@@ -120,11 +120,17 @@ gboolean  adbscope_sim_forward_open          (AdbscopeSimStream     *stream,
                                               const char            *service);
 void      adbscope_sim_shell_kill_all        (AdbscopeSimDevice     *device);
 void      adbscope_sim_child_setup           (gpointer               user_data);
+gboolean  adbscope_sim_enter_profile_namespace (AdbscopeSimDevice   *device);
 
 /* adbscope-sim-sync.c */
 gboolean  adbscope_sim_sync_open             (AdbscopeSimStream     *stream);
 char     *adbscope_sim_sync_resolve          (AdbscopeSimDevice     *device,
                                               const char            *path);
+
+/* adbscope-sim-apks.c */
+gboolean  adbscope_sim_install_apk           (AdbscopeSimDevice     *device,
+                                              const char            *file,
+                                              GError               **error);
 
 /* adbscope-sim-sandbox.c */
 gboolean  adbscope_sim_sandbox_create        (AdbscopeSimDevice     *device,

@@ -7,9 +7,13 @@
  *   SANDBOX/sys/power_supply/  battery, usb, ac
  *   SANDBOX/empty/    bound over /proc/pressure when the profile has no PSI
  *
- * When running as root, shell and app children get a private mount
- * namespace where those trees are bound over the real paths (see
- * adbscope_sim_child_setup); otherwise they see the host as it is.
+ * Shell and app children get a private mount namespace where those trees
+ * are bound over the real paths (adbscope_sim_enter_profile_namespace; a
+ * user namespace where the sim is not root).  Whether that works here is
+ * tried once at start: where it cannot (a container without mount
+ * privileges), a profile that hides something the host has (no PSI, no
+ * cpufreq) is refused with an error, and any other profile runs with a
+ * warning that cpufreq and the battery are the host's.
  * Everything the device writes is under SANDBOX.
  */
 #include "config.h"
@@ -22,11 +26,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "adbscope-error.h"
 #include "adbscope-sim-app-state.h"
 #include "adbscope-sim-private.h"
 
@@ -229,6 +235,60 @@ build_cpu_tree (AdbscopeSimDevice *device,
     }
 }
 
+/* Tries the profile's namespace in a throw-away child and checks the
+ * binds are really in place. */
+static gboolean
+profile_namespace_works (AdbscopeSimDevice *device)
+{
+  int status = 0;
+  pid_t pid = fork ();
+
+  if (pid < 0)
+    return FALSE;
+  if (pid == 0)
+    {
+      struct stat a, b;
+      gboolean ok = adbscope_sim_enter_profile_namespace (device);
+
+      if (ok && device->ns_cpu_dir != NULL)
+        ok = stat (device->ns_cpu_dir, &a) == 0 && stat ("/sys/devices/system/cpu", &b) == 0 &&
+             a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+      if (ok && device->ns_empty_dir != NULL)
+        ok = stat (device->ns_empty_dir, &a) == 0 && stat ("/proc/pressure", &b) == 0 &&
+             a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+      _exit (ok ? 0 : 1);
+    }
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  return WIFEXITED (status) && WEXITSTATUS (status) == 0;
+}
+
+static gboolean
+check_profile_namespace (AdbscopeSimDevice  *device,
+                         GError            **error)
+{
+  gboolean hides = (!device->profile->psi && g_file_test ("/proc/pressure", G_FILE_TEST_IS_DIR)) ||
+                   (!device->profile->cpufreq && g_file_test ("/sys/devices/system/cpu/cpu0/cpufreq", G_FILE_TEST_IS_DIR));
+
+  if (profile_namespace_works (device))
+    return TRUE;
+  device->use_namespace = FALSE;
+  if (hides)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
+                   _("The profile %s hides /proc/pressure and cpufreq, but this system gives the "
+                     "simulated device no private mount namespace (no mount privileges, no user "
+                     "namespaces): it would show what the profile says it does not have. "
+                     "Run it where namespaces are allowed, or use another profile"),
+                   device->profile->name);
+      return FALSE;
+    }
+  g_printerr ("adbscope sim: %s\n",
+              _("no private mount namespace here: the shell sees the host's cpufreq and "
+                "power supplies, not the profile's"));
+  return TRUE;
+}
+
 static char *
 tool_script (AdbscopeSimDevice *device,
              const char        *name)
@@ -291,7 +351,7 @@ adbscope_sim_sandbox_create (AdbscopeSimDevice *device,
   }
 
   /* The profile's /sys and /proc, for a private mount namespace. */
-  device->use_namespace = geteuid () == 0;
+  device->use_namespace = TRUE;
   if (device->use_namespace)
     {
       device->ns_cpu_dir = g_build_filename (device->sandbox, "sys", "cpu", NULL);
@@ -309,10 +369,8 @@ adbscope_sim_sandbox_create (AdbscopeSimDevice *device,
         }
       adbscope_sim_gpu_create (device);
     }
-  else
-    g_printerr ("adbscope sim: %s\n",
-                _("not running as root: the shell sees the host's /proc/pressure and cpufreq "
-                  "as they are, not as the profile says"));
+  if (!check_profile_namespace (device, error))
+    return FALSE;
 
   {
     g_auto(GStrv) env = g_get_environ ();
@@ -334,6 +392,7 @@ adbscope_sim_sandbox_create (AdbscopeSimDevice *device,
     env = g_environ_unsetenv (env, "TERM");
     env = g_environ_unsetenv (env, "ADB");
     env = g_environ_unsetenv (env, "ANDROID_ADB_SERVER_PORT");
+    env = g_environ_unsetenv (env, "ADB_SERVER_SOCKET");
     device->child_env = g_steal_pointer (&env);
   }
 

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -429,9 +430,78 @@ on_child_exit (GPid     pid,
     session_free_if_done (s);
 }
 
-/* Runs in the child between fork and exec: only async-signal-safe calls.
- * The profile's view of /proc/pressure and cpufreq is made with bind
- * mounts in a private mount namespace, so nothing outside changes. */
+/* async-signal-safe: writes "N N 1" to a /proc/self map file. */
+static gboolean
+write_id_map (const char *path,
+              unsigned    id)
+{
+  char buf[32], num[12];
+  int n = 0, len = 0, fd;
+  gboolean ok;
+
+  do
+    num[n++] = (char) ('0' + id % 10);
+  while ((id /= 10) > 0 && n < (int) sizeof num);
+  for (int round = 0; round < 2; round++)
+    {
+      for (int i = n - 1; i >= 0; i--)
+        buf[len++] = num[i];
+      buf[len++] = ' ';
+    }
+  buf[len++] = '1';
+  fd = open (path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return FALSE;
+  ok = write (fd, buf, (size_t) len) == len;
+  close (fd);
+  return ok;
+}
+
+/* The profile's view of /proc/pressure, cpufreq and the power supplies:
+ * bind mounts in a private mount namespace, so nothing outside changes.
+ * Without CAP_SYS_ADMIN the namespace comes with a user namespace of our
+ * own uid; in a chroot, where "/" is no mount point, just /proc and /sys
+ * are made private.  Async-signal-safe; FALSE when a step failed. */
+gboolean
+adbscope_sim_enter_profile_namespace (AdbscopeSimDevice *device)
+{
+  if (unshare (CLONE_NEWNS) != 0)
+    {
+      unsigned uid = (unsigned) geteuid (), gid = (unsigned) getegid ();
+      int fd;
+
+      if (unshare (CLONE_NEWUSER | CLONE_NEWNS) != 0)
+        return FALSE;
+      fd = open ("/proc/self/setgroups", O_WRONLY | O_CLOEXEC);
+      if (fd >= 0)
+        {
+          (void) !write (fd, "deny", 4);
+          close (fd);
+        }
+      if (!write_id_map ("/proc/self/uid_map", uid) || !write_id_map ("/proc/self/gid_map", gid))
+        return FALSE;
+    }
+  if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 &&
+      (mount (NULL, "/proc", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+       mount (NULL, "/sys", NULL, MS_REC | MS_PRIVATE, NULL) != 0))
+    return FALSE;
+  if (device->ns_empty_dir != NULL &&
+      mount (device->ns_empty_dir, "/proc/pressure", NULL, MS_BIND, NULL) != 0)
+    return FALSE;
+  if (device->ns_cpu_dir != NULL &&
+      mount (device->ns_cpu_dir, "/sys/devices/system/cpu", NULL, MS_BIND | MS_REC, NULL) != 0)
+    return FALSE;
+  /* The GPU nodes over the real classes (read-only overlay); where the
+   * kernel refuses it, the profile just shows no GPU. */
+  if (device->ns_class_opts != NULL)
+    (void) mount ("overlay", "/sys/class", "overlay", MS_RDONLY, device->ns_class_opts);
+  if (device->ns_power_dir != NULL &&
+      mount (device->ns_power_dir, "/sys/class/power_supply", NULL, MS_BIND | MS_REC, NULL) != 0)
+    return FALSE;
+  return TRUE;
+}
+
+/* Runs in the child between fork and exec: only async-signal-safe calls. */
 void
 adbscope_sim_child_setup (gpointer user_data)
 {
@@ -444,19 +514,10 @@ adbscope_sim_child_setup (gpointer user_data)
     ioctl (0, TIOCSCTTY, 0);
   if (device == NULL || !device->use_namespace)
     return;
-  if (unshare (CLONE_NEWNS) != 0)
-    return;
-  if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-    return;
-  if (device->ns_empty_dir != NULL)
-    mount (device->ns_empty_dir, "/proc/pressure", NULL, MS_BIND, NULL);
-  if (device->ns_cpu_dir != NULL)
-    mount (device->ns_cpu_dir, "/sys/devices/system/cpu", NULL, MS_BIND | MS_REC, NULL);
-  /* a read-only overlay: the GPU nodes over the real classes */
-  if (device->ns_class_opts != NULL)
-    mount ("overlay", "/sys/class", "overlay", MS_RDONLY, device->ns_class_opts);
-  if (device->ns_power_dir != NULL)
-    mount (device->ns_power_dir, "/sys/class/power_supply", NULL, MS_BIND | MS_REC, NULL);
+  /* The sandbox checked at start that this works; a child that cannot
+   * see the profile must not run as if it did. */
+  if (!adbscope_sim_enter_profile_namespace (device))
+    _exit (127);
 }
 
 static ShellSession *

@@ -24,6 +24,7 @@
 
 #include <glib/gi18n.h>
 
+#include "adbscope-apk.h"
 #include "adbscope-sim.h"
 #include "adbscope-sim-app-state.h"
 #include "adbscope-sim-private.h"
@@ -885,6 +886,30 @@ installed_packages (Tool *tool)
   return adbscope_sim_tool_installed_packages (tool->sandbox);
 }
 
+/* An APK installed as a file (sim --apk, adb install): its real path, so
+ * the shell can read its bytes; NULL for packages without a file. */
+static char *
+installed_apk_file (Tool       *tool,
+                    const char *package)
+{
+  char *path = sandbox_path (tool, "root", "data", "app", package, "base.apk", NULL);
+
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return path;
+  g_free (path);
+  return NULL;
+}
+
+static gint64
+installed_version_code (Tool       *tool,
+                        const char *package)
+{
+  g_autofree char *file = installed_apk_file (tool, package);
+  g_autoptr(AdbscopeApkManifest) m = file != NULL ? adbscope_apk_read_manifest (file, NULL) : NULL;
+
+  return m != NULL && m->version_code >= 0 ? m->version_code : 1;
+}
+
 static char *
 apk_path (const char *package,
           gboolean    system)
@@ -903,7 +928,7 @@ list_packages (Tool  *tool,
 {
   g_autoptr(GPtrArray) apps = read_apps (tool);
   g_autoptr(GPtrArray) installed = installed_packages (tool);
-  gboolean third = FALSE, files = FALSE, uids = FALSE;
+  gboolean third = FALSE, files = FALSE, uids = FALSE, codes = FALSE;
   const char *filter = NULL;
 
   for (int i = 0; i < argc; i++)
@@ -914,6 +939,8 @@ list_packages (Tool  *tool,
         files = TRUE;
       else if (g_str_equal (argv[i], "-U"))
         uids = TRUE;
+      else if (g_str_equal (argv[i], "--show-versioncode"))
+        codes = TRUE;
       else if (argv[i][0] != '-')
         filter = argv[i];
     }
@@ -921,8 +948,10 @@ list_packages (Tool  *tool,
 #define PRINT(pkg, sys, uid) G_STMT_START { \
     if (filter == NULL || strstr (pkg, filter) != NULL) \
       { \
-        g_autofree char *path = files ? apk_path (pkg, sys) : NULL; \
-        printf ("package:%s%s%s", files ? path : "", files ? "=" : "", pkg); \
+        g_autofree char *file = files ? installed_apk_file (tool, pkg) : NULL; \
+        g_autofree char *path = files && file == NULL ? apk_path (pkg, sys) : NULL; \
+        printf ("package:%s%s%s", files ? (file ? file : path) : "", files ? "=" : "", pkg); \
+        if (codes) printf (" versionCode:%" G_GINT64_FORMAT, installed_version_code (tool, pkg)); \
         if (uids) printf (" uid:%d", uid); \
         printf ("\n"); \
       } } G_STMT_END
@@ -971,11 +1000,13 @@ tool_pm (Tool  *tool,
       g_autofree char *path = NULL;
       gboolean system = FALSE;
 
-      if (!package_known (tool, argv[2]))
+      path = installed_apk_file (tool, argv[2]);
+      if (path == NULL && !package_known (tool, argv[2]))
         return 1;
       for (guint i = 0; i < G_N_ELEMENTS (system_packages); i++)
         system |= g_str_equal (system_packages[i], argv[2]);
-      path = apk_path (argv[2], system);
+      if (path == NULL)
+        path = apk_path (argv[2], system);
       printf ("package:%s\n", path);
       return 0;
     }

@@ -438,6 +438,7 @@ adbscope_sim_main (int    argc,
   g_autofree char *profile_name = NULL;
   g_autofree char *proto_version = NULL;
   g_auto(GStrv) app_specs = NULL;
+  g_auto(GStrv) apk_files = NULL;
   AdbscopeSimDevice device_storage = { 0 };
   AdbscopeSimDevice *device = &device_storage;
   SimRun run = { 0 };
@@ -454,6 +455,7 @@ adbscope_sim_main (int    argc,
     { "app", 0, 0, G_OPTION_ARG_STRING_ARRAY, &app_specs, N_("Also run COMMAND as the app PKG"), N_("PKG=COMMAND") },
     { "game", 0, 0, G_OPTION_ARG_NONE, &game, N_("Also run the game-like demo app, which draws into a SurfaceView"), NULL },
     { "startup-ms", 0, 0, G_OPTION_ARG_INT, &startup_ms, N_("How long the demo apps take to draw their first frame"), N_("MS") },
+    { "apk", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &apk_files, N_("Install the APK FILE as an app (pm lists it, its bytes can be read)"), N_("FILE") },
     { "unauthorized", 0, 0, G_OPTION_ARG_NONE, &unauthorized, N_("Never accept the host's key (adb shows “unauthorized”)"), NULL },
     { "proto-version", 0, 0, G_OPTION_ARG_STRING, &proto_version, N_("Transport version, 0x01000000 or 0x01000001"), N_("V") },
     { "max-payload", 0, 0, G_OPTION_ARG_INT, &max_payload, N_("Largest packet payload the device accepts"), N_("BYTES") },
@@ -473,6 +475,11 @@ adbscope_sim_main (int    argc,
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return print_error (ADBSCOPE_ERROR_USAGE, error->message);
+  if (argc > 1)
+    {
+      g_autofree char *m = g_strdup_printf (_("Unexpected argument “%s”"), argv[1]);
+      return print_error (ADBSCOPE_ERROR_USAGE, m);
+    }
 
   device->profile = adbscope_sim_profile_lookup (profile_name != NULL ? profile_name : "pixel-14");
   if (device->profile == NULL)
@@ -521,7 +528,7 @@ adbscope_sim_main (int    argc,
     adbscope_sim_network_enter_user_namespace (&user_ns_error);
 
   if (!adbscope_sim_sandbox_create (device, &error))
-    return print_error (ADBSCOPE_ERROR_IO, error->message);
+    return print_error (error->domain == ADBSCOPE_ERROR ? error->code : ADBSCOPE_ERROR_IO, error->message);
 
   run.device = device;
   run.exit_code = 0;
@@ -583,6 +590,13 @@ adbscope_sim_main (int    argc,
           goto out;
         }
     }
+
+  for (guint i = 0; apk_files != NULL && apk_files[i] != NULL; i++)
+    if (!adbscope_sim_install_apk (device, apk_files[i], &error))
+      {
+        run.exit_code = print_error (ADBSCOPE_ERROR_USAGE, error->message);
+        goto out;
+      }
 
   g_unix_signal_add (SIGINT, on_quit_signal, device);
   g_unix_signal_add (SIGTERM, on_quit_signal, device);

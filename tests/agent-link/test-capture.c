@@ -538,12 +538,16 @@ run_disrupted (Disruption what)
       const char *kill_argv[] = { adbscope_test_adb_path (), "kill-server", NULL };
       const char *start_argv[] = { adbscope_test_adb_path (), "start-server", NULL };
       const char *connect_argv[] = { adbscope_test_adb_path (), "connect", port, NULL };
+      /* The test's clients reach the server by a spec that never starts a
+       * daemon (tests/common); this restart is meant, so without it.  The
+       * new server is killed with the test's. */
+      g_auto(GStrv) env = g_environ_unsetenv (g_get_environ (), "ADB_SERVER_SOCKET");
 
       g_spawn_sync (NULL, (char **) kill_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                     NULL, NULL, NULL, NULL, NULL, &error);
       g_assert_no_error (error);
       g_usleep (1500 * 1000);
-      g_spawn_sync (NULL, (char **) start_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+      g_spawn_sync (NULL, (char **) start_argv, env, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                     NULL, NULL, NULL, NULL, NULL, &error);
       g_assert_no_error (error);
       g_spawn_sync (NULL, (char **) connect_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,

@@ -14,6 +14,8 @@
 #   labels-utf8xml.apk  labels.apk with its manifest's string pool re-encoded
 #                   as UTF-8, as aapt2 writes it (repack.py)
 #   labels-zip64.apk  labels.apk with zip64 records and a 65535-byte comment
+#   game.apk        labels (package org.adbscope.test.game) with a 100 MiB
+#                   asset: what reading in place saves
 set -eu
 src=$(cd "$(dirname "$0")" && pwd)
 out="$1"
@@ -39,7 +41,8 @@ icon ()
 build ()
 {
   name="$1"; shift
-  aapt package -f -M "$work/$name/AndroidManifest.xml" -S "$work/$name/res" -I "$fw" \
+  dir="${name%-small}"
+  aapt package -f -M "$work/$dir/AndroidManifest.xml" -S "$work/$dir/res" -I "$fw" \
     -F "$out/$name.apk" "$@" >/dev/null
 }
 
@@ -55,6 +58,11 @@ cp -r "$work/labels" "$work/labels-utf16"
 build labels-utf16 --utf16
 python3 "$src/repack.py" --utf8-manifest "$out/labels.apk" "$out/labels-utf8xml.apk"
 python3 "$src/repack.py" --zip64 --comment 65535 "$out/labels.apk" "$out/labels-zip64.apk"
+cp -r "$work/labels" "$work/game"
+sed -i 's/org.adbscope.test.labels/org.adbscope.test.game/' "$work/game/AndroidManifest.xml"
+build game-small
+python3 "$src/repack.py" --asset-mb 100 "$out/game-small.apk" "$out/game.apk"
+rm "$out/game-small.apk"
 
 # literal
 mkdir -p "$work/literal"

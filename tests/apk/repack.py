@@ -8,6 +8,8 @@ an APK, changing how it is stored:
   --zip64          write zip64 records everywhere (central directory extra
                    fields, zip64 end record and locator), as for APKs > 4 GiB
   --comment N      add an N-byte archive comment after the end record
+  --asset-mb N     add an N MiB stored asset (assets/data.bin) after the
+                   manifest, as in a game: the bytes an APK reader must skip
 """
 import argparse
 import struct
@@ -53,6 +55,7 @@ def main():
     ap.add_argument('--utf8-manifest', action='store_true')
     ap.add_argument('--zip64', action='store_true')
     ap.add_argument('--comment', type=int, default=0)
+    ap.add_argument('--asset-mb', type=int, default=0)
     ap.add_argument('src')
     ap.add_argument('dst')
     args = ap.parse_args()
@@ -71,6 +74,11 @@ def main():
                 data = data[:hsize] + pool + data[hsize + pool_size:]
                 data = data[:4] + struct.pack('<I', len(data)) + data[8:]
             zout.writestr(info, data, compress_type=info.compress_type)
+            if info.filename == 'AndroidManifest.xml' and args.asset_mb:
+                with zout.open(zipfile.ZipInfo('assets/data.bin', (1980, 1, 1, 0, 0, 0)), 'w') as f:
+                    block = bytes((i * 131 + 7) % 256 for i in range(1 << 20))
+                    for _ in range(args.asset_mb):
+                        f.write(block)
         zout.comment = bytes((i * 7 + 3) % 256 for i in range(args.comment))
 
 

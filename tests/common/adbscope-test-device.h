@@ -52,6 +52,12 @@ char               *adbscope_test_device_adbv        (AdbscopeTestDevice  *dev,
  * private adb server. */
 void                adbscope_test_device_free        (AdbscopeTestDevice  *dev);
 
+/* Where this system cannot give the sim the profile asked for (a
+ * container without mount namespaces: the sim refuses legacy-8 rather
+ * than show what it claims not to have), skips the test with the sim's
+ * reason and returns TRUE.  Any other error is left to the test. */
+gboolean            adbscope_test_device_skip_if_unsupported (const GError *error);
+
 /* The adb binary tests use: $ADB or "adb". */
 const char         *adbscope_test_adb_path           (void);
 /* Pids of every live descendant of pid (for leftover checks). */

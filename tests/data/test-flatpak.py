@@ -18,6 +18,10 @@ RUNTIME = {
     "glib-2.0", "gobject-2.0", "gio-2.0", "gio-unix-2.0", "gmodule-2.0",
     "json-glib-1.0", "libsoup-3.0", "gtk4", "libadwaita-1",
     "libusb-1.0", "zlib", "libzstd", "liblz4", "libbrotlidec", "libpcre2-8",
+    # app icons (GTK's own dependencies; libwebp is in the Freedesktop SDK)
+    "cairo", "librsvg-2.0", "libwebp",
+    # from the freedesktop base the GNOME runtime is built on (recordings)
+    "sqlite3",
     # meson's name for the C library's pthreads, not a package
     "threads",
 }

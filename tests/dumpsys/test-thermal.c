@@ -145,6 +145,37 @@ test_samsung (void)
   g_assert_cmpfloat_with_epsilon (v, 24.7, 1e-9);
 }
 
+/* Samsung's own HAL ("Sdhms connected: yes") numbers the types one above
+ * AOSP's: the names TYPE_CPU… are authoritative. */
+static void
+test_samsung_sdhms (void)
+{
+  g_autoptr(AdbscopeThermal) th = parse_fixture ("samsung-sdhms-thermalservice-skia-buildbot.txt");
+  double v;
+
+  g_assert_cmpint (th->hal_connected, ==, 1);
+  g_assert_cmpint (th->hal_ready, ==, 1);
+  g_assert_cmpstr (th->hal_version, ==, "Sdhms");
+  g_assert_cmpuint (th->current->len, ==, 5);
+  g_assert_cmpuint (th->cached->len, ==, 5);
+  g_assert_cmpstr (temp_at (th->current, 0)->name, ==, "TYPE_CPU");
+  g_assert_cmpint (temp_at (th->current, 0)->type, ==, ADBSCOPE_THERMAL_TYPE_CPU);
+  g_assert_cmpint (temp_at (th->current, 1)->type, ==, ADBSCOPE_THERMAL_TYPE_BATTERY);
+  g_assert_cmpint (temp_at (th->current, 2)->type, ==, ADBSCOPE_THERMAL_TYPE_SKIN);
+  g_assert_cmpint (temp_at (th->current, 3)->type, ==, ADBSCOPE_THERMAL_TYPE_USB_PORT);
+  g_assert_cmpint (temp_at (th->current, 4)->type, ==, ADBSCOPE_THERMAL_TYPE_POWER_AMPLIFIER);
+  /* By the number, 24.0 would have been the GPU and 25.3 the USB port. */
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_CPU, &v));
+  g_assert_cmpfloat_with_epsilon (v, 24.0, 1e-9);
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_SKIN, &v));
+  g_assert_cmpfloat_with_epsilon (v, 25.3, 1e-9);
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_BATTERY, &v));
+  g_assert_cmpfloat_with_epsilon (v, 24.4, 1e-9);
+  g_assert_false (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_GPU, &v));
+  g_assert_cmpuint (th->cooling_devices->len, ==, 4);
+  g_assert_cmpint (g_array_index (th->cooling_devices, AdbscopeThermalCoolingDevice, 0).type, ==, 2);
+}
+
 static void
 test_status_and_nan (void)
 {
@@ -190,6 +221,7 @@ main (int   argc,
   g_test_add_func ("/dumpsys/thermal/android13-hal2", test_android13_hal2);
   g_test_add_func ("/dumpsys/thermal/aidl3", test_aidl3);
   g_test_add_func ("/dumpsys/thermal/samsung", test_samsung);
+  g_test_add_func ("/dumpsys/thermal/samsung-sdhms", test_samsung_sdhms);
   g_test_add_func ("/dumpsys/thermal/status-and-nan", test_status_and_nan);
   g_test_add_func ("/dumpsys/thermal/errors", test_errors);
 

@@ -1,6 +1,8 @@
 /* gui-test-util.c: helpers for the window tests and the screenshot tour */
 #include "config.h"
 
+#include <string.h>
+
 #include "gui-test-util.h"
 
 typedef struct
@@ -105,4 +107,22 @@ gui_test_save_window (GtkWidget  *window,
   g_autoptr(GdkTexture) texture = gui_test_render (window);
 
   return gdk_texture_save_to_png (texture, path);
+}
+
+GtkLabel *
+gui_test_find_label (GtkWidget  *widget,
+                     const char *needle)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found;
+
+      if (GTK_IS_LABEL (child) && strstr (gtk_label_get_text (GTK_LABEL (child)), needle) != NULL)
+        return GTK_LABEL (child);
+      if ((found = gui_test_find_label (child, needle)) != NULL)
+        return found;
+    }
+  return NULL;
 }

@@ -17,4 +17,8 @@ guchar     *gui_test_pixels      (GdkTexture  *texture,
 gboolean    gui_test_save_window (GtkWidget   *window,
                                   const char  *path);
 
+/* The first label under @widget whose text contains @needle. */
+GtkLabel   *gui_test_find_label  (GtkWidget   *widget,
+                                  const char  *needle);
+
 G_END_DECLS

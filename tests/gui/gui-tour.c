@@ -13,6 +13,11 @@
 
 #include "adbscope-application.h"
 #include "adbscope-launch-window.h"
+#include "adbscope-app.h"
+#include "adbscope-application.h"
+#include "adbscope-connect-dialog.h"
+#include "adbscope-connection.h"
+#include "adbscope-network-page.h"
 #include "adbscope-window-private.h"
 #include "gui-test-util.h"
 
@@ -29,12 +34,61 @@ mode_is (gpointer data)
 }
 
 static gboolean
+consent_dialog_shown (gpointer data)
+{
+  return _adbscope_window_get_capture_dialog (window) != NULL;
+}
+
+static gboolean
+connections_listed (gpointer data)
+{
+  AdbscopeNetworkPage *page = ADBSCOPE_NETWORK_PAGE (_adbscope_window_get_page (window, "network"));
+  GListModel *rows = adbscope_network_page_get_connection_model (page);
+
+  return _adbscope_window_get_capture_dialog (window) == NULL && g_list_model_get_n_items (rows) >= 6;
+}
+
+static void
+select_refused (void)
+{
+  AdbscopeNetworkPage *page = ADBSCOPE_NETWORK_PAGE (_adbscope_window_get_page (window, "network"));
+  GListModel *rows = adbscope_network_page_get_connection_model (page);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(AdbscopeConnection) c = g_list_model_get_item (rows, i);
+
+      if (adbscope_connection_get_failure (c) != NULL)
+        {
+          adbscope_network_page_select_connection (page, i);
+          return;
+        }
+    }
+}
+
+static gboolean
 apps_loaded (gpointer data)
 {
   AdbscopeAppPicker *picker = _adbscope_window_get_app_picker (window);
 
   return !adbscope_app_picker_get_loading (picker) &&
          g_list_model_get_n_items (adbscope_app_picker_get_model (picker)) > 0;
+}
+
+/* Labels and icons arrive after the list (read from the APKs). */
+static gboolean
+icons_loaded (gpointer data)
+{
+  GListModel *apps = adbscope_app_picker_get_model (_adbscope_window_get_app_picker (window));
+  guint i, n = 0;
+
+  for (i = 0; i < g_list_model_get_n_items (apps); i++)
+    {
+      g_autoptr(AdbscopeApp) app = g_list_model_get_item (apps, i);
+
+      n += adbscope_app_get_icon (app) != NULL;
+    }
+  return n >= GPOINTER_TO_UINT (data);
 }
 
 static void
@@ -47,8 +101,26 @@ save_widget (const char *dir,
   g_autofree char *path = g_build_filename (dir, file, NULL);
 
   gui_test_spin (400);
-  if (!gui_test_save_window (widget, path))
-    g_error ("could not write %s", path);
+  /* A widget whose layout was just invalidated (a table re-sorted by a
+   * snapshot) draws nothing until the next frame: try again then. */
+  for (guint attempt = 0; attempt < 20; attempt++)
+    {
+      g_autoptr(GdkTexture) texture = gui_test_render (widget);
+      gsize stride;
+      g_autofree guchar *pixels = gui_test_pixels (texture, &stride);
+      gsize n = stride * gdk_texture_get_height (texture);
+      gboolean blank = TRUE;
+
+      for (gsize i = 0; i < n && blank; i++)
+        blank = pixels[i] == 0xff;
+      if (!blank || attempt == 19)
+        {
+          if (!gdk_texture_save_to_png (texture, path))
+            g_error ("could not write %s", path);
+          break;
+        }
+      gui_test_spin (100);
+    }
   g_print ("%s\n", path);
 }
 
@@ -137,10 +209,56 @@ main (int    argc,
       save (dir, "00-devices", schemes[s]);
     }
 
+  /* Connect…: two recent addresses, then a real attempt at a closed port
+   * and adb's answer. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new ("io.github.adbscope.Adbscope");
+    GtkWindow *dialog, *answer = NULL;
+    GtkEditable *entry;
+
+    adbscope_connect_remember (settings, "farm-7.example.com:7401");
+    adbscope_connect_remember (settings, "192.168.1.20:5555");
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.connect", NULL);
+    gui_test_spin (300);
+    dialog = find_window (app, ADW_TYPE_MESSAGE_DIALOG);
+    entry = g_object_get_data (G_OBJECT (dialog), "entry");
+    gtk_editable_set_text (entry, "127.0.0.1:9");
+    for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+      {
+        set_scheme (schemes[s]);
+        save_widget (dir, "00-connect", schemes[s], GTK_WIDGET (dialog));
+      }
+    adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "connect");
+    for (guint t = 0; t < 100 && answer == NULL; t++)
+      {
+        gui_test_spin (100);
+        for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+          if (g_object_get_data (l->data, "adbscope-connect-answer") != NULL)
+            answer = l->data;
+      }
+    if (answer == NULL)
+      g_error ("no answer from adb connect");
+    g_assert_cmpint (GPOINTER_TO_INT (g_object_get_data (G_OBJECT (answer), "adbscope-connect-answer")), ==, 2);
+    for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+      {
+        set_scheme (schemes[s]);
+        save_widget (dir, "00-connect-answer", schemes[s], GTK_WIDGET (answer));
+      }
+    gtk_window_destroy (answer);
+  }
+
   set_scheme ("light");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.try-demo", NULL);
   if (!gui_test_wait (apps_loaded, NULL, 60000))
     g_error ("the demo device's apps did not show up (%s)", _adbscope_window_get_last_toast (window));
+  /* "Try the demo device" searches for the demo app; with real APKs on
+   * the device, show the whole list with their names and icons. */
+  if (g_getenv ("ADBSCOPE_DEMO_APKS") != NULL)
+    {
+      adbscope_app_picker_set_search (_adbscope_window_get_app_picker (window), "");
+      if (!gui_test_wait (icons_loaded, GUINT_TO_POINTER (3), 60000))
+        g_error ("the app icons did not show up");
+    }
   for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
     {
       set_scheme (schemes[s]);
@@ -180,6 +298,50 @@ main (int    argc,
           gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", page_names[i]);
           save (dir, name, schemes[s]);
         }
+    }
+
+  /* The network: the capture dialogs, then the tables with traffic. */
+  if (!gtk_widget_activate_action (GTK_WIDGET (window), "win.start-capture", NULL))
+    g_error ("no start-capture action");
+  /* The dialog is up until the (simulated) user accepts, well under a
+   * second: one picture, in the scheme the pages were left in. */
+  if (gui_test_wait (consent_dialog_shown, NULL, 10000))
+    {
+      g_autofree char *path = g_build_filename (dir, "13-capture-consent.png", NULL);
+
+      gui_test_spin (50);
+      if (consent_dialog_shown (NULL)
+          && gui_test_save_window (GTK_WIDGET (_adbscope_window_get_capture_dialog (window)), path))
+        g_print ("%s\n", path);
+    }
+  if (!gui_test_wait (connections_listed, NULL, 40000))
+    g_error ("the capture showed no connections (%s)", _adbscope_window_get_last_toast (window));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "network");
+  select_refused ();
+  gui_test_spin (1500);
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+    {
+      AdbscopeNetworkPage *page = ADBSCOPE_NETWORK_PAGE (_adbscope_window_get_page (window, "network"));
+
+      set_scheme (schemes[s]);
+      adbscope_network_page_show_table (page, "connections");
+      save (dir, "14-network-connections", schemes[s]);
+      adbscope_network_page_show_table (page, "hosts");
+      save (dir, "15-network-hosts", schemes[s]);
+      adbscope_network_page_show_table (page, "dns");
+      save (dir, "16-network-dns", schemes[s]);
+      adbscope_network_page_show_table (page, "connections");
+    }
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+    {
+      AdwMessageDialog *dialog;
+
+      set_scheme (schemes[s]);
+      _adbscope_window_offer_install (window, FALSE);
+      dialog = _adbscope_window_get_capture_dialog (window);
+      save_widget (dir, "17-agent-install", schemes[s], GTK_WIDGET (dialog));
+      adw_message_dialog_response (dialog, "cancel");
+      gui_test_spin (400);
     }
 
   /* The dialogs of the main menu */

@@ -51,9 +51,10 @@ test_command (void)
   g_autofree char *third = adbscope_app_list_build_command (FALSE);
   g_autofree char *all = adbscope_app_list_build_command (TRUE);
 
-  g_assert_nonnull (strstr (third, "pm list packages -3"));
-  g_assert_null (strstr (third, "pm list packages 2>"));
-  g_assert_nonnull (strstr (all, "pm list packages 2>"));
+  /* -f: the APK paths the labels and icons are read from */
+  g_assert_nonnull (strstr (third, "pm list packages -f -3"));
+  g_assert_null (strstr (third, "pm list packages -f 2>"));
+  g_assert_nonnull (strstr (all, "pm list packages -f 2>"));
   /* toybox and toolbox ps both answer */
   g_assert_nonnull (strstr (all, "ps -A -o PID,NAME 2>/dev/null || ps"));
 }

@@ -3,8 +3,12 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <libsoup/soup.h>
 #include <signal.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -14,6 +18,13 @@
 
 static AdbscopeTestDevice *device;
 static char *runtime_dir;
+
+/* Whatever a test starts dies with it, even when it fails. */
+static void
+die_with_test (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
 
 static GSubprocess *
 spawn (GSubprocessFlags   flags,
@@ -26,6 +37,7 @@ spawn (GSubprocessFlags   flags,
   const char *arg;
   va_list ap;
 
+  g_subprocess_launcher_set_child_setup (launcher, die_with_test, NULL, NULL);
   g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime ? runtime : runtime_dir, TRUE);
   g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
   g_ptr_array_add (argv, (char *) g_getenv ("ADBSCOPE_BIN"));
@@ -50,6 +62,7 @@ run_json (int *status, ...)
   const char *arg;
   va_list ap;
 
+  g_subprocess_launcher_set_child_setup (launcher, die_with_test, NULL, NULL);
   g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
   g_ptr_array_add (argv, (char *) g_getenv ("ADBSCOPE_BIN"));
   va_start (ap, status);
@@ -86,6 +99,76 @@ wait_for_state_file (void)
   g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
 }
 
+/* Runs `adbscope ARGS…` to the end with stdout to @stdout_path (or a pipe
+ * when NULL, returned in *out), as @user (or us when NULL); returns the
+ * exit status. */
+static int
+run_as (const char  *user,
+        const char  *stdout_path,
+        char       **out,
+        char       **err,
+        ...)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  GSubprocessFlags flags = G_SUBPROCESS_FLAGS_STDERR_PIPE;
+  const char *arg;
+  va_list ap;
+
+  if (stdout_path == NULL)
+    flags |= G_SUBPROCESS_FLAGS_STDOUT_PIPE;
+  launcher = g_subprocess_launcher_new (flags);
+  if (stdout_path != NULL)
+    g_subprocess_launcher_set_stdout_file_path (launcher, stdout_path);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_test, NULL, NULL);
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", runtime_dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
+  if (user != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "setpriv");
+      g_ptr_array_add (argv, g_strdup_printf ("--reuid=%s", user));
+      g_ptr_array_add (argv, (char *) "--regid=nogroup");
+      g_ptr_array_add (argv, (char *) "--clear-groups");
+      g_ptr_array_add (argv, (char *) "--");
+    }
+  g_ptr_array_add (argv, (char *) g_getenv ("ADBSCOPE_BIN"));
+  va_start (ap, err);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, out, err, &error);
+  g_assert_no_error (error);
+  if (user != NULL)
+    g_free (argv->pdata[1]);
+  return g_subprocess_get_exit_status (proc);
+}
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (!json_parser_load_from_data (parser, text, -1, &error))
+    g_error ("not JSON (%s): %s", error->message, text);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static gint64
+report_samples (JsonNode *report)
+{
+  JsonNode *n = adbscope_report_lookup (report, "run.samples");
+
+  g_assert_nonnull (n);
+  return json_node_get_int (n);
+}
+
 static void
 test_mark_stop_samples (void)
 {
@@ -108,7 +191,7 @@ test_mark_stop_samples (void)
   g_auto(GStrv) lines = NULL;
   JsonNode *report;
   GStatBuf st;
-  int status;
+  int status, lock_fd;
 
   rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
                "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
@@ -128,6 +211,13 @@ test_mark_stop_samples (void)
   bad = g_regex_replace_literal (token_re, state, -1, 0, "\"token\":\"00000000000000000000000000000000\"", 0, NULL);
   g_mkdir_with_parents (other_state_dir, 0700);
   g_assert_true (g_file_set_contents (other_state, bad, -1, NULL));
+  /* That copy looks live (its run lock is held), so the request goes out
+   * and the record itself refuses the token. */
+  {
+    g_autofree char *lock_path = g_build_filename (other_state_dir, "record.lock", NULL);
+    lock_fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    g_assert_cmpint (flock (lock_fd, LOCK_EX | LOCK_NB), ==, 0);
+  }
   {
     g_autofree char *saved = g_strdup (runtime_dir);
     g_free (runtime_dir);
@@ -136,6 +226,7 @@ test_mark_stop_samples (void)
     g_free (runtime_dir);
     runtime_dir = g_steal_pointer (&saved);
   }
+  close (lock_fd);
   g_assert_cmpint (status, ==, 1);
   g_assert_cmpstr (error_code (forbidden), ==, "forbidden");
 
@@ -169,7 +260,12 @@ test_mark_stop_samples (void)
   g_assert_cmpint (g_strv_length (lines) - 1, ==,
                    json_node_get_int (adbscope_report_lookup (report, "run.samples")));
   g_assert_cmpint (g_strv_length (lines), >=, 4);
+  {
+    g_autofree char *lock_path = g_build_filename (other_state_dir, "record.lock", NULL);
+    g_unlink (lock_path);
+  }
   g_rmdir (other_state_dir);
+  g_rmdir (other);
 }
 
 static void
@@ -275,6 +371,34 @@ test_bad_input (void)
   capture = run_json (&status, "record", "-p", ADBSCOPE_DEMO_PACKAGE, "--capture", NULL);
   g_assert_cmpint (status, ==, 1);
   g_assert_cmpstr (error_code (capture), ==, "agent_not_installed");
+
+  /* What cannot be honoured is a usage error before the run. */
+  {
+    static const char * const cases[][6] = {
+      { "record", "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "0.5ms", NULL },
+      { "record", "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "-3s", NULL },
+      { "record", "-p", ADBSCOPE_DEMO_PACKAGE, "--profile", "legacy-8", NULL },
+      { "record", "--demo", "--profile", "bogus", NULL },
+      { "record", "--demo", "--interval", "50ms", NULL },
+      { "sim", "bogus", NULL },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autoptr(JsonNode) j = NULL;
+        g_autofree char *out = NULL, *err = NULL;
+        gint64 t0 = g_get_monotonic_time ();
+        int rc = run_as (NULL, NULL, &out, &err, cases[i][0], cases[i][1], cases[i][2], cases[i][3],
+                         cases[i][4], cases[i][5], NULL);
+
+        g_test_message ("%s %s %s %s %s: %s", cases[i][0], cases[i][1], cases[i][2], cases[i][3],
+                        cases[i][4] ? cases[i][4] : "", out);
+        j = parse_json (out);
+        g_assert_cmpint (rc, ==, 2);
+        g_assert_cmpstr (error_code (j), ==, "usage");
+        g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+      }
+  }
 }
 
 static void
@@ -312,75 +436,6 @@ test_apps (void)
   bad = run_json (&status, "apps", "-s", "a b", NULL);
   g_assert_cmpint (status, ==, 1);
   g_assert_cmpstr (error_code (bad), ==, "invalid_serial");
-}
-
-/* Runs `adbscope ARGS…` to the end with stdout to @stdout_path (or a pipe
- * when NULL, returned in *out), as @user (or us when NULL); returns the
- * exit status. */
-static int
-run_as (const char  *user,
-        const char  *stdout_path,
-        char       **out,
-        char       **err,
-        ...)
-{
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GError) error = NULL;
-  GSubprocessFlags flags = G_SUBPROCESS_FLAGS_STDERR_PIPE;
-  const char *arg;
-  va_list ap;
-
-  if (stdout_path == NULL)
-    flags |= G_SUBPROCESS_FLAGS_STDOUT_PIPE;
-  launcher = g_subprocess_launcher_new (flags);
-  if (stdout_path != NULL)
-    g_subprocess_launcher_set_stdout_file_path (launcher, stdout_path);
-  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", runtime_dir, TRUE);
-  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
-  if (user != NULL)
-    {
-      g_ptr_array_add (argv, (char *) "setpriv");
-      g_ptr_array_add (argv, g_strdup_printf ("--reuid=%s", user));
-      g_ptr_array_add (argv, (char *) "--regid=nogroup");
-      g_ptr_array_add (argv, (char *) "--clear-groups");
-      g_ptr_array_add (argv, (char *) "--");
-    }
-  g_ptr_array_add (argv, (char *) g_getenv ("ADBSCOPE_BIN"));
-  va_start (ap, err);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, out, err, &error);
-  g_assert_no_error (error);
-  if (user != NULL)
-    g_free (argv->pdata[1]);
-  return g_subprocess_get_exit_status (proc);
-}
-
-static JsonNode *
-parse_json (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  if (!json_parser_load_from_data (parser, text, -1, &error))
-    g_error ("not JSON (%s): %s", error->message, text);
-  return json_node_copy (json_parser_get_root (parser));
-}
-
-static gint64
-report_samples (JsonNode *report)
-{
-  JsonNode *n = adbscope_report_lookup (report, "run.samples");
-
-  g_assert_nonnull (n);
-  return json_node_get_int (n);
 }
 
 /* Output goes where the user pointed, checked before the run; a failed
@@ -590,6 +645,426 @@ test_sighup_writes_report (void)
   g_assert_cmpint (report_samples (report), >=, 1);
 }
 
+/* The phone gone for good mid-run: the report says when and for how long,
+ * and the exit status (4) tells CI it was not a clean run. */
+static void
+test_device_lost (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) lost = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_autoptr(GSubprocess) rec = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  g_autofree char *out = NULL;
+  JsonArray *losses;
+  JsonObject *l;
+
+  g_assert_no_error (error);
+  rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
+               "record", "-s", adbscope_test_device_get_serial (lost), "-p", ADBSCOPE_DEMO_PACKAGE,
+               "--duration", "8s", NULL);
+  g_assert_no_error (error);
+  wait_for_state_file ();
+  g_usleep (2500 * 1000);
+  adbscope_test_device_kill (lost);
+  g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (rec), ==, 4);
+  report = parse_json (out);
+  g_assert_true (json_node_get_boolean (adbscope_report_lookup (report, "run.device_lost")));
+  losses = json_node_get_array (adbscope_report_lookup (report, "run.device_losses"));
+  g_assert_cmpuint (json_array_get_length (losses), ==, 1);
+  l = json_array_get_object_element (losses, 0);
+  g_test_message ("lost at %.2f s for %.2f s: %s", json_object_get_double_member (l, "start_s"),
+                  json_object_get_double_member (l, "duration_s"), json_object_get_string_member (l, "reason"));
+  g_assert_cmpfloat (json_object_get_double_member (l, "start_s"), >=, 1.0);
+  g_assert_cmpfloat (json_object_get_double_member (l, "start_s"), <=, 7.0);
+  g_assert_cmpfloat (json_object_get_double_member (l, "duration_s"), >=, 1.0);
+  g_assert_true (json_object_get_null_member (l, "end_s"));
+  g_assert_nonnull (json_object_get_string_member (l, "reason"));
+  /* A clean run says so too. */
+  {
+    g_autoptr(JsonNode) clean = NULL;
+    int status;
+
+    clean = run_json (&status, "record", "-s", adbscope_test_device_get_serial (device), "-p",
+                      ADBSCOPE_DEMO_PACKAGE, "--duration", "2s", "--assert", "run.device_lost == false", NULL);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (clean, "run.device_losses"))), ==, 0);
+  }
+}
+
+/* An app that never ran: nothing measured is null, never 0, and an
+ * assertion on it fails with a message.  Counts and ids are integers. */
+static void
+test_never_ran_is_null (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) idle = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_autoptr(JsonNode) report = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  JsonObject *a;
+  static const char * const nulls[] = { "frames.total", "frames.janky", "frames.janky_pct",
+                                        "cpu.app_pct.avg", "app.restarts" };
+  static const char * const ints[] = { "device.sdk", "device.cores", "run.samples",
+                                       "run.interval_ms_configured" };
+  int rc;
+
+  g_assert_no_error (error);
+  adbscope_test_device_control (idle, "kill-app " ADBSCOPE_DEMO_PACKAGE);
+  rc = run_as (NULL, NULL, &out, &err, "record", "-s", adbscope_test_device_get_serial (idle),
+               "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "3s", "--assert", "frames.janky <= 0", NULL);
+  report = parse_json (out);
+  g_assert_cmpint (rc, ==, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (nulls); i++)
+    {
+      JsonNode *n = adbscope_report_lookup (report, nulls[i]);
+
+      g_test_message ("%s is %s", nulls[i], n ? json_node_type_name (n) : "missing");
+      g_assert_nonnull (n);
+      g_assert_true (JSON_NODE_HOLDS_NULL (n));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+    {
+      JsonNode *n = adbscope_report_lookup (report, ints[i]);
+
+      g_assert_nonnull (n);
+      g_assert_cmpint (json_node_get_value_type (n), ==, G_TYPE_INT64);
+    }
+  g_assert_null (strstr (out, "\"sdk\" : 34.0"));
+  a = json_array_get_object_element (json_node_get_array (adbscope_report_lookup (report, "assertions")), 0);
+  g_assert_false (json_object_get_boolean_member (a, "pass"));
+  g_assert_true (json_object_get_null_member (a, "value"));
+  g_assert_nonnull (strstr (json_object_get_string_member (a, "message"), "no value"));
+}
+
+static JsonNode *
+read_state (void)
+{
+  g_autofree char *path = g_build_filename (runtime_dir, "adbscope", "record.json", NULL);
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return parse_json (text);
+}
+
+/* Two records started in the same instant, many times: exactly one runs,
+ * the other says so; the loser never touches the winner's control file,
+ * so mark and stop still reach the one running. */
+static void
+test_two_records_race (void)
+{
+  const char *serial = adbscope_test_device_get_serial (device);
+  g_autofree char *state_path = g_build_filename (runtime_dir, "adbscope", "record.json", NULL);
+
+  for (guint round = 0; round < 5; round++)
+    {
+      g_autoptr(GError) error = NULL;
+      GSubprocess *recs[2];
+      g_autoptr(JsonNode) mark = NULL;
+      g_autoptr(JsonNode) stop = NULL;
+      int winner = -1, status;
+
+      for (guint i = 0; i < 2; i++)
+        {
+          recs[i] = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
+                           "record", "-s", serial, "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "60s", NULL);
+          g_assert_no_error (error);
+        }
+      /* The loser ends at once with address_in_use. */
+      {
+        gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+        while (winner < 0 && g_get_monotonic_time () < deadline)
+          {
+            for (guint i = 0; i < 2; i++)
+              if (g_subprocess_get_identifier (recs[i]) == NULL)
+                winner = 1 - (int) i;
+            g_usleep (20 * 1000);
+          }
+      }
+      g_assert_cmpint (winner, >=, 0);
+      {
+        g_autofree char *out = NULL;
+        g_autoptr(JsonNode) j = NULL;
+
+        g_subprocess_communicate_utf8 (recs[1 - winner], NULL, NULL, &out, NULL, &error);
+        g_assert_no_error (error);
+        j = parse_json (out);
+        g_assert_cmpint (g_subprocess_get_exit_status (recs[1 - winner]), ==, 1);
+        g_assert_cmpstr (error_code (j), ==, "address_in_use");
+      }
+      wait_for_state_file ();
+      {
+        g_autoptr(JsonNode) state = read_state ();
+
+        g_assert_cmpint (json_node_get_int (adbscope_report_lookup (state, "pid")), ==,
+                         g_ascii_strtoll (g_subprocess_get_identifier (recs[winner]), NULL, 10));
+      }
+      mark = run_json (&status, "mark", "still reachable", NULL);
+      g_assert_cmpint (status, ==, 0);
+      stop = run_json (&status, "stop", NULL);
+      g_assert_cmpint (status, ==, 0);
+      g_subprocess_wait (recs[winner], NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (g_subprocess_get_exit_status (recs[winner]), ==, 0);
+      g_assert_false (g_file_test (state_path, G_FILE_TEST_EXISTS));
+      g_object_unref (recs[0]);
+      g_object_unref (recs[1]);
+    }
+}
+
+/* A control file left behind whose pid is alive but no record (pid 1)
+ * blocks nothing: without the run lock it is stale. */
+static void
+test_stale_control_file (void)
+{
+  g_autofree char *dir = g_build_filename (runtime_dir, "adbscope", NULL);
+  g_autofree char *state_path = g_build_filename (dir, "record.json", NULL);
+  g_autoptr(JsonNode) mark = NULL;
+  g_autoptr(JsonNode) rec = NULL;
+  int status;
+
+  g_mkdir_with_parents (dir, 0700);
+  g_assert_true (g_file_set_contents (state_path, "{\"port\":9,\"token\":\"00\",\"pid\":1}", -1, NULL));
+  mark = run_json (&status, "mark", "x", NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_cmpstr (error_code (mark), ==, "no_recording");
+  rec = run_json (&status, "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
+                  "--duration", "2s", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (rec, "run.samples")), >=, 1);
+  g_assert_false (g_file_test (state_path, G_FILE_TEST_EXISTS));
+}
+
+/* POST with a body; returns the HTTP status and the reply in *reply. */
+static guint
+post (guint         port,
+      const char   *token,
+      const char   *path,
+      const char   *body,
+      gsize         len,
+      char        **reply)
+{
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 20, NULL);
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u%s", port, path);
+  g_autofree char *auth = g_strdup_printf ("Bearer %s", token);
+  g_autoptr(SoupMessage) msg = soup_message_new ("POST", url);
+  g_autoptr(GBytes) request = g_bytes_new (body, len);
+  g_autoptr(GBytes) answer = NULL;
+  g_autoptr(GError) error = NULL;
+
+  soup_session_set_proxy_resolver (session, NULL);
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+  soup_message_set_request_body_from_bytes (msg, "application/json", request);
+  answer = soup_session_send_and_read (session, msg, NULL, &error);
+  if (reply != NULL)
+    *reply = answer ? g_strndup (g_bytes_get_data (answer, NULL), g_bytes_get_size (answer)) : g_strdup (error->message);
+  return soup_message_get_status (msg);
+}
+
+/* Hostile bodies, with the right token: deep nesting, nesting hidden in a
+ * comment, a 30 MB label, a label too long, invalid UTF-8.  Each is refused
+ * with 4xx and the record still runs, marks and writes its report. */
+static void
+test_hostile_bodies (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) rec = NULL;
+  g_autoptr(JsonNode) state = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  g_autoptr(JsonNode) long_mark = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GString) deep = g_string_new ("{\"label\":");
+  g_autoptr(GString) hidden = g_string_new ("{\"label\":\"a\",\"x\":/*\"*/");
+  g_autoptr(GString) huge = g_string_new ("{\"label\":\"");
+  g_autoptr(GString) longer = g_string_new ("{\"label\":\"");
+  g_autofree char *too_long_label = g_strnfill (ADBSCOPE_MARKER_MAX_LABEL + 1, 'x');
+  struct { const char *what; GString *body; } cases[5];
+  guint port;
+  const char *token;
+  int status;
+
+  /* Under the size limit, so it is the depth that is refused. */
+  for (guint i = 0; i < ADBSCOPE_CONTROL_MAX_BODY - 100; i++)
+    g_string_append_c (deep, '[');
+  for (guint i = 0; i < 200; i++)
+    g_string_append_c (hidden, '[');
+  for (gsize i = 0; i < 30 * 1024 * 1024; i++)
+    g_string_append_c (huge, 'x');
+  g_string_append (huge, "\"}");
+  g_string_append_printf (longer, "%s\"}", too_long_label);
+  cases[0].what = "deep"; cases[0].body = deep;
+  cases[1].what = "hidden in a comment"; cases[1].body = hidden;
+  cases[2].what = "30 MB"; cases[2].body = huge;
+  cases[3].what = "label too long"; cases[3].body = longer;
+  cases[4].what = "invalid UTF-8"; cases[4].body = g_string_new ("{\"label\":\"\xff\xfe\"}");
+
+  rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
+               "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
+               "--duration", "60s", NULL);
+  g_assert_no_error (error);
+  wait_for_state_file ();
+  state = read_state ();
+  port = (guint) json_node_get_int (adbscope_report_lookup (state, "port"));
+  token = json_node_get_string (adbscope_report_lookup (state, "token"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *reply = NULL;
+      guint code = post (port, token, "/mark", cases[i].body->str, cases[i].body->len, &reply);
+
+      g_test_message ("%s: HTTP %u %s", cases[i].what, code, reply);
+      g_assert_cmpuint (code, >=, 400);
+      g_assert_cmpuint (code, <, 500);
+    }
+  g_string_free (cases[4].body, TRUE);
+  g_assert_cmpuint (post (port, token, "/mark", "{\"label\":\"fine\"}", 16, NULL), ==, 200);
+
+  /* The client refuses a label the server would refuse. */
+  long_mark = run_json (&status, "mark", too_long_label, NULL);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_cmpstr (error_code (long_mark), ==, "usage");
+
+  g_assert_cmpuint (post (port, token, "/stop", "", 0, NULL), ==, 200);
+  g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (rec));
+  g_assert_cmpint (g_subprocess_get_exit_status (rec), ==, 0);
+  report = parse_json (out);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (report, "markers"))), ==, 1);
+}
+
+/* Processes that still carry the private server's port in their environment. */
+static guint
+count_processes_of (const char *spec)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  g_autofree char *needle = g_strdup_printf ("ANDROID_ADB_SERVER_PORT=%s", spec);
+  const char *name;
+  guint n = 0;
+
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "environ", NULL);
+      g_autofree char *env = NULL;
+      gsize len;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &env, &len, NULL))
+        continue;
+      for (gsize off = 0; off < len; off += strlen (env + off) + 1)
+        if (g_str_equal (env + off, needle))
+          {
+            n++;
+            break;
+          }
+    }
+  return n;
+}
+
+/* A test that fails halfway (here: aborts with a record running) leaves
+ * nothing behind: no adb server, no sim, no record. */
+static void
+test_failing_test_leaves_nothing (void)
+{
+  g_autofree char *spec_file = g_build_filename (runtime_dir, "leftover-spec", NULL);
+  g_autofree char *spec = NULL;
+  g_autofree char *port = NULL;
+  gint64 deadline;
+
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GError) error = NULL;
+      GSubprocess *rec;
+
+      /* Our runtime_dir is this child's own: the parent names the file. */
+      g_assert_true (g_file_set_contents (g_getenv ("ADBSCOPE_TEST_SPEC_FILE"),
+                                          g_getenv ("ANDROID_ADB_SERVER_PORT"), -1, NULL));
+      rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, NULL, &error,
+                   "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE, NULL);
+      g_assert_no_error (error);
+      wait_for_state_file ();
+      (void) rec;
+      g_error ("failing on purpose with a record, a sim and an adb server running");
+    }
+  g_setenv ("ADBSCOPE_TEST_SPEC_FILE", spec_file, TRUE);
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_unsetenv ("ADBSCOPE_TEST_SPEC_FILE");
+  g_test_trap_assert_failed ();
+  g_assert_true (g_file_get_contents (spec_file, &spec, NULL, NULL));
+  g_test_message ("the failed test's server was on port %s", spec);
+  port = g_strdup (spec);
+
+  /* Bounded wait: its children get SIGTERM/SIGKILL when it dies. */
+  deadline = g_get_monotonic_time () + 15 * G_USEC_PER_SEC;
+  while (count_processes_of (spec) > 0 && g_get_monotonic_time () < deadline)
+    g_usleep (100 * 1000);
+  g_assert_cmpuint (count_processes_of (spec), ==, 0);
+  /* And no adb server answers on its port (none was started anew). */
+  {
+    g_autofree char *cmd = g_strdup_printf ("ss -Hltn 'sport = :%s'", port);
+    g_autofree char *out = NULL;
+
+    g_assert_true (g_spawn_command_line_sync (cmd, &out, NULL, NULL, NULL));
+    g_assert_cmpstr (g_strstrip (out), ==, "");
+  }
+  g_unlink (spec_file);
+}
+
+/* At --interval 100ms every row carries the latest PSS and battery level
+ * (each valid for its own cadence), with their age. */
+static void
+test_slow_series_at_short_interval (void)
+{
+  g_autofree char *csv_path = g_build_filename (runtime_dir, "fast.csv", NULL);
+  g_autofree char *out = NULL, *err = NULL, *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) header = NULL;
+  int pss = -1, level = -1, pss_age = -1, rows = 0, full_rows = 0, first_full = -1;
+  int rc;
+
+  rc = run_as (NULL, NULL, &out, &err, "record", "-s", adbscope_test_device_get_serial (device),
+               "-p", ADBSCOPE_DEMO_PACKAGE, "--interval", "100ms", "--duration", "5s",
+               "--samples", csv_path, NULL);
+  g_assert_cmpint (rc, ==, 0);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  lines = g_strsplit (g_strstrip (csv), "\n", -1);
+  header = g_strsplit (lines[0], ",", -1);
+  for (int c = 0; header[c] != NULL; c++)
+    {
+      if (g_str_equal (header[c], "memory.app_pss_kb"))
+        pss = c;
+      else if (g_str_equal (header[c], "power.battery_level_pct"))
+        level = c;
+      else if (g_str_equal (header[c], "memory.meminfo_age_s"))
+        pss_age = c;
+    }
+  g_assert_cmpint (pss, >, 0);
+  g_assert_cmpint (level, >, 0);
+  g_assert_cmpint (pss_age, >, 0);
+  for (guint r = 1; lines[r] != NULL; r++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[r], ",", -1);
+      gboolean full = cells[pss][0] != '\0' && cells[level][0] != '\0';
+
+      if (first_full < 0 && full)
+        first_full = (int) r;
+      if (first_full >= 0)
+        {
+          rows++;
+          full_rows += full;
+          if (cells[pss_age][0] != '\0')
+            g_assert_cmpfloat (g_ascii_strtod (cells[pss_age], NULL), <=, 2 * 2.0);
+        }
+    }
+  g_test_message ("%d of %d rows with PSS and battery from row %d on", full_rows, rows, first_full);
+  g_assert_cmpint (first_full, >, 0);
+  g_assert_cmpint (rows, >=, 20);
+  /* Kept two fast intervals, ~90 % of these rows were empty; now only a
+   * meminfo answer later than two of its periods (a loaded machine) can
+   * leave one empty. */
+  g_assert_cmpint (full_rows * 10, >=, rows * 8);
+}
+
 static void
 test_no_recording (void)
 {
@@ -620,6 +1095,13 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/cli/sigint-writes-report", test_sigint_still_writes_report);
   g_test_add_func ("/record/cli/sighup-writes-report", test_sighup_writes_report);
   g_test_add_func ("/record/cli/output-paths", test_output_paths);
+  g_test_add_func ("/record/cli/device-lost", test_device_lost);
+  g_test_add_func ("/record/cli/two-records-race", test_two_records_race);
+  g_test_add_func ("/record/cli/stale-control-file", test_stale_control_file);
+  g_test_add_func ("/record/cli/hostile-bodies", test_hostile_bodies);
+  g_test_add_func ("/record/cli/slow-series-at-short-interval", test_slow_series_at_short_interval);
+  g_test_add_func ("/record/cli/failing-test-leaves-nothing", test_failing_test_leaves_nothing);
+  g_test_add_func ("/record/cli/never-ran-is-null", test_never_ran_is_null);
   g_test_add_func ("/record/cli/output-unprivileged", test_output_unprivileged);
   rc = g_test_run ();
 

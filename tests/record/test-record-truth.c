@@ -14,6 +14,13 @@
 
 typedef struct
 {
+  int    pid;
+  gint64 time_us;
+  double rss_kb;
+} RssPoint;
+
+typedef struct
+{
   guint      samples;
   GArray    *app_pct;      /* double, finite values only */
   GArray    *all_app_pct;  /* double, including NaN */
@@ -22,6 +29,7 @@ typedef struct
   GPid       pid;
   guint      want_samples;
   GMainLoop *loop;
+  GArray    *rss;          /* RssPoint, every fast sample of a running app */
   char      *thread_name;
   double     thread_max;
   double     thread_sum;
@@ -66,6 +74,11 @@ on_sample (AdbscopeSession          *session,
 {
   w->samples++;
   g_array_append_val (w->all_app_pct, s->app_pct);
+  if (s->app_running && isfinite (s->app_rss_kb))
+    {
+      RssPoint p = { s->pid, s->time_us, s->app_rss_kb };
+      g_array_append_val (w->rss, p);
+    }
   if (w->samples == 1 && w->pid)
     {
       w->app_ticks0 = read_app_ticks (w->pid);
@@ -114,6 +127,7 @@ start_session (AdbscopeTestDevice *dev,
   w->loop = g_main_loop_new (NULL, FALSE);
   w->app_pct = g_array_new (FALSE, FALSE, sizeof (double));
   w->all_app_pct = g_array_new (FALSE, FALSE, sizeof (double));
+  w->rss = g_array_new (FALSE, FALSE, sizeof (RssPoint));
   g_signal_connect (session, "sample", G_CALLBACK (on_sample), w);
   adbscope_session_start_async (session, NULL, started_cb, NULL);
   return session;
@@ -125,6 +139,35 @@ watch_clear (Watch *w)
   g_main_loop_unref (w->loop);
   g_array_unref (w->app_pct);
   g_array_unref (w->all_app_pct);
+  g_array_unref (w->rss);
+}
+
+/* The test's own least squares of RSS over minutes for one pid. */
+static double
+rss_slope_of (GArray *rss,
+              int     pid,
+              double *span_s)
+{
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  gint64 t0 = -1, t1 = 0;
+  guint k = 0;
+
+  for (guint i = 0; i < rss->len; i++)
+    {
+      RssPoint *p = &g_array_index (rss, RssPoint, i);
+      double x;
+
+      if (p->pid != pid)
+        continue;
+      if (t0 < 0)
+        t0 = p->time_us;
+      t1 = p->time_us;
+      x = (p->time_us - t0) / 60e6;
+      sx += x; sy += p->rss_kb; sxx += x * x; sxy += x * p->rss_kb;
+      k++;
+    }
+  *span_s = (t1 - t0) / 1e6;
+  return k < 2 ? NAN : (k * sxy - sx * sy) / (k * sxx - sx * sx);
 }
 
 static double
@@ -314,6 +357,31 @@ test_restart (void)
   /* The first sample, the ones while it was dead and the one at the new
    * process have no delta: NaN, not 0 and not a jump. */
   g_assert_cmpuint (n_nan, >=, 3);
+
+  /* Memory growth is per process: the slope over the longest one, never
+   * a line drawn across the restart. */
+  {
+    g_autoptr(JsonNode) report = adbscope_report_build (session, NULL);
+    const GArray *pids = adbscope_session_get_pids (session);
+    double best_span = -1, expected = NAN, reported;
+
+    for (guint i = 0; i < pids->len; i++)
+      {
+        double span, slope = rss_slope_of (w.rss, (int) g_array_index (pids, gint64, i), &span);
+
+        g_test_message ("pid %" G_GINT64_FORMAT ": RSS %.1f kB/min over %.1f s",
+                        g_array_index (pids, gint64, i), slope, span);
+        if (span > best_span)
+          {
+            best_span = span;
+            expected = slope;
+          }
+      }
+    reported = json_node_get_double (adbscope_report_lookup (report, "memory.app_rss_kb.growth_per_min"));
+    g_test_message ("reported %.1f kB/min, expected %.1f", reported, expected);
+    g_assert_true (isfinite (expected));
+    g_assert_cmpfloat (fabs (reported - expected), <=, 1e-6 * fabs (expected) + 1e-3);
+  }
   watch_clear (&w);
 }
 
@@ -505,6 +573,57 @@ test_short_stall_sigstop (void)
   stall_run ("sigstop");
 }
 
+/* Threads named with a newline, or cut by the kernel's 15-byte limit in
+ * the middle of a CJK character: both are listed, bytes replaced, and the
+ * other threads are still there. */
+static void
+test_odd_thread_names (void)
+{
+  const char *args[] = {
+    "--app", "com.example.names=/usr/bin/python3 -c '"
+    "import threading, time\n"
+    "def run(name):\n"
+    "    open(\"/proc/self/task/%d/comm\" % threading.get_native_id(), \"wb\").write(name)\n"
+    "    time.sleep(3600)\n"
+    "for n in (b\"line\\nbreak\", \"a渲染线程工作\".encode()[:15], b\"plain\"):\n"
+    "    threading.Thread(target=run, args=(n,), daemon=True).start()\n"
+    "time.sleep(3600)\n'",
+    NULL
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start ("pixel-14", args, &error);
+  g_autoptr(AdbscopeSession) session = NULL;
+  Watch w = { 0 };
+  GListModel *threads;
+  gboolean newline = FALSE, cut = FALSE, plain = FALSE;
+
+  g_assert_no_error (error);
+  w.pid = adbscope_test_device_get_app_pid (dev, "com.example.names");
+  g_assert_cmpint (w.pid, >, 0);
+  w.want_samples = 4;
+  session = start_session (dev, "com.example.names", &w);
+  g_main_loop_run (w.loop);
+  adbscope_session_stop (session);
+
+  threads = adbscope_session_get_threads (session);
+  for (guint i = 0; i < g_list_model_get_n_items (threads); i++)
+    {
+      g_autoptr(AdbscopeThread) t = g_list_model_get_item (threads, i);
+      const char *name = adbscope_thread_get_name (t);
+
+      g_test_message ("thread %d “%s”", adbscope_thread_get_tid (t), name);
+      g_assert_true (g_utf8_validate (name, -1, NULL));
+      newline |= g_str_equal (name, "line?break");
+      cut |= g_str_has_prefix (name, "a渲染线程") && strlen (name) > strlen ("a渲染线程");
+      plain |= g_str_equal (name, "plain");
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (threads), ==, 4);
+  g_assert_true (newline);
+  g_assert_true (cut);
+  g_assert_true (plain);
+  watch_clear (&w);
+}
+
 /* legacy-8: PSI, cpufreq and thermal not supported, with reasons, never zero. */
 static void
 test_legacy_unsupported (void)
@@ -520,6 +639,8 @@ test_legacy_unsupported (void)
     "cpu.system_norm_pct.avg", "thermal.max_temp_c.avg", "thermal.status.avg",
   };
 
+  if (adbscope_test_device_skip_if_unsupported (error))
+    return;
   g_assert_no_error (error);
   w.want_samples = 4;
   session = start_session (dev, ADBSCOPE_DEMO_PACKAGE, &w);
@@ -542,7 +663,7 @@ test_legacy_unsupported (void)
   /* The supported ones have data. */
   g_assert_true (json_node_get_boolean (adbscope_report_lookup (report, "sources.frames.supported")));
   g_assert_false (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (report, "cpu.app_pct.avg")));
-  g_assert_cmpfloat (json_node_get_double (adbscope_report_lookup (report, "device.sdk")), ==, 26);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "device.sdk")), ==, 26);
   watch_clear (&w);
 }
 
@@ -556,6 +677,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/truth/restart", test_restart);
   g_test_add_func ("/record/truth/stall-gap", test_stall_gap);
   g_test_add_func ("/record/truth/short-stall-control", test_short_stall_control);
+  g_test_add_func ("/record/truth/odd-thread-names", test_odd_thread_names);
   g_test_add_func ("/record/truth/short-stall-sigstop", test_short_stall_sigstop);
   g_test_add_func ("/record/truth/legacy-unsupported", test_legacy_unsupported);
   return g_test_run ();

@@ -30,5 +30,11 @@ _adbscope_rd64 (const guint8 *p)
 guint32 _adbscope_crc32            (const guint8     *data,
                                     gsize             len);
 void    _adbscope_apk_value_clear  (AdbscopeApkValue *value);
+char   *_adbscope_utf16le_to_utf8  (const guint8     *p,
+                                    gsize             n_units);
+
+typedef struct _AdbscopeArsc AdbscopeArsc;
+void    _adbscope_arsc_set_user_data_free (AdbscopeArsc  *arsc,
+                                           GDestroyNotify free_func);
 
 G_END_DECLS

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "adbscope-apk.h"
+#include "adbscope-apk-arsc.h"
 #include "adbscope-apk-private.h"
 #include "adbscope-error.h"
 
@@ -477,9 +478,9 @@ adbscope_apk_string_pool_init (AdbscopeApkStringPool *pool,
 
 /* UTF-16LE to UTF-8; unpaired surrogates become U+FFFD (g_utf16_to_utf8
  * refuses them, and a label with one is still a label). */
-static char *
-utf16le_to_utf8 (const guint8 *p,
-                 gsize         n_units)
+char *
+_adbscope_utf16le_to_utf8 (const guint8 *p,
+                           gsize         n_units)
 {
   GString *s = g_string_sized_new (n_units + 1);
   gsize i;
@@ -572,7 +573,7 @@ adbscope_apk_string_pool_get (const AdbscopeApkStringPool *pool,
         }
       if (len16 > (gsize) (end - p) / 2)
         goto damaged;
-      return utf16le_to_utf8 (p, len16);
+      return _adbscope_utf16le_to_utf8 (p, len16);
     }
 
 damaged:
@@ -934,19 +935,23 @@ out:
 
 struct _AdbscopeApkFile
 {
-  char      *path;
-  int        fd;
-  guint64    size;
-  GPtrArray *entries;
+  char               *path;
+  int                 fd;
+  guint64             size;
+  GPtrArray          *entries;
+  AdbscopeApkReadFunc read;
+  gpointer            user_data;
+  GDestroyNotify      user_data_free;
 };
 
 static gboolean
-read_at (AdbscopeApkFile *apk,
-         guint64          offset,
-         gsize            len,
-         guint8          *buf,
-         GError         **error)
+read_fd (gpointer   user_data,
+         guint64    offset,
+         gsize      len,
+         guint8    *buf,
+         GError   **error)
 {
+  AdbscopeApkFile *apk = user_data;
   gsize done = 0;
 
   while (done < len)
@@ -969,6 +974,22 @@ read_at (AdbscopeApkFile *apk,
   return TRUE;
 }
 
+static gboolean
+read_at (AdbscopeApkFile *apk,
+         guint64          offset,
+         gsize            len,
+         guint8          *buf,
+         GError         **error)
+{
+  if (offset > apk->size || len > apk->size - offset)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
+                   _("Cannot read %s: %s"), apk->path, _("the file ends early"));
+      return FALSE;
+    }
+  return apk->read (apk->user_data, offset, len, buf, error);
+}
+
 void
 adbscope_apk_file_free (AdbscopeApkFile *apk)
 {
@@ -976,9 +997,60 @@ adbscope_apk_file_free (AdbscopeApkFile *apk)
     return;
   if (apk->fd >= 0)
     close (apk->fd);
+  if (apk->user_data_free != NULL)
+    apk->user_data_free (apk->user_data);
   g_clear_pointer (&apk->entries, g_ptr_array_unref);
   g_free (apk->path);
   g_free (apk);
+}
+
+static gboolean
+read_directory (AdbscopeApkFile  *apk,
+                GError          **error)
+{
+  g_autofree guint8 *tail = NULL;
+  g_autofree guint8 *cd = NULL;
+  AdbscopeZipDirectory dir;
+  gsize tail_len;
+
+  /* Most APKs have no comment: the end record is in the last 22 bytes and
+   * a small directory right before it.  Read 64 KiB first, the longest
+   * possible tail only when the record is not in it. */
+  tail_len = (gsize) MIN (apk->size, 65536);
+  tail = g_malloc (MAX (tail_len, 1));
+  if (!read_at (apk, apk->size - tail_len, tail_len, tail, error))
+    return FALSE;
+  if (!adbscope_zip_locate_central_directory (tail, tail_len, apk->size, &dir, NULL))
+    {
+      tail_len = (gsize) MIN (apk->size, ADBSCOPE_ZIP_TAIL_MAX);
+      g_free (tail);
+      tail = g_malloc (MAX (tail_len, 1));
+      if (!read_at (apk, apk->size - tail_len, tail_len, tail, error))
+        return FALSE;
+      if (!adbscope_zip_locate_central_directory (tail, tail_len, apk->size, &dir, error))
+        {
+          g_prefix_error (error, "%s: ", apk->path);
+          return FALSE;
+        }
+    }
+  if (dir.cd_size > ADBSCOPE_ZIP_ENTRY_MAX)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
+                   _("%s: the zip central directory is too large"), apk->path);
+      return FALSE;
+    }
+  cd = g_malloc (MAX (dir.cd_size, 1));
+  if (dir.cd_offset >= apk->size - tail_len)
+    memcpy (cd, tail + (dir.cd_offset - (apk->size - tail_len)), dir.cd_size);
+  else if (!read_at (apk, dir.cd_offset, dir.cd_size, cd, error))
+    return FALSE;
+  apk->entries = adbscope_zip_parse_central_directory (cd, dir.cd_size, &dir, error);
+  if (apk->entries == NULL)
+    {
+      g_prefix_error (error, "%s: ", apk->path);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 AdbscopeApkFile *
@@ -986,16 +1058,14 @@ adbscope_apk_file_open (const char  *path,
                         GError     **error)
 {
   g_autoptr(AdbscopeApkFile) apk = NULL;
-  g_autofree guint8 *tail = NULL;
-  g_autofree guint8 *cd = NULL;
-  AdbscopeZipDirectory dir;
   GStatBuf st;
-  gsize tail_len;
 
   g_return_val_if_fail (path != NULL, NULL);
 
   apk = g_new0 (AdbscopeApkFile, 1);
   apk->path = g_strdup (path);
+  apk->read = read_fd;
+  apk->user_data = apk;
   apk->fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
   if (apk->fd < 0)
     {
@@ -1012,24 +1082,33 @@ adbscope_apk_file_open (const char  *path,
       return NULL;
     }
   apk->size = st.st_size;
-  tail_len = (gsize) MIN (apk->size, ADBSCOPE_ZIP_TAIL_MAX);
-  tail = g_malloc (MAX (tail_len, 1));
-  if (!read_at (apk, apk->size - tail_len, tail_len, tail, error))
+  if (!read_directory (apk, error))
     return NULL;
-  if (!adbscope_zip_locate_central_directory (tail, tail_len, apk->size, &dir, error))
-    {
-      g_prefix_error (error, "%s: ", path);
-      return NULL;
-    }
-  cd = g_malloc (MAX (dir.cd_size, 1));
-  if (!read_at (apk, dir.cd_offset, dir.cd_size, cd, error))
+  return g_steal_pointer (&apk);
+}
+
+AdbscopeApkFile *
+adbscope_apk_file_new_for_reader (AdbscopeApkReadFunc  read,
+                                  gpointer             user_data,
+                                  GDestroyNotify       user_data_free,
+                                  guint64              size,
+                                  const char          *name,
+                                  GError             **error)
+{
+  g_autoptr(AdbscopeApkFile) apk = NULL;
+
+  g_return_val_if_fail (read != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  apk = g_new0 (AdbscopeApkFile, 1);
+  apk->path = g_strdup (name);
+  apk->fd = -1;
+  apk->read = read;
+  apk->user_data = user_data;
+  apk->user_data_free = user_data_free;
+  apk->size = size;
+  if (!read_directory (apk, error))
     return NULL;
-  apk->entries = adbscope_zip_parse_central_directory (cd, dir.cd_size, &dir, error);
-  if (apk->entries == NULL)
-    {
-      g_prefix_error (error, "%s: ", path);
-      return NULL;
-    }
   return g_steal_pointer (&apk);
 }
 
@@ -1119,4 +1198,247 @@ adbscope_apk_read_manifest (const char  *path,
   if (apk == NULL)
     return NULL;
   return adbscope_apk_file_read_manifest (apk, error);
+}
+
+typedef struct
+{
+  AdbscopeApkFile *apk;
+  guint64          base;
+} StoredEntry;
+
+static gboolean
+read_stored_entry (gpointer   user_data,
+                   guint64    offset,
+                   gsize      len,
+                   guint8    *buf,
+                   GError   **error)
+{
+  StoredEntry *se = user_data;
+
+  return read_at (se->apk, se->base + offset, len, buf, error);
+}
+
+AdbscopeArsc *
+adbscope_apk_file_open_resources (AdbscopeApkFile  *apk,
+                                  GError          **error)
+{
+  const AdbscopeZipEntry *e;
+  g_autoptr(GBytes) bytes = NULL;
+  AdbscopeArsc *arsc;
+
+  g_return_val_if_fail (apk != NULL, NULL);
+
+  e = adbscope_zip_find_entry (apk->entries, "resources.arsc");
+  if (e == NULL)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
+                   _("%s has no entry “%s”"), apk->path, "resources.arsc");
+      return NULL;
+    }
+  if (e->method == 0 && !(e->flags & 1))
+    {
+      guint8 header[ZIP_LOCAL_LEN];
+      guint64 data_offset;
+
+      if (!read_at (apk, e->local_offset, sizeof header, header, error)
+          || !adbscope_zip_local_header_parse (header, sizeof header, &data_offset, error))
+        return NULL;
+      if (e->local_offset + data_offset + e->size <= apk->size)
+        {
+          /* The callback's data lives as long as the table: keep it in apk. */
+          StoredEntry *se = g_new0 (StoredEntry, 1);
+
+          se->apk = apk;
+          se->base = e->local_offset + data_offset;
+          arsc = adbscope_arsc_open (read_stored_entry, se, e->size, error);
+          if (arsc == NULL)
+            {
+              g_free (se);
+              g_prefix_error (error, "%s: ", apk->path);
+              return NULL;
+            }
+          _adbscope_arsc_set_user_data_free (arsc, g_free);
+          return arsc;
+        }
+    }
+  bytes = adbscope_apk_file_read_entry (apk, "resources.arsc", error);
+  if (bytes == NULL)
+    return NULL;
+  arsc = adbscope_arsc_new_for_bytes (bytes, error);
+  if (arsc == NULL)
+    g_prefix_error (error, "%s: ", apk->path);
+  return arsc;
+}
+
+/* ------------------------------------------------- binary XML as a tree */
+
+void
+adbscope_axml_node_free (AdbscopeAxmlNode *node)
+{
+  guint i;
+
+  if (node == NULL)
+    return;
+  for (i = 0; i < node->n_attrs; i++)
+    {
+      g_free (node->attrs[i].name);
+      _adbscope_apk_value_clear (&node->attrs[i].value);
+    }
+  g_free (node->attrs);
+  g_clear_pointer (&node->children, g_ptr_array_unref);
+  g_free (node->name);
+  g_free (node);
+}
+
+#define AXML_MAX_DEPTH 64
+#define AXML_MAX_NODES 20000
+
+AdbscopeAxmlNode *
+adbscope_axml_parse (const guint8 *data,
+                     gsize         len,
+                     GError      **error)
+{
+  g_autoptr(AdbscopeAxmlNode) root = NULL;
+  AdbscopeAxmlNode *stack[AXML_MAX_DEPTH];
+  XmlDoc doc = { { 0 } };
+  gboolean have_pool = FALSE;
+  guint depth = 0, n_nodes = 0;
+  guint16 header_size;
+  guint32 size;
+  gsize pos;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  if (len < 8 || _adbscope_rd16 (data) != RES_XML_TYPE)
+    {
+      parse_error (error, _("APK: not binary XML"));
+      return NULL;
+    }
+  header_size = _adbscope_rd16 (data + 2);
+  size = _adbscope_rd32 (data + 4);
+  if (header_size < 8 || size < header_size || size > len)
+    {
+      parse_error (error, _("APK: binary XML is cut short"));
+      return NULL;
+    }
+  doc.android_ns = NO_INDEX;
+
+  for (pos = header_size; pos + 8 <= size;)
+    {
+      const guint8 *chunk = data + pos;
+      guint16 type = _adbscope_rd16 (chunk);
+      guint16 chunk_header = _adbscope_rd16 (chunk + 2);
+      guint32 chunk_size = _adbscope_rd32 (chunk + 4);
+
+      if (chunk_size < 8 || chunk_header < 8 || chunk_header > chunk_size || chunk_size > size - pos)
+        {
+          parse_error (error, _("APK: binary XML has a damaged chunk"));
+          return NULL;
+        }
+      if (type == RES_STRING_POOL_TYPE && !have_pool)
+        {
+          if (!adbscope_apk_string_pool_init (&doc.pool, chunk, chunk_size, error))
+            return NULL;
+          have_pool = TRUE;
+        }
+      else if (type == RES_XML_RESOURCE_MAP_TYPE)
+        {
+          doc.res_map = chunk + chunk_header;
+          doc.res_map_count = (chunk_size - chunk_header) / 4;
+        }
+      else if (type == RES_XML_START_ELEMENT)
+        {
+          g_autoptr(AdbscopeAxmlNode) node = NULL;
+          const guint8 *ext = chunk + chunk_header;
+          guint16 attr_start, attr_size, attr_count;
+          guint a;
+
+          if (!have_pool || chunk_header < 16 || chunk_size < (gsize) chunk_header + 20)
+            {
+              parse_error (error, _("APK: binary XML has a damaged element"));
+              return NULL;
+            }
+          if (depth == AXML_MAX_DEPTH || ++n_nodes > AXML_MAX_NODES || (depth == 0 && root != NULL))
+            {
+              parse_error (error, _("APK: binary XML is nested too deep or has too many elements"));
+              return NULL;
+            }
+          node = g_new0 (AdbscopeAxmlNode, 1);
+          node->children = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_axml_node_free);
+          node->name = adbscope_apk_string_pool_get (&doc.pool, _adbscope_rd32 (ext + 4), error);
+          if (node->name == NULL)
+            return NULL;
+          attr_start = _adbscope_rd16 (ext + 8);
+          attr_size = _adbscope_rd16 (ext + 10);
+          attr_count = _adbscope_rd16 (ext + 12);
+          if (attr_count > 0
+              && (attr_size < 20
+                  || (gsize) attr_start + (gsize) attr_size * attr_count > chunk_size - chunk_header))
+            {
+              parse_error (error, _("APK: the attributes of <%s> are damaged"), node->name);
+              return NULL;
+            }
+          node->attrs = g_new0 (AdbscopeAxmlAttr, attr_count);
+          for (a = 0; a < attr_count; a++)
+            {
+              const guint8 *attr = ext + attr_start + (gsize) a * attr_size;
+              AdbscopeAxmlAttr *out = &node->attrs[node->n_attrs];
+              guint32 ns = _adbscope_rd32 (attr);
+              guint32 name = _adbscope_rd32 (attr + 4);
+
+              out->res_id = attr_res_id (&doc, name);
+              out->name = adbscope_apk_string_pool_get (&doc.pool, name, NULL);
+              out->android = ns != NO_INDEX && string_equals (&doc, ns, ANDROID_NS);
+              if (!read_value (&doc, attr, &out->value, error))
+                {
+                  g_free (out->name);
+                  return NULL;
+                }
+              node->n_attrs++;
+            }
+          if (depth == 0)
+            {
+              root = g_steal_pointer (&node);
+              stack[depth++] = root;
+            }
+          else
+            {
+              AdbscopeAxmlNode *parent = stack[depth - 1];
+
+              g_ptr_array_add (parent->children, node);
+              stack[depth++] = g_steal_pointer (&node);
+            }
+        }
+      else if (type == RES_XML_END_ELEMENT && depth > 0)
+        depth--;
+      pos += chunk_size;
+    }
+  if (root == NULL)
+    {
+      parse_error (error, _("APK: binary XML has no element"));
+      return NULL;
+    }
+  return g_steal_pointer (&root);
+}
+
+const AdbscopeApkValue *
+adbscope_axml_node_get_attr (const AdbscopeAxmlNode *node,
+                             guint32                 res_id,
+                             const char             *android_name)
+{
+  guint i;
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  for (i = 0; i < node->n_attrs; i++)
+    {
+      const AdbscopeAxmlAttr *a = &node->attrs[i];
+
+      if (res_id != 0 && a->res_id == res_id)
+        return &a->value;
+      if (android_name != NULL && a->android && g_strcmp0 (a->name, android_name) == 0
+          && (res_id == 0 || a->res_id == 0))
+        return &a->value;
+    }
+  return NULL;
 }

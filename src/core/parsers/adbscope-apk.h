@@ -138,6 +138,34 @@ AdbscopeApkManifest *adbscope_apk_manifest_parse (const guint8 *data,
                                                   gsize         len,
                                                   GError      **error);
 
+/* Any binary XML file under res/ as a tree of elements. */
+typedef struct
+{
+  guint32          res_id;    /* from the resource map, else 0 */
+  char            *name;
+  gboolean         android;   /* in the android namespace */
+  AdbscopeApkValue value;
+} AdbscopeAxmlAttr;
+
+typedef struct _AdbscopeAxmlNode AdbscopeAxmlNode;
+struct _AdbscopeAxmlNode
+{
+  char             *name;
+  AdbscopeAxmlAttr *attrs;
+  guint             n_attrs;
+  GPtrArray        *children;   /* AdbscopeAxmlNode */
+};
+
+AdbscopeAxmlNode       *adbscope_axml_parse         (const guint8           *data,
+                                                     gsize                   len,
+                                                     GError                **error);
+void                    adbscope_axml_node_free     (AdbscopeAxmlNode       *node);
+/* By resource id; by android:name when res_id is 0 or the file has no
+ * resource map entry for the attribute. */
+const AdbscopeApkValue *adbscope_axml_node_get_attr (const AdbscopeAxmlNode *node,
+                                                     guint32                 res_id,
+                                                     const char             *android_name);
+
 /* Binary XML string pools (also used by resources.arsc).  Offsets are
  * checked against the chunk; strings come back as UTF-8. */
 typedef struct
@@ -160,10 +188,25 @@ char     *adbscope_apk_string_pool_get  (const AdbscopeApkStringPool *pool,
                                          guint32                      index,
                                          GError                     **error);
 
-/* On a file on disk: reads only the tail, the directory and the entry. */
+/* Fills buf with len bytes at offset, or fails. */
+typedef gboolean (*AdbscopeApkReadFunc) (gpointer   user_data,
+                                         guint64    offset,
+                                         gsize      len,
+                                         guint8    *buf,
+                                         GError   **error);
+
+/* An APK on disk, or anywhere a read function reaches (byte ranges from a
+ * phone): reads only the tail, the directory and the entries asked for. */
 typedef struct _AdbscopeApkFile AdbscopeApkFile;
 
 AdbscopeApkFile     *adbscope_apk_file_open          (const char       *path,
+                                                      GError          **error);
+/* name is for messages. */
+AdbscopeApkFile     *adbscope_apk_file_new_for_reader (AdbscopeApkReadFunc read,
+                                                      gpointer          user_data,
+                                                      GDestroyNotify    user_data_free,
+                                                      guint64           size,
+                                                      const char       *name,
                                                       GError          **error);
 void                 adbscope_apk_file_free          (AdbscopeApkFile  *apk);
 GPtrArray           *adbscope_apk_file_get_entries   (AdbscopeApkFile  *apk);
@@ -179,5 +222,6 @@ AdbscopeApkManifest *adbscope_apk_read_manifest      (const char       *path,
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeZipEntry, adbscope_zip_entry_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeApkManifest, adbscope_apk_manifest_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeApkFile, adbscope_apk_file_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeAxmlNode, adbscope_axml_node_free)
 
 G_END_DECLS

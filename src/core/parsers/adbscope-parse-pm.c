@@ -78,6 +78,7 @@ adbscope_pm_parse_list_packages (const char  *text,
           }
       pkg = g_new0 (AdbscopePmPackage, 1);
       pkg->uid = -1;
+      pkg->version_code = -1;
       if (eq != NULL)
         {
           pkg->apk_path = _adbscope_strndup_utf8 (p, eq - p);
@@ -111,6 +112,18 @@ adbscope_pm_parse_list_packages (const char  *text,
                   return NULL;
                 }
               pkg->uid = (gint64) uid;
+            }
+          else if (_adbscope_has_prefix_len (p, field_end - p, "versionCode:"))
+            {
+              guint64 code;
+
+              if (!_adbscope_parse_u64 (p + 12, field_end - p - 12, &code) || code > G_MAXINT64)
+                {
+                  g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
+                               _("pm list packages: bad versionCode on line %u"), iter.line_no);
+                  return NULL;
+                }
+              pkg->version_code = (gint64) code;
             }
         }
       g_ptr_array_add (pkgs, g_steal_pointer (&pkg));

@@ -10,6 +10,7 @@ typedef struct
   char    *package;    /* as pm prints it */
   char    *apk_path;   /* with -f, else NULL */
   gint64   uid;        /* with -U (first uid), else -1 */
+  gint64   version_code; /* with --show-versioncode (Android 9+), else -1 */
   gboolean valid_name; /* adbscope_package_name_is_valid (package) */
 } AdbscopePmPackage;
 

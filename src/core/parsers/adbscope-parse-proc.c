@@ -528,6 +528,11 @@ parse_stat_line (const char       *line,
     return FALSE;
   out->ppid = (int) ppid;
   _adbscope_copy_utf8 (out->comm, sizeof out->comm, open + 1, close - open - 1);
+  /* A name is whatever bytes a thread gave itself: a newline or another
+   * control character is shown, replaced, like an invalid byte. */
+  for (char *c = out->comm; *c != '\0'; c++)
+    if ((guchar) *c < 0x20 || *c == 0x7f)
+      *c = '?';
   return TRUE;
 }
 
@@ -546,20 +551,28 @@ adbscope_proc_parse_pid_stat (const char       *text,
   if (!_adbscope_parse_check_input (text, &len, "/proc/PID/stat", error))
     return FALSE;
 
-  _adbscope_line_iter_init (&iter, text, len);
-  if (!_adbscope_line_iter_next (&iter, &line, &line_len) || !parse_stat_line (line, line_len, out))
-    {
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
-                   _("/proc/PID/stat: not “PID (COMM) STATE …” with 24 or more fields"));
-      return FALSE;
-    }
-  while (_adbscope_line_iter_next (&iter, &extra, &extra_len))
-    if (extra_len > 0)
+  /* One record; comm (between the first '(' and the last ')') may hold
+   * newlines of its own, the fields after it may not. */
+  while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+    len--;
+  {
+    const char *close = len > 0 ? memrchr (text, ')', (size_t) len) : NULL;
+
+    _adbscope_line_iter_init (&iter, close ? close : text, len - (close ? close - text : 0));
+    if (_adbscope_line_iter_next (&iter, &line, &line_len) &&
+        _adbscope_line_iter_next (&iter, &extra, &extra_len))
       {
         g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
                      _("/proc/PID/stat: more than one line"));
         return FALSE;
       }
+  }
+  if (len == 0 || !parse_stat_line (text, (gsize) len, out))
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
+                   _("/proc/PID/stat: not “PID (COMM) STATE …” with 24 or more fields"));
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -624,11 +637,10 @@ adbscope_proc_task_stats_from_grep (AdbscopeGrepOutput  *grep_output,
       /* The glob's '*' also matches '/': skip anything deeper. */
       if (memchr (path + prefix_len, '/', middle_len) != NULL)
         continue;
-      if (!adbscope_proc_parse_pid_stat (adbscope_grep_output_lookup (grep_output, path), -1, &st, error))
-        {
-          g_prefix_error (error, "%s: ", path);
-          return NULL;
-        }
+      /* One thread that cannot be read (it ended mid-read) is skipped,
+       * never the whole list. */
+      if (!adbscope_proc_parse_pid_stat (adbscope_grep_output_lookup (grep_output, path), -1, &st, NULL))
+        continue;
       g_array_append_val (stats, st);
     }
   return g_steal_pointer (&stats);

@@ -26,6 +26,7 @@ typedef enum
   SECTION_CACHED,
   SECTION_CURRENT,
   SECTION_COOLING,
+  SECTION_HAL,
 } Section;
 
 static void
@@ -117,8 +118,21 @@ parse_temperature (const char                 *t,
     return FALSE;
   int_field (t, "mStatus=", &status);
   temp->type = (int) CLAMP (type, G_MININT, G_MAXINT);
-  temp->status = (int) CLAMP (status, G_MININT, G_MAXINT);
   temp->name = name_field (t);
+  /* Some Samsung HALs number the types one above AOSP's (mType=1 for
+   * mName=TYPE_CPU): a name that is a type's name wins over the number. */
+  if (temp->name != NULL)
+    {
+      const char *n = g_str_has_prefix (temp->name, "TYPE_") ? temp->name + 5 : temp->name;
+
+      for (int i = ADBSCOPE_THERMAL_TYPE_CPU; i <= ADBSCOPE_THERMAL_TYPE_POGO; i++)
+        if (g_ascii_strcasecmp (n, adbscope_thermal_type_to_string (i)) == 0)
+          {
+            temp->type = i;
+            break;
+          }
+    }
+  temp->status = (int) CLAMP (status, G_MININT, G_MAXINT);
   return TRUE;
 }
 
@@ -209,9 +223,13 @@ adbscope_thermal_parse (const char  *text,
           th->hal_ready = parse_bool (rest);
           section = SECTION_NONE;
         }
-      else if (g_str_has_prefix (t, "ThermalHAL") && (connected = strstr (t, " connected: ")) != NULL)
+      else if (strcmp (t, "HAL connection:") == 0)
+        section = SECTION_HAL;
+      else if ((g_str_has_prefix (t, "ThermalHAL") || section == SECTION_HAL)
+               && (connected = strstr (t, " connected: ")) != NULL)
         {
-          /* "ThermalHAL AIDL 3  connected: yes" (two blanks on AIDL) */
+          /* "ThermalHAL AIDL 3  connected: yes" (two blanks on AIDL);
+           * Samsung's own HAL: "Sdhms connected: yes" */
           g_free (th->hal_version);
           th->hal_version = _adbscope_dup_valid (t, connected - t);
           g_strchomp (th->hal_version);

@@ -64,3 +64,45 @@ adbscope_serial_is_valid (const char *serial)
     }
   return TRUE;
 }
+
+char *
+adbscope_network_address_normalize (const char *text)
+{
+  g_autofree char *host = NULL;
+  const char *colon;
+  guint64 port = 5555;
+  gsize n;
+
+  if (text == NULL || *text == '\0' || strlen (text) > 260)
+    return NULL;
+  if (text[0] == '[')
+    {
+      const char *close = strchr (text, ']');
+
+      if (close == NULL || close == text + 1)
+        return NULL;
+      host = g_strndup (text + 1, close - text - 1);
+      for (const char *p = host; *p != '\0'; p++)
+        if (!g_ascii_isxdigit (*p) && *p != ':' && *p != '.')
+          return NULL;
+      colon = close[1] == ':' ? close + 1 : NULL;
+      if (close[1] != '\0' && colon == NULL)
+        return NULL;
+    }
+  else
+    {
+      colon = strrchr (text, ':');
+      host = colon != NULL ? g_strndup (text, colon - text) : g_strdup (text);
+      n = strlen (host);
+      if (n == 0 || n > 253 || host[0] == '-' || host[0] == '.')
+        return NULL;
+      for (const char *p = host; *p != '\0'; p++)
+        if (!g_ascii_isalnum (*p) && *p != '-' && *p != '.')
+          return NULL;
+    }
+  if (colon != NULL && !g_ascii_string_to_unsigned (colon + 1, 10, 1, 65535, &port, NULL))
+    return NULL;
+  if (text[0] == '[')
+    return g_strdup_printf ("[%s]:%u", host, (guint) port);
+  return g_strdup_printf ("%s:%u", host, (guint) port);
+}

@@ -7,5 +7,8 @@ G_BEGIN_DECLS
 
 gboolean adbscope_package_name_is_valid (const char *name);
 gboolean adbscope_serial_is_valid       (const char *serial);
+/* "host", "host:port", "[v6]:port" → "host:port" (5555 by default, adb's
+ * port for network debugging); NULL when it is not such an address. */
+char    *adbscope_network_address_normalize (const char *text);
 
 G_END_DECLS

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "adbscope-apk.h"
+#include "adbscope-apk-arsc.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
@@ -20,6 +21,22 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   m = adbscope_apk_manifest_parse (data, size, NULL);
   if (m != NULL)
     g_assert (m->package != NULL && g_utf8_validate (m->package, -1, NULL));
+
+  {
+    g_autoptr(GBytes) b = g_bytes_new_static (data, size);
+    g_autoptr(AdbscopeArsc) arsc = adbscope_arsc_new_for_bytes (b, NULL);
+    const guint32 ids[] = { 0x7f010000, 0x7f020000, 0x7f030000, 0x7f030001, 0x01040000 };
+    AdbscopeResConfig config = { "fr", "", 480, 34 };
+
+    for (i = 0; arsc != NULL && i < G_N_ELEMENTS (ids); i++)
+      {
+        AdbscopeArscValue v = { 0 };
+
+        if (adbscope_arsc_resolve (arsc, ids[i], &config, &v, NULL) && v.string != NULL)
+          g_assert (g_utf8_validate (v.string, -1, NULL));
+        adbscope_arsc_value_clear (&v);
+      }
+  }
 
   if (!adbscope_zip_locate_central_directory (data, size, size, &dir, NULL))
     return 0;

@@ -1,0 +1,40 @@
+/* adbscope-test-recording.h: a synthetic recording with known values
+ *
+ * Written through AdbscopeRecording itself, shaped like a real run with
+ * every collector (fast series and cores every tick, app memory, battery
+ * and thermal every second tick, frames with per-frame times, threads,
+ * system rows every fifth tick, a marker every ten minutes), so long-run
+ * goals can be checked without waiting hours.  The values follow the
+ * formulas below, so a test can compute every statistic itself.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint  duration_s;
+  guint  interval_ms;
+  guint  n_cores;
+  guint  n_threads;
+  guint  fps;           /* frames a second */
+  guint  spike_tick;    /* cpu.app_pct is spike_value at this tick */
+  double spike_value;
+} AdbscopeSynthRun;
+
+#define ADBSCOPE_SYNTH_MARKER_EVERY_S 600
+
+/* Tick i is at i × interval.  cpu.app_pct = i % 100 (but the spike),
+ * cpu.system_pct = 10 + i % 50, memory.app_pss_kb = 100000 + t_s (every
+ * second tick), frame k of a tick lasts 4 + k % 10 ms, one janky frame a
+ * tick, thread j (tid 1000 + j) uses j % 5 percent. */
+double   adbscope_synth_app_pct      (const AdbscopeSynthRun *run,
+                                      guint                   tick);
+guint    adbscope_synth_n_ticks      (const AdbscopeSynthRun *run);
+gboolean adbscope_synth_write        (const char             *path,
+                                      const AdbscopeSynthRun *run,
+                                      GError                **error);
+
+G_END_DECLS

@@ -1,0 +1,362 @@
+/* The recording file: schema round trip, whole-run statistics with known
+ * values, windows, level of detail, and bad files. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <sqlite3.h>
+
+#include "adbscope-core.h"
+#include "adbscope-test-recording.h"
+
+static char *tmpdir;
+
+static const AdbscopeSynthRun hour = {
+  .duration_s = 3600, .interval_ms = 1000, .n_cores = 4, .n_threads = 12, .fps = 60,
+  .spike_tick = 1234, .spike_value = 500,
+};
+
+static char *
+synth_path (const char *name)
+{
+  return g_build_filename (tmpdir, name, NULL);
+}
+
+static const char *
+hour_file (void)
+{
+  static char *path;
+  g_autoptr(GError) error = NULL;
+
+  if (path == NULL)
+    {
+      path = synth_path ("hour.adbscope");
+      g_assert_true (adbscope_synth_write (path, &hour, &error));
+      g_assert_no_error (error);
+    }
+  return path;
+}
+
+/* What the sqlite3 shell (not our reader) says. */
+static char *
+sqlite3_shell (const char *path,
+               const char *sql)
+{
+  const char *argv[] = { "sqlite3", path, sql, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return g_strdup (g_strstrip (out));
+}
+
+static int
+compare_double (const void *a,
+                const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+num (JsonNode   *report,
+     const char *path)
+{
+  JsonNode *n = adbscope_report_lookup (report, path);
+
+  g_assert_nonnull (n);
+  if (JSON_NODE_HOLDS_NULL (n))
+    return NAN;
+  return json_node_get_double (n);
+}
+
+static void
+test_whole_run_statistics (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = adbscope_run_load (hour_file (), G_MININT64, G_MAXINT64, &error);
+  g_autoptr(JsonNode) report = NULL;
+  guint n = adbscope_synth_n_ticks (&hour);
+  g_autofree double *v = g_new (double, n);
+  g_autofree char *shell = NULL;
+  double sum = 0;
+  JsonArray *threads;
+
+  g_assert_no_error (error);
+  report = adbscope_report_build_run (run, NULL);
+
+  /* every sample of the hour, not the last 15 minutes */
+  for (guint i = 0; i < n; i++)
+    sum += v[i] = adbscope_synth_app_pct (&hour, i);
+  qsort (v, n, sizeof (double), compare_double);
+  g_assert_cmpfloat (num (report, "cpu.app_pct.n"), ==, 3600);
+  g_assert_cmpfloat (num (report, "cpu.app_pct.max"), ==, 500);
+  g_assert_cmpfloat (num (report, "cpu.app_pct.min"), ==, 0);
+  g_assert_cmpfloat_with_epsilon (num (report, "cpu.app_pct.avg"), sum / n, 1e-9);
+  g_assert_cmpfloat (num (report, "cpu.app_pct.p50"), ==, v[1800 - 1]);
+  g_assert_cmpfloat (num (report, "cpu.app_pct.p90"), ==, v[3240 - 1]);
+  g_assert_cmpfloat (num (report, "cpu.app_pct.p99"), ==, v[3564 - 1]);
+  g_assert_cmpfloat (num (report, "cpu.system_pct.n"), ==, 3600);
+  g_assert_cmpfloat (num (report, "memory.app_pss_kb.n"), ==, 1800);
+  g_assert_cmpfloat_with_epsilon (num (report, "memory.app_pss_kb.growth_per_min"), 60.0, 1e-6);
+  g_assert_cmpfloat (num (report, "run.samples"), ==, 3600);
+  g_assert_cmpfloat (num (report, "run.duration_s"), ==, 3600);
+  g_assert_cmpfloat (num (report, "run.interval_ms_measured"), ==, 1000);
+  g_assert_cmpfloat (num (report, "frames.total"), ==, 3600 * 60);
+  g_assert_cmpfloat (num (report, "frames.janky"), ==, 3600);
+  g_assert_cmpfloat (num (report, "frames.causes.missed_vsync"), ==, 3600);
+  g_assert_true (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (report, "frames.causes.slow_ui_thread")));
+  /* frame k of each tick lasts 4 + k % 10 ms: six of each 4..13 a tick */
+  g_assert_cmpfloat (num (report, "frames.frame_time_ms.n"), ==, 3600 * 60);
+  g_assert_cmpfloat (num (report, "frames.frame_time_ms.p50"), ==, 8);
+  g_assert_cmpfloat (num (report, "frames.frame_time_ms.p90"), ==, 12);
+  g_assert_cmpfloat (num (report, "frames.frame_time_ms.max"), ==, 13);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (report, "cpu.cores"))), ==, 4);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (report, "markers"))), ==, 5);
+  threads = json_node_get_array (adbscope_report_lookup (report, "cpu.threads"));
+  g_assert_cmpuint (json_array_get_length (threads), ==, 12);
+  for (guint j = 0; j < 12; j++)
+    {
+      JsonObject *t = json_array_get_object_element (threads, j);
+
+      g_assert_cmpint (json_object_get_int_member (t, "tid"), ==, 1000 + j);
+      g_assert_cmpfloat (json_object_get_double_member (t, "max_pct"), ==, j % 5);
+      g_assert_cmpfloat (json_object_get_double_member (t, "last_pct"), ==, j % 5);
+    }
+  g_assert_cmpfloat (num (report, "system.jobs"), ==, 3);
+  g_assert_cmpstr (json_node_get_string (adbscope_report_lookup (report, "run.start")), ==, "2026-01-02T03:04:05Z");
+
+  /* and the sqlite3 shell reads the same file the same way */
+  shell = sqlite3_shell (hour_file (), "SELECT count (value), max (value) FROM sample"
+                         " JOIN series ON series.id = sample.series WHERE path = 'cpu.app_pct'");
+  g_assert_cmpstr (shell, ==, "3600|500.0");
+}
+
+static void
+test_window (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = adbscope_run_load (hour_file (), (gint64) 600 * G_USEC_PER_SEC, (gint64) 1200 * G_USEC_PER_SEC, &error);
+  g_autoptr(JsonNode) report = NULL;
+  gint64 from = 0, to = 0;
+
+  g_assert_no_error (error);
+  report = adbscope_report_build_run (run, NULL);
+  /* both ends are in the window */
+  g_assert_cmpfloat (num (report, "cpu.app_pct.n"), ==, 601);
+  g_assert_cmpfloat (num (report, "run.samples"), ==, 601);
+  g_assert_cmpfloat (num (report, "run.window.from_s"), ==, 600);
+  g_assert_cmpfloat (num (report, "run.window.to_s"), ==, 1200);
+  g_assert_cmpfloat (num (report, "run.duration_s"), ==, 600);
+  g_assert_cmpfloat (num (report, "frames.total"), ==, 601 * 60);
+  /* the spike (tick 1234) is outside */
+  g_assert_cmpfloat (num (report, "cpu.app_pct.max"), ==, 99);
+
+  g_assert_true (adbscope_run_find_marker (hour_file (), "m1200", &from, &to, &error));
+  g_assert_cmpint (from, ==, (gint64) 1200 * G_USEC_PER_SEC);
+  g_assert_cmpint (to, ==, (gint64) 1800 * G_USEC_PER_SEC);
+  g_assert_true (adbscope_run_find_marker (hour_file (), "m3000", &from, &to, &error));
+  g_assert_cmpint (to, ==, (gint64) 3600 * G_USEC_PER_SEC);
+  g_assert_false (adbscope_run_find_marker (hour_file (), "nope", &from, &to, &error));
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE);
+}
+
+/* At every zoom the spike is in the buckets, and the buckets agree with
+ * the samples they summarise. */
+static void
+test_level_of_detail (void)
+{
+  static const guint widths[] = { 20000, 2000, 200, 20, 4 };
+
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GArray) b = adbscope_run_read_buckets (hour_file (), "cpu.app_pct", 0, (gint64) 3600 * G_USEC_PER_SEC,
+                                                       widths[w], &error);
+      double max = -1;
+      guint n = 0;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (b->len, >, 0);
+      g_assert_cmpuint (b->len, <=, widths[w] * 10 + 1);
+      for (guint i = 0; i < b->len; i++)
+        {
+          const AdbscopeRunBucket *k = &g_array_index (b, AdbscopeRunBucket, i);
+
+          max = MAX (max, k->max);
+          n += k->n;
+          if (i > 0)
+            g_assert_cmpint (k->t_us, >, g_array_index (b, AdbscopeRunBucket, i - 1).t_us);
+        }
+      g_assert_cmpfloat (max, ==, 500);
+      g_assert_cmpuint (n, ==, 3600);
+    }
+
+  /* zoomed in: the samples themselves, found by bisecting the rowids */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GArray) b = adbscope_run_read_buckets (hour_file (), "cpu.app_pct", (gint64) 1200 * G_USEC_PER_SEC,
+                                                     (gint64) 1300 * G_USEC_PER_SEC, 1000, &error);
+    double max = -1;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (b->len, ==, 101);
+    for (guint i = 0; i < b->len; i++)
+      {
+        const AdbscopeRunBucket *k = &g_array_index (b, AdbscopeRunBucket, i);
+
+        g_assert_cmpint (k->t_us, ==, (gint64) (1200 + i) * G_USEC_PER_SEC);
+        g_assert_cmpfloat (k->min, ==, adbscope_synth_app_pct (&hour, 1200 + i));
+        max = MAX (max, k->max);
+      }
+    g_assert_cmpfloat (max, ==, 500);
+  }
+}
+
+static void
+test_schema (void)
+{
+  g_autofree char *tables = sqlite3_shell (hour_file (), "SELECT group_concat (name, ' ') FROM"
+                                           " (SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name)");
+  g_autofree char *version = sqlite3_shell (hour_file (), "PRAGMA user_version");
+  g_autofree char *schema = sqlite3_shell (hour_file (), "SELECT value FROM meta WHERE key = 'schema'");
+  g_autofree char *journal = sqlite3_shell (hour_file (), "PRAGMA journal_mode");
+  g_autofree char *doc_path = g_test_build_filename (G_TEST_DIST, "..", "docs", "recording.md", NULL);
+  g_autofree char *doc = NULL;
+  g_auto(GStrv) names = g_strsplit (tables, " ", -1);
+
+  g_assert_cmpstr (version, ==, "1");
+  g_assert_cmpstr (schema, ==, ADBSCOPE_RECORDING_SCHEMA);
+  g_assert_cmpstr (journal, ==, "wal");
+  /* every table is documented for people querying with sqlite3 */
+  g_assert_true (g_file_get_contents (doc_path, &doc, NULL, NULL));
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *heading = g_strdup_printf ("### `%s`", names[i]);
+
+      if (!strstr (doc, heading))
+        g_error ("table %s is not documented in docs/recording.md", names[i]);
+    }
+  g_assert_cmpuint (g_strv_length (names), >=, 14);
+}
+
+/* The rows the network capture and screenshots write, as the sqlite3
+ * shell reads them back. */
+static void
+test_capture_rows (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = synth_path ("capture.adbscope");
+  g_autoptr(AdbscopeRecording) rec = adbscope_recording_create (path, &error);
+  g_autoptr(GDateTime) start = g_date_time_new_now_utc ();
+  g_autoptr(GBytes) png = g_bytes_new_static ("\x89PNG\r\n\x1a\n", 8);
+  gint64 origin = g_get_monotonic_time ();
+  g_autofree char *conn = NULL;
+  g_autofree char *dns = NULL;
+  g_autofree char *shot = NULL;
+
+  g_assert_no_error (error);
+  adbscope_recording_begin (rec, origin, start, "s", "p.q", 1000, NULL, NULL);
+  adbscope_recording_add_connection (rec, origin + 1000000, origin + 3000000, "tcp", "10.0.0.2:40000",
+                                     "93.184.216.34:443", "example.com", 10123, 5000, 700);
+  adbscope_recording_add_connection (rec, origin + 2000000, 0, "udp", NULL, "10.0.0.1:53", NULL, -1, -1, -1);
+  adbscope_recording_add_dns (rec, origin + 900000, "example.com", "A", "93.184.216.34");
+  adbscope_recording_add_screenshot (rec, origin + 1500000, png, 42.5);
+  g_assert_true (adbscope_recording_close (rec, origin + 4000000, &error));
+  g_assert_no_error (error);
+
+  conn = sqlite3_shell (path, "SELECT group_concat (quote (start_us) || ',' || quote (end_us) || ',' || protocol || ','"
+                        " || quote (host) || ',' || quote (rx_bytes), ';') FROM connection");
+  g_assert_cmpstr (conn, ==, "1000000,3000000,tcp,'example.com',5000;2000000,NULL,udp,NULL,NULL");
+  dns = sqlite3_shell (path, "SELECT t_us, name, type, answers FROM dns");
+  g_assert_cmpstr (dns, ==, "900000|example.com|A|93.184.216.34");
+  shot = sqlite3_shell (path, "SELECT t_us, length (png), hex (substr (png, 2, 3)), cost_ms FROM screenshot");
+  g_assert_cmpstr (shot, ==, "1500000|8|504E47|42.5");
+}
+
+static void
+test_refuses_to_overwrite (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = synth_path ("precious.adbscope");
+  g_autofree char *nowhere = synth_path ("no/such/dir/x.adbscope");
+  g_autofree char *text = NULL;
+  g_autoptr(AdbscopeRecording) rec = NULL;
+
+  g_assert_true (g_file_set_contents (path, "precious", -1, NULL));
+  rec = adbscope_recording_create (path, &error);
+  g_assert_null (rec);
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "precious");
+  g_clear_error (&error);
+
+  rec = adbscope_recording_create (nowhere, &error);
+  g_assert_null (rec);
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO);
+}
+
+static void
+test_bad_files (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *missing = synth_path ("missing.adbscope");
+  g_autofree char *text = synth_path ("text.adbscope");
+  g_autofree char *other = synth_path ("other.db");
+  g_autofree char *newer = synth_path ("newer.adbscope");
+  g_autofree char *out = NULL;
+  AdbscopeRun *run;
+
+  run = adbscope_run_load (missing, G_MININT64, G_MAXINT64, &error);
+  g_assert_null (run);
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO);
+  g_clear_error (&error);
+
+  g_assert_true (g_file_set_contents (text, "{\"schema\": \"adbscope-report/1\"}", -1, NULL));
+  run = adbscope_run_load (text, G_MININT64, G_MAXINT64, &error);
+  g_assert_null (run);
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE);
+  g_clear_error (&error);
+
+  out = sqlite3_shell (other, "CREATE TABLE t (x); INSERT INTO t VALUES (1);");
+  run = adbscope_run_load (other, G_MININT64, G_MAXINT64, &error);
+  g_assert_null (run);
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE);
+  g_clear_error (&error);
+
+  {
+    g_autofree char *copy_cmd = g_strdup_printf ("cp '%s' '%s'", hour_file (), newer);
+
+    g_assert_cmpint (system (copy_cmd), ==, 0);
+    g_free (sqlite3_shell (newer, "UPDATE meta SET value = 'adbscope-recording/2' WHERE key = 'schema'; PRAGMA user_version = 2;"));
+  }
+  run = adbscope_run_load (newer, G_MININT64, G_MAXINT64, &error);
+  g_assert_null (run);
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED);
+}
+
+int
+main (int argc, char *argv[])
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("adbscope-recording-XXXXXX", NULL);
+
+  g_test_add_func ("/recording/whole-run-statistics", test_whole_run_statistics);
+  g_test_add_func ("/recording/window", test_window);
+  g_test_add_func ("/recording/level-of-detail", test_level_of_detail);
+  g_test_add_func ("/recording/schema", test_schema);
+  g_test_add_func ("/recording/capture-rows", test_capture_rows);
+  g_test_add_func ("/recording/refuses-to-overwrite", test_refuses_to_overwrite);
+  g_test_add_func ("/recording/bad-files", test_bad_files);
+  rc = g_test_run ();
+  {
+    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
+    (void) system (cmd);
+  }
+  return rc;
+}

@@ -1,0 +1,240 @@
+/* bench-network.c: what the Network page costs with many connections
+ *
+ *   live  a window showing the Network page of a session whose network
+ *         model gets one agent snapshot a second listing
+ *         ADBSCOPE_BENCH_CONNECTIONS (1000) open connections, every one
+ *         with new byte counts, for ADBSCOPE_BENCH_SECONDS (30): this
+ *         process's CPU % of one core (the GUI side of a capture; the
+ *         session runs no collectors here)
+ *   sort  ADBSCOPE_BENCH_ROWS (10000) connections sorted by each column
+ *         of the Connections table (the page's own sorters): mean ms per
+ *         full sort
+ *
+ * Suite 'benchmark' (not run in CI).  Prints one JSON object.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <sys/resource.h>
+
+#include "adbscope-application.h"
+#include "adbscope-network-page.h"
+#include "adbscope-window-private.h"
+#include "agent.pb-c.h"
+#include "gui-test-util.h"
+
+static double
+cpu_seconds (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+typedef struct
+{
+  Adbscope__Agent__V1__Snapshot    snap;
+  Adbscope__Agent__V1__Connection *conns;
+  Adbscope__Agent__V1__Connection **ptrs;
+  Adbscope__Agent__V1__Endpoint   *src, *dst;
+  guint8                          *addr;     /* 4 bytes a connection */
+  char                           **hosts;
+  guint                            n;
+} Fake;
+
+static Fake *
+fake_new (guint n)
+{
+  static guint8 local[4] = { 10, 215, 173, 1 };
+  Fake *f = g_new0 (Fake, 1);
+
+  f->n = n;
+  f->conns = g_new0 (Adbscope__Agent__V1__Connection, n);
+  f->ptrs = g_new0 (Adbscope__Agent__V1__Connection *, n);
+  f->src = g_new0 (Adbscope__Agent__V1__Endpoint, n);
+  f->dst = g_new0 (Adbscope__Agent__V1__Endpoint, n);
+  f->addr = g_new0 (guint8, 4 * n);
+  f->hosts = g_new0 (char *, n);
+  adbscope__agent__v1__snapshot__init (&f->snap);
+  for (guint i = 0; i < n; i++)
+    {
+      Adbscope__Agent__V1__Connection *c = &f->conns[i];
+
+      adbscope__agent__v1__connection__init (c);
+      adbscope__agent__v1__endpoint__init (&f->src[i]);
+      adbscope__agent__v1__endpoint__init (&f->dst[i]);
+      f->addr[4 * i] = 198; f->addr[4 * i + 1] = 18; f->addr[4 * i + 2] = i / 250; f->addr[4 * i + 3] = i % 250;
+      f->src[i].address.data = local;
+      f->src[i].address.len = 4;
+      f->src[i].port = 30000 + i;
+      f->dst[i].address.data = f->addr + 4 * i;
+      f->dst[i].address.len = 4;
+      f->dst[i].port = i % 3 == 0 ? 80 : 443;
+      f->hosts[i] = g_strdup_printf ("host%u.bench.test", i % 97);
+      c->id = i + 1;
+      c->protocol = i % 5 == 0 ? ADBSCOPE__AGENT__V1__PROTOCOL__PROTOCOL_UDP : ADBSCOPE__AGENT__V1__PROTOCOL__PROTOCOL_TCP;
+      c->ip_version = 4;
+      c->source = &f->src[i];
+      c->destination = &f->dst[i];
+      c->uid = 10123;
+      c->host = f->hosts[i];
+      c->host_source = ADBSCOPE__AGENT__V1__HOST_SOURCE__HOST_SOURCE_TLS_SNI;
+      c->state = ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_OPEN;
+      c->open_time_ms = (guint64) (g_get_real_time () / 1000) - i;
+      f->ptrs[i] = c;
+    }
+  f->snap.connections = f->ptrs;
+  f->snap.n_connections = n;
+  return f;
+}
+
+/* Every connection moved some bytes since the last snapshot. */
+static void
+fake_tick (Fake    *f,
+           guint64  seq)
+{
+  f->snap.seq = seq;
+  f->snap.time_ms = g_get_real_time () / 1000;
+  for (guint i = 0; i < f->n; i++)
+    {
+      Adbscope__Agent__V1__Connection *c = &f->conns[i];
+      guint64 step = 100 + (i * 7919 + seq * 104729) % 5000;
+
+      c->bytes_down += step * 3;
+      c->bytes_up += step;
+      c->payload_down += step * 3 - 40;
+      c->payload_up += step - 40;
+      c->packets_down += 3;
+      c->packets_up += 1;
+    }
+}
+
+static void
+feed (AdbscopeNetwork *net,
+      Fake            *f,
+      guint64          seq)
+{
+  fake_tick (f, seq);
+  adbscope_network_apply_snapshot (net, &f->snap, g_get_monotonic_time ());
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *env_n = g_getenv ("ADBSCOPE_BENCH_CONNECTIONS");
+  const char *env_s = g_getenv ("ADBSCOPE_BENCH_SECONDS");
+  const char *env_rows = g_getenv ("ADBSCOPE_BENCH_ROWS");
+  guint n = env_n ? atoi (env_n) : 1000;
+  guint seconds = env_s ? atoi (env_s) : 30;
+  guint rows = env_rows ? atoi (env_rows) : 10000;
+  g_autoptr(AdbscopeApplication) app = NULL;
+  g_autoptr(AdbscopeSession) session = NULL;
+  g_autoptr(AdbscopeDataView) view = NULL;
+  Adbscope__Agent__V1__Hello hello = ADBSCOPE__AGENT__V1__HELLO__INIT;
+  AdbscopeNetworkPage *page;
+  GtkWidget *win;
+  AdbscopeNetwork *net;
+  Fake *f;
+  double cpu0, cpu1;
+  gint64 t0, t1;
+  guint64 seq = 0;
+  double sort_ms = 0;
+  guint n_sorts = 0;
+
+  gtk_init ();
+  adw_init ();
+
+  /* A session that is never started: its network model is fed here as
+   * the agent link would, and the view and page react as in a capture. */
+  session = adbscope_session_new ("bench", "io.github.adbscope.demo");
+  view = adbscope_data_view_new (session);
+  net = adbscope_session_get_network (session);
+  hello.protocol_version = 1;
+  hello.agent_version = (char *) "bench";
+  hello.platform = (char *) "linux";
+  hello.start_time_ms = g_get_real_time () / 1000;
+  hello.snapshot_interval_ms = 1000;
+  adbscope_network_begin_run (net, &hello);
+
+  win = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (win), 1200, 800);
+  page = g_object_new (ADBSCOPE_TYPE_NETWORK_PAGE, NULL);
+  gtk_window_set_child (GTK_WINDOW (win), GTK_WIDGET (page));
+  adbscope_page_set_view (ADBSCOPE_PAGE (page), view);
+  gtk_window_present (GTK_WINDOW (win));
+
+  f = fake_new (n);
+  feed (net, f, ++seq);
+  gui_test_spin (1000);
+  g_assert_cmpuint (g_list_model_get_n_items (adbscope_network_page_get_connection_model (page)), ==, n);
+
+  /* live */
+  cpu0 = cpu_seconds ();
+  t0 = g_get_monotonic_time ();
+  for (guint s = 0; s < seconds; s++)
+    {
+      feed (net, f, ++seq);
+      gui_test_spin (1000);
+    }
+  t1 = g_get_monotonic_time ();
+  cpu1 = cpu_seconds ();
+
+  /* sort: a bigger model, each column's sorter in turn */
+  {
+    g_autoptr(AdbscopeSession) big = adbscope_session_new ("bench2", "io.github.adbscope.demo");
+    g_autoptr(AdbscopeDataView) big_view = adbscope_data_view_new (big);
+    Fake *g = fake_new (rows);
+    const char *columns[] = { "Protocol", "Remote", "Host", "State", "↓", "↑", "Duration", "Failure" };
+    GtkColumnView *cv = NULL;
+    GListModel *cols;
+
+    adbscope_network_begin_run (adbscope_session_get_network (big), &hello);
+    feed (adbscope_session_get_network (big), g, 1);
+    adbscope_page_set_view (ADBSCOPE_PAGE (page), big_view);
+    gui_test_spin (500);
+    for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (page)); w && cv == NULL;)
+      {
+        /* depth-first search for the first column view */
+        if (GTK_IS_COLUMN_VIEW (w))
+          cv = GTK_COLUMN_VIEW (w);
+        else if (gtk_widget_get_first_child (w))
+          w = gtk_widget_get_first_child (w);
+        else
+          {
+            while (w && gtk_widget_get_next_sibling (w) == NULL)
+              w = gtk_widget_get_parent (w);
+            w = w ? gtk_widget_get_next_sibling (w) : NULL;
+          }
+      }
+    g_assert_nonnull (cv);
+    cols = gtk_column_view_get_columns (cv);
+    for (guint c = 0; c < g_list_model_get_n_items (cols); c++)
+      {
+        g_autoptr(GtkColumnViewColumn) col = g_list_model_get_item (cols, c);
+
+        for (int dir = 0; dir < 2; dir++)
+          {
+            gint64 s0 = g_get_monotonic_time ();
+
+            gtk_column_view_sort_by_column (cv, col, dir ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
+            /* GtkSortListModel sorts incrementally: take its first item,
+             * which needs the whole sort done. */
+            while (g_list_model_get_n_items (adbscope_network_page_get_connection_model (page)) > 0
+                   && gtk_sort_list_model_get_pending (GTK_SORT_LIST_MODEL (gtk_single_selection_get_model (
+                        GTK_SINGLE_SELECTION (adbscope_network_page_get_connection_model (page))))) > 0)
+              g_main_context_iteration (NULL, FALSE);
+            sort_ms += (g_get_monotonic_time () - s0) / 1000.0;
+            n_sorts++;
+          }
+      }
+    (void) columns;
+  }
+
+  g_print ("{\"connections\": %u, \"seconds\": %.1f, \"gui_cpu_pct_of_one_core\": %.2f, "
+           "\"sort_rows\": %u, \"sort_ms_mean\": %.1f, \"sorts\": %u}\n",
+           n, (t1 - t0) / 1e6, 100.0 * (cpu1 - cpu0) / ((t1 - t0) / 1e6), rows, sort_ms / n_sorts, n_sorts);
+  gtk_window_destroy (GTK_WINDOW (win));
+  return 0;
+}

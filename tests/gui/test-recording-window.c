@@ -1,0 +1,216 @@
+/* A recording in the window: opened read-only in the same pages, the whole
+ * run there, the same numbers as the report, scrolled and zoomed over all
+ * of it, listed on the start page.  A synthetic hour with known values
+ * (tests/common/adbscope-test-recording.h); no device needed. */
+#include "config.h"
+
+#include <math.h>
+
+#include "adbscope-application.h"
+#include "adbscope-chart-card.h"
+#include "adbscope-chart.h"
+#include "adbscope-chart-private.h"
+#include "adbscope-core.h"
+#include "adbscope-test-recording.h"
+#include "adbscope-window-private.h"
+#include "gui-test-util.h"
+
+static AdbscopeApplication *app;
+static AdbscopeWindow *window;
+static char *tmpdir;
+static char *path;
+
+static const AdbscopeSynthRun hour = {
+  .duration_s = 3600, .interval_ms = 1000, .n_cores = 4, .n_threads = 6, .fps = 60,
+  .spike_tick = 2000, .spike_value = 400,
+};
+
+static void
+test_open (void)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  double open_s;
+
+  g_assert_true (_adbscope_window_open_recording (window, path, &error));
+  g_assert_no_error (error);
+  open_s = (g_get_monotonic_time () - t0) / 1e6;
+  g_test_message ("opened an hour at 1 s in %.3f s", open_s);
+  g_assert_cmpfloat (open_s, <, 1.0);
+  gui_test_spin (200);
+
+  g_assert_cmpstr (_adbscope_window_get_mode (window), ==, "session");
+  g_assert_cmpstr (_adbscope_window_get_opened_path (window), ==, path);
+  /* read-only: nothing to record, pause or mark; the scrollbar is there */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->record_button)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->marker_button)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->time_scrollbar)));
+  g_assert_null (window->recording);
+  g_assert_true (strstr (gtk_window_get_title (GTK_WINDOW (window)), "recording.adbscope") != NULL);
+}
+
+/* What the pages read is what the report says, over the whole hour. */
+static void
+test_same_values_as_report (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = adbscope_run_load (path, G_MININT64, G_MAXINT64, &error);
+  g_autoptr(JsonNode) report = NULL;
+  AdbscopeDataView *view = _adbscope_window_get_view (window);
+  AdbscopeSeriesStats st = { 0 };
+  g_autofree char *expected = NULL;
+  GtkLabel *label;
+
+  g_assert_no_error (error);
+  report = adbscope_report_build_run (run, NULL);
+  adbscope_series_compute_stats (adbscope_data_view_get_series (view, ADBSCOPE_SERIES_CPU_APP), &st);
+  g_assert_cmpuint (st.n, ==, 3600);
+  g_assert_cmpfloat (st.max, ==, json_node_get_double (adbscope_report_lookup (report, "cpu.app_pct.max")));
+  g_assert_cmpfloat (st.max, ==, 400);
+  g_assert_cmpfloat (st.p90, ==, json_node_get_double (adbscope_report_lookup (report, "cpu.app_pct.p90")));
+  g_assert_cmpfloat (st.avg, ==, json_node_get_double (adbscope_report_lookup (report, "cpu.app_pct.avg")));
+  g_assert_cmpuint (adbscope_data_view_get_n_samples (view), ==, 3600);
+  g_assert_cmpuint (adbscope_data_view_get_n_markers (view), ==, 5);
+  g_assert_cmpuint (adbscope_data_view_get_n_cores (view), ==, 4);
+  g_assert_cmpuint (g_list_model_get_n_items (adbscope_data_view_get_threads (view)), ==, 6);
+
+  adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), "frames");
+  gui_test_spin (300);
+  label = gui_test_find_label (GTK_WIDGET (_adbscope_window_get_page (window, "frames")), " ms");
+  g_assert_nonnull (label);
+  expected = g_strdup_printf ("%.1f / %.1f / %.1f ms",
+                              json_node_get_double (adbscope_report_lookup (report, "frames.frame_time_ms.p50")),
+                              json_node_get_double (adbscope_report_lookup (report, "frames.frame_time_ms.p90")),
+                              json_node_get_double (adbscope_report_lookup (report, "frames.frame_time_ms.p99")));
+  g_assert_cmpstr (gtk_label_get_text (label), ==, expected);
+
+  /* Export report of an opened recording is the recording's report */
+  {
+    g_autofree char *out = g_build_filename (tmpdir, "exported.json", NULL);
+    g_autofree char *text = NULL;
+    g_autofree char *want = json_to_string (report, TRUE);
+
+    g_assert_true (_adbscope_window_export_report (window, out, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (out, &text, NULL, NULL));
+    g_assert_cmpstr (g_strstrip (text), ==, want);
+  }
+}
+
+static AdbscopeChart *
+first_chart (void)
+{
+  g_autoptr(GPtrArray) cards = adbscope_page_list_cards (_adbscope_window_get_page (window, "overview"));
+
+  g_assert_cmpuint (cards->len, >, 0);
+  return adbscope_chart_card_get_chart (g_ptr_array_index (cards, 0));
+}
+
+/* The whole run fits, zooming narrows it, scrolling moves every chart. */
+static void
+test_scroll_and_zoom (void)
+{
+  AdbscopeDataView *view = _adbscope_window_get_view (window);
+  GtkAdjustment *adj = gtk_scrollbar_get_adjustment (window->time_scrollbar);
+  AdbscopeChart *chart;
+
+  adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), "overview");
+  gui_test_spin (200);
+  chart = first_chart ();
+  g_assert_cmpfloat (adbscope_data_view_get_visible_seconds (view), ==, 3600);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, 3600);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.time-window", "u", 300));
+  gui_test_spin (100);
+  g_assert_cmpfloat (adbscope_data_view_get_visible_seconds (view), ==, 300);
+  g_assert_cmpfloat (gtk_adjustment_get_page_size (adj), ==, 300);
+
+  {
+    gint64 before = _adbscope_chart_get_last_snapshot_us (chart);
+
+    _adbscope_window_scroll_to (window, 1000);
+    gui_test_spin (300);
+    /* no new sample, but the charts were drawn again at the new place */
+    g_assert_cmpint (_adbscope_chart_get_last_snapshot_us (chart), >, before);
+  }
+  g_assert_cmpint (adbscope_data_view_get_end_time (view), ==, (gint64) 1000 * G_USEC_PER_SEC);
+  g_assert_cmpint (adbscope_chart_get_end_time (chart), ==, (gint64) 1000 * G_USEC_PER_SEC);
+  g_assert_cmpfloat (adbscope_chart_get_visible_seconds (chart), ==, 300);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.time-window", "u", 0));
+  gui_test_spin (100);
+  g_assert_cmpfloat (adbscope_data_view_get_visible_seconds (view), >=, 3600);
+  /* the whole run: the right edge moved back to its end */
+  g_assert_cmpint (adbscope_data_view_get_end_time (view), >=, (gint64) 3600 * G_USEC_PER_SEC);
+  {
+    const char *keep = g_getenv ("ADBSCOPE_TEST_SCREENSHOT_DIR");   /* to look at it */
+    g_autofree char *png = g_build_filename (keep ? keep : tmpdir, "recording-whole-run.png", NULL);
+    g_assert_true (gui_test_save_window (GTK_WIDGET (window), png));
+  }
+}
+
+static void
+test_recent_and_bad_files (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-recordings");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = g_build_filename (tmpdir, "not-a-recording.adbscope", NULL);
+  GtkListBox *list;
+
+  g_assert_cmpstr (recent[0], ==, path);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.back", NULL));
+  gui_test_spin (100);
+  g_assert_cmpstr (_adbscope_window_get_mode (window), ==, "devices");
+  list = adbscope_device_picker_get_recent_list (_adbscope_window_get_device_picker (window));
+  g_assert_nonnull (gtk_list_box_get_row_at_index (list, 0));
+  g_assert_null (gtk_list_box_get_row_at_index (list, 1));
+
+  /* a bad file is an error, and the window stays where it was */
+  g_assert_true (g_file_set_contents (text, "hello", -1, NULL));
+  g_assert_false (_adbscope_window_open_recording (window, text, &error));
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE);
+  g_assert_cmpstr (_adbscope_window_get_mode (window), ==, "devices");
+
+  /* a recent row opens its recording */
+  g_signal_emit_by_name (gtk_list_box_get_row_at_index (list, 0), "activate");
+  gui_test_spin (200);
+  g_assert_cmpstr (_adbscope_window_get_opened_path (window), ==, path);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+  tmpdir = g_dir_make_tmp ("adbscope-gui-rec-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_setenv ("XDG_DATA_HOME", tmpdir, TRUE);
+  path = g_build_filename (tmpdir, "recording.adbscope", NULL);
+  g_assert_true (adbscope_synth_write (path, &hour, &error));
+  g_assert_no_error (error);
+
+  app = adbscope_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  window = adbscope_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+
+  g_test_add_func ("/gui/recording/open", test_open);
+  g_test_add_func ("/gui/recording/same-values-as-report", test_same_values_as_report);
+  g_test_add_func ("/gui/recording/scroll-and-zoom", test_scroll_and_zoom);
+  g_test_add_func ("/gui/recording/recent-and-bad-files", test_recent_and_bad_files);
+  ret = g_test_run ();
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_clear_object (&app);
+  {
+    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
+    (void) system (cmd);
+  }
+  return ret;
+}
