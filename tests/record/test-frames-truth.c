@@ -40,13 +40,18 @@ monotonic_ns (void)
   return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
 }
 
-/* Frames the game really had on screen by now (the sim's clock is ours). */
+/* Frames the game really had on screen at @at_ns (CLOCK_MONOTONIC: the
+ * sim's clock is ours), from its ring of the last 128 frames; at_ns < 0
+ * means now.  A sample's own time (the middle of its round trip) is the
+ * moment its dump was taken, give or take half a round trip, so the
+ * truth is read at the same moments the session counted up to. */
 static guint64
-presented_now (Run    *run,
-               double *when_s)
+presented_at (Run    *run,
+              gint64  at_ns,
+              double *when_s)
 {
   AdbscopeSimAppState *st = g_new0 (AdbscopeSimAppState, 1);
-  gint64 now = monotonic_ns ();
+  gint64 now = at_ns >= 0 ? at_ns : monotonic_ns ();
   guint64 n;
 
   g_assert_true (adbscope_sim_app_state_read (adbscope_test_device_get_sandbox (run->dev), GAME, st));
@@ -74,14 +79,14 @@ poll_cb (gpointer data)
   if (run->seen == 1)
     {
       run->first_time_us = t;
-      run->truth0 = presented_now (run, &run->truth0_s);
+      run->truth0 = presented_at (run, t * 1000, &run->truth0_s);
       run->counted0 = adbscope_session_get_frames_summary (run->session)->frames;
     }
   if (run->control != NULL && run->seen == run->control_after)
     adbscope_test_device_control (run->dev, run->control);
   if (run->seen == run->want + 1)
     {
-      run->truth1 = presented_now (run, &run->truth1_s);
+      run->truth1 = presented_at (run, t * 1000, &run->truth1_s);
       run->counted1 = adbscope_session_get_frames_summary (run->session)->frames;
       g_main_loop_quit (run->loop);
     }
