@@ -13,6 +13,7 @@ int       adbscope_cli_record          (int argc, char **argv);
 int       adbscope_cli_apps            (int argc, char **argv);
 int       adbscope_cli_connect         (int argc, char **argv);
 char     *adbscope_cli_find_serial     (const char *serial, GError **error);
+int       adbscope_cli_launch          (int argc, char **argv);
 int       adbscope_cli_mark            (int argc, char **argv);
 int       adbscope_cli_stop            (int argc, char **argv);
 int       adbscope_cli_report          (int argc, char **argv);

@@ -381,7 +381,7 @@ adbscope_cli_record (int    argc,
     { "package", 'p', 0, G_OPTION_ARG_STRING, &package, N_("Package of the app to watch"), N_("PKG") },
     { "serial", 's', 0, G_OPTION_ARG_STRING, &serial, N_("Device serial (default: the only device)"), N_("SERIAL") },
     { "demo", 0, 0, G_OPTION_ARG_NONE, &demo, N_("Record the simulated demo device, started for this run"), NULL },
-    { "profile", 0, 0, G_OPTION_ARG_STRING, &profile, N_("Profile of the demo device (pixel-14, legacy-8, tablet-13)"), N_("NAME") },
+    { "profile", 0, 0, G_OPTION_ARG_STRING, &profile, N_("Profile of the demo device (pixel-14, legacy-8, tablet-13, redmi-13)"), N_("NAME") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the report here instead of stdout"), N_("FILE") },
     { "duration", 0, 0, G_OPTION_ARG_STRING, &duration, N_("Stop after this long (e.g. 60s, 5m); default: until stopped"), N_("D") },
     { "interval", 0, 0, G_OPTION_ARG_STRING, &interval, N_("Sample interval (default 1s)"), N_("I") },
@@ -484,6 +484,7 @@ adbscope_cli_record (int    argc,
   if (demo)
     {
       demo_dev = adbscope_demo_new (profile);
+      adbscope_demo_set_game (demo_dev, g_str_equal (package, ADBSCOPE_DEMO_GAME_PACKAGE));
       r.demo = demo_dev;
       adbscope_demo_start_async (demo_dev, NULL, demo_started_cb, &r);
       g_main_loop_run (loop);

@@ -18,6 +18,7 @@ static const AdbscopeCliCommand commands[] = {
   { "apps", N_("List the apps of a device (running apps first)"), adbscope_cli_apps },
   { "connect", N_("Connect to a device over the network (adb connect HOST[:PORT])"), adbscope_cli_connect },
   { "record", N_("Record an app and write a JSON report (with --assert for CI)"), adbscope_cli_record },
+  { "launch", N_("Measure an app's start-up time (cold, warm or hot)"), adbscope_cli_launch },
   { "mark", N_("Add a marker to the running record"), adbscope_cli_mark },
   { "stop", N_("Stop the running record"), adbscope_cli_stop },
   { "report", N_("Rebuild the report of a recording (or a window of it)"), adbscope_cli_report },

@@ -39,4 +39,6 @@
 #include "adbscope-demo.h"
 #include "adbscope-csv.h"
 #include "adbscope-meminfo-collector.h"
+#include "adbscope-app-processes.h"
+#include "adbscope-launch.h"
 #include "adbscope-slow-collector.h"

@@ -20,6 +20,7 @@ struct _AdbscopeDemo
   GObject           parent_instance;
 
   char             *profile;
+  gboolean          game;
   GSubprocess      *process;
   GDataInputStream *stdout_stream;
   char             *serial;
@@ -101,6 +102,15 @@ read_line_cb (GObject      *object,
   g_task_return_boolean (task, TRUE);
 }
 
+/* Also run the game-like demo app (before start). */
+void
+adbscope_demo_set_game (AdbscopeDemo *self,
+                        gboolean      game)
+{
+  g_return_if_fail (ADBSCOPE_IS_DEMO (self));
+  self->game = game;
+}
+
 /**
  * adbscope_demo_start_async:
  *
@@ -136,6 +146,8 @@ adbscope_demo_start_async (AdbscopeDemo  *self,
       g_ptr_array_add (argv, (char *) "--profile");
       g_ptr_array_add (argv, self->profile);
     }
+  if (self->game)
+    g_ptr_array_add (argv, (char *) "--game");
   /* ADBSCOPE_DEMO_APKS=A.apk:B.apk installs real APKs on the demo device
    * (screenshots of the app picker with names and icons). */
   apks = g_strsplit (g_getenv ("ADBSCOPE_DEMO_APKS") != NULL ? g_getenv ("ADBSCOPE_DEMO_APKS") : "", ":", -1);

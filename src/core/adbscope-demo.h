@@ -6,12 +6,16 @@
 G_BEGIN_DECLS
 
 #define ADBSCOPE_DEMO_PACKAGE "io.github.adbscope.demo"
+/* The game-like demo app (frames in a SurfaceView), with adbscope_demo_set_game() */
+#define ADBSCOPE_DEMO_GAME_PACKAGE "io.github.adbscope.game"
 
 #define ADBSCOPE_TYPE_DEMO (adbscope_demo_get_type ())
 
 G_DECLARE_FINAL_TYPE (AdbscopeDemo, adbscope_demo, ADBSCOPE, DEMO, GObject)
 
 AdbscopeDemo *adbscope_demo_new            (const char          *profile);
+void          adbscope_demo_set_game       (AdbscopeDemo        *self,
+                                            gboolean             game);
 void          adbscope_demo_start_async    (AdbscopeDemo        *self,
                                             GCancellable        *cancellable,
                                             GAsyncReadyCallback  callback,

@@ -11,6 +11,12 @@
  * sample, so a restarted app — new pid, or the same pid reused — is a new
  * process and no delta ever spans two processes.
  *
+ * Every process of the package is read: `ps -A -o PID,NAME` in the same
+ * call (every third tick, and right after one went away) finds the
+ * PKG:name processes (":remote", ":push", …), which are read from the
+ * next tick on; each has its own start time, so a process
+ * that died or was replaced is never in a delta.  The app's numbers are
+ * the sum over its processes. *
  * Every value across two samples (CPU %, thread %, rates, normalised CPU)
  * comes from adbscope-delta.h, which documents the rules.
  */
@@ -24,7 +30,9 @@
 #include "adbscope-delta.h"
 #include "adbscope-error.h"
 #include "adbscope-fast-collector.h"
+#include "adbscope-parse-gpu.h"
 #include "adbscope-parse-grep.h"
+#include "adbscope-parse-ps.h"
 #include "adbscope-probe.h"
 #include "adbscope-fast-collector-private.h"
 
@@ -46,9 +54,41 @@ struct _AdbscopeFastCollector
   AdbscopePidStat    prev_app;
   GArray            *prev_tasks;
   GArray            *prev_net;
+  GArray            *others;        /* OtherProc */
+  gboolean           want_ps;
+  char              *gpu_busy_path; /* from the probe, or NULL */
+  char              *gpu_freq_path;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeFastCollector, adbscope_fast_collector, ADBSCOPE_TYPE_COLLECTOR)
+
+#define PS_END_MARK "@@adbscope-ps-end"
+#define PS_EVERY    3
+
+/* A PKG:name process being followed. */
+typedef struct
+{
+  int              pid;
+  char            *name;
+  gboolean         have_prev;
+  AdbscopePidStat  prev;
+  GArray          *prev_tasks;
+  guint            restarts;
+  gboolean         seen;
+} OtherProc;
+
+static void
+other_proc_clear (OtherProc *o)
+{
+  g_clear_pointer (&o->name, g_free);
+  g_clear_pointer (&o->prev_tasks, g_array_unref);
+}
+
+static void
+process_usage_clear (AdbscopeProcessUsage *p)
+{
+  g_clear_pointer (&p->name, g_free);
+}
 
 
 void
@@ -60,6 +100,7 @@ adbscope_fast_sample_free (AdbscopeFastSample *sample)
   g_free (sample->core_freq_khz);
   g_clear_pointer (&sample->threads, g_array_unref);
   g_clear_pointer (&sample->net, g_array_unref);
+  g_clear_pointer (&sample->processes, g_array_unref);
   g_free (sample);
 }
 
@@ -72,7 +113,16 @@ build_command (AdbscopeCollector *collector,
   const char *pid_ref;
   g_autofree char *pid_text = NULL;
 
-  /* The package name was validated before it got here. */
+  /* The package name was validated before it got here.  The header has
+   * "PID" in it, so the table keeps its header through the grep.  ps
+   * walks all of /proc on the phone (tens of ms): every PS_EVERY ticks,
+   * and at once after one of the app's processes went away. */
+  if (tick % PS_EVERY == 0 || self->want_ps)
+    {
+      g_string_append_printf (cmd, "ps -A -o PID,NAME 2>/dev/null | grep -F -e PID -e %s; echo " PS_END_MARK "; ",
+                              adbscope_collector_get_package (collector));
+      self->want_ps = FALSE;
+    }
   if (self->pid > 0)
     pid_text = g_strdup_printf ("%d", self->pid);
   else
@@ -87,10 +137,152 @@ build_command (AdbscopeCollector *collector,
     g_string_append (cmd, " /proc/pressure/memory");
   g_string_append_printf (cmd, " /proc/%s/stat /proc/%s/status /proc/%s/task/*/stat",
                           pid_ref, pid_ref, pid_ref);
+  for (guint i = 0; i < self->others->len; i++)
+    {
+      int opid = g_array_index (self->others, OtherProc, i).pid;
+
+      g_string_append_printf (cmd, " /proc/%d/stat /proc/%d/status /proc/%d/task/*/stat", opid, opid, opid);
+    }
   if (self->n_max_freq > 0)
     g_string_append (cmd, " /sys/devices/system/cpu/cpu*/cpufreq/scaling_cur_freq");
+  /* sysfs paths from the probe's own list: no quoting needed */
+  if (self->gpu_busy_path != NULL)
+    g_string_append_printf (cmd, " %s", self->gpu_busy_path);
+  if (self->gpu_freq_path != NULL)
+    g_string_append_printf (cmd, " %s", self->gpu_freq_path);
   g_string_append (cmd, " 2>/dev/null");
   return g_string_free (cmd, FALSE);
+}
+
+static OtherProc *
+find_other (AdbscopeFastCollector *self,
+            const char            *name)
+{
+  for (guint i = 0; i < self->others->len; i++)
+    if (g_str_equal (g_array_index (self->others, OtherProc, i).name, name))
+      return &g_array_index (self->others, OtherProc, i);
+  return NULL;
+}
+
+/* The PKG:name processes in this tick's ps: read from the next tick on.
+ * A name with a new pid is a restart of that process. */
+static void
+follow_other_processes (AdbscopeFastCollector *self,
+                        AdbscopePsTable       *ps)
+{
+  g_autofree char *prefix = g_strconcat (adbscope_collector_get_package (ADBSCOPE_COLLECTOR (self)), ":", NULL);
+
+  if (ps == NULL)
+    return;
+  for (guint i = 0; i < ps->rows->len; i++)
+    {
+      const AdbscopePsRow *row = g_ptr_array_index (ps->rows, i);
+      OtherProc *o;
+
+      if (row->name == NULL || !g_str_has_prefix (row->name, prefix) || row->name[strlen (prefix)] == '\0' ||
+          strchr (row->name, ' ') != NULL || row->pid <= 0)
+        continue;
+      o = find_other (self, row->name);
+      if (o == NULL)
+        {
+          OtherProc fresh = { .pid = row->pid, .name = g_strdup (row->name) };
+
+          g_array_append_val (self->others, fresh);
+        }
+      else if (o->pid != row->pid)
+        {
+          o->pid = row->pid;
+          o->have_prev = FALSE;
+          g_clear_pointer (&o->prev_tasks, g_array_unref);
+        }
+    }
+}
+
+/* The PKG:name processes asked for in this tick, added to the sample and
+ * to the app's totals. */
+static void
+read_other_processes (AdbscopeFastCollector *self,
+                      AdbscopeFastSample    *s,
+                      AdbscopeGrepOutput    *grep,
+                      AdbscopeCpuUsage      *usage,
+                      double                 window)
+{
+  for (guint i = 0; i < self->others->len; i++)
+    {
+      OtherProc *o = &g_array_index (self->others, OtherProc, i);
+      g_autofree char *stat_path = NULL;
+      g_autofree char *status_path = NULL;
+      g_autoptr(GArray) tasks = NULL;
+      AdbscopePidStat st = { 0 };
+      AdbscopePidStatus status = { 0 };
+      AdbscopeProcessUsage u = { 0 };
+      gboolean same;
+
+      if (o->pid <= 0)
+        continue;
+      stat_path = g_strdup_printf ("/proc/%d/stat", o->pid);
+      status_path = g_strdup_printf ("/proc/%d/status", o->pid);
+      if (!adbscope_proc_parse_pid_stat (adbscope_grep_output_lookup (grep, stat_path), -1, &st, NULL))
+        {
+          /* Gone: not in this sample, and not read again until ps shows
+           * the name with a pid (it may have been restarted). */
+          o->pid = 0;
+          self->want_ps = TRUE;
+          o->have_prev = FALSE;
+          g_clear_pointer (&o->prev_tasks, g_array_unref);
+          continue;
+        }
+
+      same = o->have_prev && adbscope_delta_same_process (&o->prev, &st);
+      u.pid = st.pid;
+      u.name = g_strdup (o->name);
+      u.starttime = st.starttime;
+      u.restarted = o->seen && !same;
+      if (u.restarted)
+        o->restarts++;
+      u.restarts = o->restarts;
+      u.cpu_pct = same && usage != NULL ? adbscope_delta_process_cpu_pct (&o->prev, &st, usage->total_delta) : NAN;
+      u.rss_kb = u.swap_kb = u.threads = NAN;
+      if (adbscope_proc_parse_pid_status (adbscope_grep_output_lookup (grep, status_path), -1, &status, NULL))
+        {
+          u.rss_kb = status.vm_rss_kb >= 0 ? (double) status.vm_rss_kb : NAN;
+          u.swap_kb = status.vm_swap_kb >= 0 ? (double) status.vm_swap_kb : NAN;
+          u.threads = status.threads >= 0 ? (double) status.threads : NAN;
+        }
+      tasks = adbscope_proc_task_stats_from_grep (grep, st.pid, NULL);
+      if (same && tasks != NULL && o->prev_tasks != NULL && isfinite (window) && s->threads != NULL)
+        {
+          g_autoptr(GArray) t = adbscope_delta_threads (o->prev_tasks, tasks, window);
+
+          for (guint k = 0; k < t->len; k++)
+            g_array_index (t, AdbscopeThreadUsage, k).pid = st.pid;
+          g_array_append_vals (s->threads, t->data, t->len);
+        }
+      o->seen = TRUE;
+      o->prev = st;
+      o->have_prev = TRUE;
+      g_clear_pointer (&o->prev_tasks, g_array_unref);
+      o->prev_tasks = g_steal_pointer (&tasks);
+
+      if (s->processes != NULL)
+        {
+          /* The app's totals: the sum of its processes. */
+          if (isfinite (u.cpu_pct) && isfinite (s->app_pct))
+            s->app_pct += u.cpu_pct;
+          if (isfinite (u.rss_kb) && isfinite (s->app_rss_kb))
+            s->app_rss_kb += u.rss_kb;
+          if (isfinite (u.swap_kb) && isfinite (s->app_swap_kb))
+            s->app_swap_kb += u.swap_kb;
+          if (isfinite (u.threads) && isfinite (s->app_threads))
+            s->app_threads += u.threads;
+          g_array_append_val (s->processes, u);
+        }
+      else
+        process_usage_clear (&u);
+    }
+  if (s->processes != NULL && isfinite (s->app_norm_pct))
+    s->app_norm_pct = adbscope_delta_normalise (s->app_pct, s->core_freq_khz, self->max_freq_khz,
+                                                MIN (s->n_cores, self->n_max_freq));
 }
 
 /* Pure given the collector's previous-sample state; exposed for tests. */
@@ -111,6 +303,7 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   AdbscopePidStat app = { 0 };
   AdbscopePidStatus status = { 0 };
   AdbscopeProcMeminfo mem = { 0 };
+  g_autoptr(AdbscopePsTable) ps = NULL;
   int pid = self->pid;
   double idle;
   double window = NAN;
@@ -121,6 +314,18 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   s->mem_total_kb = s->mem_available_kb = s->swap_used_kb = NAN;
   s->psi_some_avg10 = s->psi_full_avg10 = NAN;
   s->net_rx_bytes_per_s = s->net_tx_bytes_per_s = NAN;
+  s->gpu_busy_pct = s->gpu_freq_mhz = NAN;
+
+  /* The ps table of the package's processes comes first. */
+  {
+    const char *mark = strstr (output, PS_END_MARK "\n");
+
+    if (mark != NULL)
+      {
+        ps = adbscope_ps_parse (output, mark - output, NULL);
+        output = mark + strlen (PS_END_MARK "\n");
+      }
+  }
 
   /* "pidof:N" comes first when the pid was looked up; it has no path
    * before the colon, so split it off before the grep -H parser. */
@@ -198,6 +403,11 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
         }
     }
 
+  if (self->gpu_busy_path != NULL)
+    s->gpu_busy_pct = adbscope_gpu_parse_busy_pct (adbscope_grep_output_lookup (grep, self->gpu_busy_path));
+  if (self->gpu_freq_path != NULL)
+    s->gpu_freq_mhz = adbscope_gpu_parse_freq_mhz (adbscope_grep_output_lookup (grep, self->gpu_freq_path));
+
   net = adbscope_proc_parse_net_dev (adbscope_grep_output_lookup (grep, "/proc/net/dev"), -1, NULL);
   if (net != NULL && self->prev_net != NULL && isfinite (window))
     s->net = adbscope_delta_net_rates (self->prev_net, net, window,
@@ -253,6 +463,23 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
       self->have_prev_app = FALSE;
     }
 
+  if (s->app_running)
+    {
+      AdbscopeProcessUsage main_proc = {
+        .pid = s->pid, .name = g_strdup (adbscope_collector_get_package (ADBSCOPE_COLLECTOR (self))),
+        .main = TRUE, .starttime = s->starttime, .restarted = s->restarted, .restarts = self->restarts,
+        .cpu_pct = s->app_pct, .rss_kb = s->app_rss_kb, .swap_kb = s->app_swap_kb, .threads = s->app_threads,
+      };
+
+      s->processes = g_array_new (FALSE, TRUE, sizeof (AdbscopeProcessUsage));
+      g_array_set_clear_func (s->processes, (GDestroyNotify) process_usage_clear);
+      g_array_append_val (s->processes, main_proc);
+      for (guint i = 0; s->threads != NULL && i < s->threads->len; i++)
+        g_array_index (s->threads, AdbscopeThreadUsage, i).pid = s->pid;
+    }
+  read_other_processes (self, s, grep, usage, window);
+  follow_other_processes (self, ps);
+
   g_clear_pointer (&self->prev_stat, adbscope_proc_stat_free);
   self->prev_stat = g_steal_pointer (&stat);
   self->prev_uptime = s->uptime_s;
@@ -295,6 +522,18 @@ adbscope_fast_collector_set_read_psi (AdbscopeFastCollector *self,
   self->read_psi = read_psi;
 }
 
+void
+adbscope_fast_collector_set_gpu (AdbscopeFastCollector *self,
+                                 const char            *busy_path,
+                                 const char            *freq_path)
+{
+  g_return_if_fail (ADBSCOPE_IS_FAST_COLLECTOR (self));
+  g_free (self->gpu_busy_path);
+  g_free (self->gpu_freq_path);
+  self->gpu_busy_path = g_strdup (busy_path);
+  self->gpu_freq_path = g_strdup (freq_path);
+}
+
 guint
 adbscope_fast_collector_get_restarts (AdbscopeFastCollector *self)
 {
@@ -311,6 +550,9 @@ adbscope_fast_collector_finalize (GObject *object)
   g_clear_pointer (&self->prev_stat, adbscope_proc_stat_free);
   g_clear_pointer (&self->prev_tasks, g_array_unref);
   g_clear_pointer (&self->prev_net, g_array_unref);
+  g_clear_pointer (&self->others, g_array_unref);
+  g_free (self->gpu_busy_path);
+  g_free (self->gpu_freq_path);
   G_OBJECT_CLASS (adbscope_fast_collector_parent_class)->finalize (object);
 }
 
@@ -329,5 +571,7 @@ adbscope_fast_collector_class_init (AdbscopeFastCollectorClass *klass)
 static void
 adbscope_fast_collector_init (AdbscopeFastCollector *self)
 {
+  self->others = g_array_new (FALSE, TRUE, sizeof (OtherProc));
+  g_array_set_clear_func (self->others, (GDestroyNotify) other_proc_clear);
 }
 

@@ -12,6 +12,13 @@ G_DECLARE_FINAL_TYPE (AdbscopeMeminfoCollector, adbscope_meminfo_collector, ADBS
 /* kB; NaN where this Android version does not print the number. */
 typedef struct
 {
+  int    pid;
+  char  *name;          /* "PKG:remote" */
+  double pss_kb;
+} AdbscopeProcessPss;
+
+typedef struct
+{
   gint64 time_us;
   gint64 pid;
   double total_pss_kb;
@@ -24,9 +31,13 @@ typedef struct
   double graphics_kb;
   double private_other_kb;
   double system_kb;
+  GArray *processes;    /* AdbscopeProcessPss of the app's other (PKG:name) processes, or NULL */
 } AdbscopeMeminfoSample;
 
 AdbscopeMeminfoCollector *adbscope_meminfo_collector_new    (const char  *serial,
                                                              const char  *package);
+
+void                      adbscope_meminfo_collector_set_other_processes (AdbscopeMeminfoCollector *self,
+                                                                          const char * const       *names);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "adbscope-error.h"
+#include "adbscope-parse-gpu.h"
 #include "adbscope-parse-grep.h"
 #include "adbscope-probe.h"
 
@@ -23,6 +24,8 @@ static const char * const source_keys[ADBSCOPE_N_SOURCES] = {
   [ADBSCOPE_SOURCE_DOZE] = "doze",
   [ADBSCOPE_SOURCE_JOBS] = "jobs",
   [ADBSCOPE_SOURCE_ALARMS] = "alarms",
+  [ADBSCOPE_SOURCE_GPU_BUSY] = "gpu_busy",
+  [ADBSCOPE_SOURCE_GPU_FREQ] = "gpu_freq",
 };
 
 /* The dumpsys service behind each source, checked with `service check`. */
@@ -35,6 +38,8 @@ static const char * const source_services[ADBSCOPE_N_SOURCES] = {
   [ADBSCOPE_SOURCE_JOBS] = "jobscheduler",
   [ADBSCOPE_SOURCE_ALARMS] = "alarm",
 };
+
+#define KGSL_DIR "/sys/class/kgsl/kgsl-3d0"
 
 static const char * const props[] = {
   "ro.build.version.sdk", "ro.build.version.release", "ro.product.model",
@@ -67,11 +72,16 @@ adbscope_probe_build_command (const char *package)
   g_string_append (cmd, "; do echo \"service:$s:$(service check $s 2>&1)\"; done; ");
   g_string_append (cmd, "echo \"pagesize:$(getconf PAGE_SIZE 2>/dev/null)\"; ");
   g_string_append (cmd, "echo \"refresh:$(dumpsys SurfaceFlinger --latency 2>/dev/null | head -n 1)\"; ");
+  /* Builtins only: which GPU nodes exist (readable or not). */
+  g_string_append (cmd, "for d in " KGSL_DIR " /sys/class/devfreq/*; do [ -e \"$d\" ] && echo \"gpudir:$d\"; done; ");
   /* The files last: grep -H lines, read by the same splitter as the fast loop. */
   g_string_append (cmd, "grep -H '' /sys/devices/system/cpu/present"
                         " /sys/devices/system/cpu/cpu[0-9]*/cpufreq/related_cpus"
                         " /sys/devices/system/cpu/cpu[0-9]*/cpufreq/cpuinfo_max_freq"
                         " /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_cur_freq"
+                        " " KGSL_DIR "/gpu_busy_percentage " KGSL_DIR "/gpubusy"
+                        " " KGSL_DIR "/gpuclk " KGSL_DIR "/max_gpuclk"
+                        " /sys/class/devfreq/*/cur_freq /sys/class/devfreq/*/max_freq"
                         " /proc/pressure/memory /proc/stat 2>/dev/null");
   return g_string_free (cmd, FALSE);
 }
@@ -88,6 +98,9 @@ adbscope_probe_result_free (AdbscopeProbeResult *r)
   g_free (r->abi);
   g_free (r->device);
   g_free (r->max_freq_khz);
+  g_free (r->gpu_node);
+  g_free (r->gpu_busy_path);
+  g_free (r->gpu_freq_path);
   g_clear_pointer (&r->clusters, g_ptr_array_unref);
   for (guint i = 0; i < ADBSCOPE_N_SOURCES; i++)
     g_free (r->reason[i]);
@@ -137,6 +150,55 @@ set_unsupported (AdbscopeProbeResult *r,
   r->reason[source] = reason;
 }
 
+static const char *
+readable (AdbscopeGrepOutput *grep,
+          const char         *path)
+{
+  return grep != NULL ? adbscope_grep_output_lookup (grep, path) : NULL;
+}
+
+/* kgsl first (busy and clock); else a GPU devfreq node (frequency only). */
+static void
+probe_gpu (AdbscopeProbeResult *r,
+           AdbscopeGrepOutput  *grep,
+           gboolean             kgsl_dir,
+           const char          *devfreq_gpu)
+{
+  static const char * const busy_files[] = { KGSL_DIR "/gpu_busy_percentage", KGSL_DIR "/gpubusy" };
+  g_autofree char *df_cur = devfreq_gpu ? g_strconcat (devfreq_gpu, "/cur_freq", NULL) : NULL;
+  g_autofree char *df_max = devfreq_gpu ? g_strconcat (devfreq_gpu, "/max_freq", NULL) : NULL;
+
+  r->gpu_max_freq_mhz = NAN;
+  if (kgsl_dir)
+    r->gpu_node = g_strdup ("kgsl-3d0");
+  else if (devfreq_gpu != NULL)
+    r->gpu_node = g_path_get_basename (devfreq_gpu);
+
+  for (guint i = 0; i < G_N_ELEMENTS (busy_files) && r->gpu_busy_path == NULL; i++)
+    if (isfinite (adbscope_gpu_parse_busy_pct (readable (grep, busy_files[i]))))
+      r->gpu_busy_path = g_strdup (busy_files[i]);
+  if (isfinite (adbscope_gpu_parse_freq_mhz (readable (grep, KGSL_DIR "/gpuclk"))))
+    {
+      r->gpu_freq_path = g_strdup (KGSL_DIR "/gpuclk");
+      r->gpu_max_freq_mhz = adbscope_gpu_parse_freq_mhz (readable (grep, KGSL_DIR "/max_gpuclk"));
+    }
+  else if (df_cur != NULL && isfinite (adbscope_gpu_parse_freq_mhz (readable (grep, df_cur))))
+    {
+      r->gpu_freq_path = g_strdup (df_cur);
+      r->gpu_max_freq_mhz = adbscope_gpu_parse_freq_mhz (readable (grep, df_max));
+    }
+
+  if (r->gpu_busy_path == NULL)
+    set_unsupported (r, ADBSCOPE_SOURCE_GPU_BUSY,
+                     kgsl_dir ? g_strdup (_("The GPU (kgsl-3d0) is there, but its busy counter is not readable from the shell"))
+                     : devfreq_gpu != NULL ? g_strdup_printf (_("The GPU's devfreq node %s gives its frequency but no busy counter"), r->gpu_node)
+                     : g_strdup (_("The device shows no GPU counters to the shell (no /sys/class/kgsl, no GPU node under /sys/class/devfreq)")));
+  if (r->gpu_freq_path == NULL)
+    set_unsupported (r, ADBSCOPE_SOURCE_GPU_FREQ,
+                     r->gpu_node != NULL ? g_strdup_printf (_("The GPU (%s) is there, but its frequency is not readable from the shell"), r->gpu_node)
+                     : g_strdup (_("The device shows no GPU counters to the shell (no /sys/class/kgsl, no GPU node under /sys/class/devfreq)")));
+}
+
 AdbscopeProbeResult *
 adbscope_probe_parse (const char  *output,
                       GError     **error)
@@ -148,6 +210,8 @@ adbscope_probe_parse (const char  *output,
   g_autoptr(GHashTable) services = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   const char *psi;
   gboolean any_cur = FALSE;
+  gboolean kgsl_dir = FALSE;
+  g_autofree char *devfreq_gpu = NULL;
 
   r->page_size = -1;
   r->refresh_hz = NAN;
@@ -199,6 +263,16 @@ adbscope_probe_parse (const char  *output,
           gint64 period = g_ascii_strtoll (line + 8, NULL, 10);
           if (period > 1000000 && period < 1000000000)
             r->refresh_hz = 1e9 / period;
+        }
+      else if (g_str_has_prefix (line, "gpudir:"))
+        {
+          const char *dir = line + strlen ("gpudir:");
+          const char *base = strrchr (dir, '/');
+
+          if (g_str_has_prefix (dir, KGSL_DIR))
+            kgsl_dir = TRUE;
+          else if (base != NULL && adbscope_gpu_devfreq_is_gpu (base + 1) && devfreq_gpu == NULL)
+            devfreq_gpu = g_strdup (dir);
         }
       else if (line[0] == '/')
         {
@@ -269,6 +343,8 @@ adbscope_probe_parse (const char  *output,
   psi = grep ? adbscope_grep_output_lookup (grep, "/proc/pressure/memory") : NULL;
   if (psi == NULL || strstr (psi, "some") == NULL)
     set_unsupported (r, ADBSCOPE_SOURCE_PSI, g_strdup (_("The kernel has no /proc/pressure (PSI)")));
+
+  probe_gpu (r, grep, kgsl_dir, devfreq_gpu);
 
   for (guint i = 0; i < ADBSCOPE_N_SOURCES; i++)
     {

@@ -34,6 +34,10 @@ typedef struct
   double     refresh_hz;    /* NaN unknown */
   gboolean   package_checked;
   gboolean   package_installed; /* `pm path PKG` printed a path */
+  char      *gpu_node;      /* "kgsl-3d0", "13000000.mali", or NULL */
+  char      *gpu_busy_path; /* the file the fast loop reads, or NULL */
+  char      *gpu_freq_path;
+  double     gpu_max_freq_mhz; /* NaN unknown */
   gboolean   supported[ADBSCOPE_N_SOURCES];
   char      *reason[ADBSCOPE_N_SOURCES];   /* why not, translated; NULL when supported */
 } AdbscopeProbeResult;

@@ -12,6 +12,8 @@
 
 #include "adbscope-assertion.h"
 #include "adbscope-error.h"
+#include "adbscope-app-processes.h"
+#include "adbscope-frames-summary.h"
 #include "adbscope-report.h"
 #include "adbscope-report-network.h"
 #include "adbscope-parse-gfxinfo.h"
@@ -180,14 +182,91 @@ seconds (gint64 time_us)
   return time_us / 1e6;
 }
 
+/* n, p50/p90/p95/p99 (nearest rank, like the series statistics), max of sorted times */
+static void
+fill_frame_times (JsonObject   *ft,
+                  const double *ms,
+                  guint         n)
+{
+  static const struct { const char *key; double p; } ps[] = {
+    { "p50", 50 }, { "p90", 90 }, { "p95", 95 }, { "p99", 99 },
+  };
+
+  json_object_set_int_member (ft, "n", n);
+  for (guint i = 0; i < G_N_ELEMENTS (ps); i++)
+    set_number (ft, ps[i].key, n > 0 ? adbscope_percentile_nearest_rank (ms, n, ps[i].p) : NAN);
+  set_number (ft, "max", n > 0 ? ms[n - 1] : NAN);
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* frames.source, frames.zero_reason and frames.surfaceflinger */
+static void
+add_frame_sources (JsonObject      *frames,
+                   AdbscopeSession *session)
+{
+  const AdbscopeFramesSummary *f = session ? adbscope_session_get_frames_summary (session) : NULL;
+  JsonObject *samples = json_object_new ();
+  JsonObject *sf = json_object_new ();
+  JsonObject *ft = json_object_new ();
+  JsonArray *layers = json_array_new ();
+  g_autoptr(GArray) times = NULL;
+  g_autofree char *message = NULL;
+  gint64 n_gfx = f ? f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO] : 0;
+  gint64 n_sf = f ? f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] : 0;
+
+  set_string (frames, "source",
+                      n_gfx > 0 && n_sf > 0 ? "gfxinfo+surfaceflinger"
+                      : n_sf > 0 ? "surfaceflinger" : n_gfx > 0 ? "gfxinfo" : NULL);
+  json_object_set_int_member (samples, "gfxinfo", n_gfx);
+  json_object_set_int_member (samples, "surfaceflinger", n_sf);
+  json_object_set_object_member (frames, "source_samples", samples);
+
+  if (f != NULL && f->zero_reason != ADBSCOPE_FRAMES_ZERO_NONE)
+    {
+      JsonObject *zr = json_object_new ();
+
+      message = adbscope_frames_zero_reason_describe (f->zero_reason, f->zero_detail);
+      json_object_set_string_member (zr, "code", adbscope_frames_zero_reason_to_key (f->zero_reason));
+      json_object_set_string_member (zr, "message", message);
+      json_object_set_object_member (frames, "zero_reason", zr);
+    }
+  else
+    json_object_set_null_member (frames, "zero_reason");
+
+  for (guint i = 0; f != NULL && i < f->layers->len; i++)
+    json_array_add_string_element (layers, g_ptr_array_index (f->layers, i));
+  json_object_set_array_member (sf, "layers", layers);
+  set_string (sf, "layer", f ? f->layer : NULL);
+  json_object_set_int_member (sf, "frames", f ? f->frames : 0);
+  json_object_set_int_member (sf, "janky", f ? f->janky : 0);
+  set_number (sf, "janky_pct", f && f->frames > 0 ? 100.0 * f->janky / f->frames : NAN);
+  json_object_set_int_member (sf, "jank", f ? f->jank : 0);
+  json_object_set_int_member (sf, "big_jank", f ? f->big_jank : 0);
+  json_object_set_int_member (sf, "lost_intervals", f ? f->lost_intervals : 0);
+  json_object_set_int_member (sf, "lost_frames_estimate", f ? f->lost_estimate : 0);
+  set_number (sf, "refresh_period_ms", f && f->refresh_period_ns > 0 ? f->refresh_period_ns / 1e6 : NAN);
+  if (f != NULL)
+    {
+      times = g_array_copy (f->frame_times);
+      g_array_sort (times, compare_double);
+    }
+  fill_frame_times (ft, times ? (const double *) (gpointer) times->data : NULL, times ? times->len : 0);
+  json_object_set_object_member (sf, "frame_time_ms", ft);
+  json_object_set_object_member (frames, "surfaceflinger", sf);
+}
+
 static void
 add_frames (JsonObject        *root,
             const AdbscopeRun *run)
 {
   static const AdbscopeFrameTotals none = { 0 };
-  static const struct { const char *key; double p; } ps[] = {
-    { "p50", 50 }, { "p90", 90 }, { "p95", 95 }, { "p99", 99 },
-  };
   const AdbscopeFrameTotals *t = run ? &run->totals : &none;
   const double *ms = run ? (const double *) (gpointer) run->frame_times->data : NULL;
   guint n = run ? run->frame_times->len : 0;
@@ -216,11 +295,20 @@ add_frames (JsonObject        *root,
   json_object_set_object_member (frames, "causes", causes);
 
   /* The run keeps the frame times sorted, as the session does. */
-  json_object_set_int_member (ft, "n", n);
-  for (guint i = 0; i < G_N_ELEMENTS (ps); i++)
-    set_number (ft, ps[i].key, adbscope_percentile_nearest_rank (ms, n, ps[i].p));
-  set_number (ft, "max", n > 0 ? ms[n - 1] : NAN);
+  fill_frame_times (ft, ms, n);
   json_object_set_object_member (frames, "frame_time_ms", ft);
+}
+
+/* gpu.node, gpu.max_freq_mhz beside the busy/freq statistics */
+static void
+add_gpu (JsonObject      *root,
+         AdbscopeSession *session)
+{
+  JsonObject *gpu = section (root, "gpu");
+  const AdbscopeProbeResult *p = session ? adbscope_session_get_probe (session) : NULL;
+
+  set_string (gpu, "node", p ? p->gpu_node : NULL);
+  set_number (gpu, "max_freq_mhz", p ? p->gpu_max_freq_mhz : NAN);
 }
 
 static const AdbscopeSeriesId marker_series[] = {
@@ -389,6 +477,46 @@ run_object (const AdbscopeRun *run)
 }
 
 static JsonObject *
+series_stats_object (AdbscopeSeries *series)
+{
+  AdbscopeSeriesStats st = { 0 };
+
+  adbscope_series_compute_stats (series, &st);
+  return stats_object (&st);
+}
+
+/* app.processes[]: the main process and each PKG:name one. */
+static JsonArray *
+processes_array (AdbscopeSession *session)
+{
+  JsonArray *a = json_array_new ();
+  GPtrArray *procs = session ? adbscope_session_get_app_processes (session) : NULL;
+
+  for (guint i = 0; procs != NULL && i < procs->len; i++)
+    {
+      const AdbscopeProcessSeries *p = g_ptr_array_index (procs, i);
+      JsonObject *o = json_object_new ();
+      JsonArray *pids = json_array_new ();
+
+      json_object_set_string_member (o, "name", p->name);
+      json_object_set_boolean_member (o, "main", p->main);
+      for (guint k = 0; k < p->pids->len; k++)
+        json_array_add_int_element (pids, g_array_index (p->pids, gint64, k));
+      json_object_set_array_member (o, "pids", pids);
+      json_object_set_int_member (o, "restarts", p->restarts);
+      json_object_set_boolean_member (o, "running", p->running);
+      set_number (o, "first_seen_s", (p->first_us - adbscope_session_get_start_us (session)) / 1e6);
+      set_number (o, "last_seen_s", (p->last_us - adbscope_session_get_start_us (session)) / 1e6);
+      json_object_set_object_member (o, "cpu_pct", series_stats_object (p->cpu_pct));
+      json_object_set_object_member (o, "rss_kb", series_stats_object (p->rss_kb));
+      json_object_set_object_member (o, "pss_kb", series_stats_object (p->pss_kb));
+      json_object_set_object_member (o, "threads", series_stats_object (p->threads));
+      json_array_add_object_element (a, o);
+    }
+  return a;
+}
+
+static JsonObject *
 app_object (const AdbscopeRun *run)
 {
   JsonObject *o = json_object_new ();
@@ -400,6 +528,8 @@ app_object (const AdbscopeRun *run)
   json_object_set_array_member (o, "pids", pids);
   /* Restarts are counted between sightings: null for an app never seen. */
   set_int (o, "restarts", run != NULL && run->pids->len > 0 ? (gint64) run->restarts : -1);
+  json_object_set_string_member (o, "totals", "sum over processes[]");
+  json_object_set_array_member (o, "processes", processes_array (run ? run->session : NULL));
   return o;
 }
 
@@ -516,6 +646,8 @@ build (const AdbscopeRun *run,
                                  run && run->network_agent ? copy_object (run->network_agent)
                                  : adbscope_report_network_agent (NULL));
   add_frames (root, run);
+  add_frame_sources (section (root, "frames"), run ? run->session : NULL);
+  add_gpu (root, run ? run->session : NULL);
   json_object_set_object_member (root, "system", system_object (run));
   json_object_set_array_member (root, "markers", markers_array (run));
   json_object_set_object_member (root, "sources", run && run->sources ? copy_object (run->sources)

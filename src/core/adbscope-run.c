@@ -70,6 +70,7 @@ adbscope_run_free (AdbscopeRun *run)
 {
   if (run == NULL)
     return;
+  g_clear_object (&run->session);
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
     g_array_unref (run->series[i]);
   g_ptr_array_unref (run->cores);
@@ -146,6 +147,7 @@ adbscope_run_new_from_session (AdbscopeSession *session)
 
   g_return_val_if_fail (ADBSCOPE_IS_SESSION (session), NULL);
 
+  run->session = g_object_ref (session);
   run->serial = g_strdup (adbscope_session_get_serial (session));
   run->package = g_strdup (adbscope_session_get_package (session));
   run->start = start ? g_date_time_format_iso8601 (start) : NULL;

@@ -53,6 +53,9 @@ typedef struct _AdbscopeRun
 
   GArray     *threads;         /* AdbscopeRunThread, alive at the end */
   AdbscopeSystemState *system; /* the last word of the slow loop */
+  /* A live run's session, for what recordings do not keep yet (frame
+   * sources, the app's processes, the GPU node); NULL for a recording. */
+  AdbscopeSession *session;
 } AdbscopeRun;
 
 /* A window: G_MININT64 / G_MAXINT64 for "from the start" / "to the end". */

@@ -22,6 +22,7 @@
 #include "adbscope-error.h"
 #include "adbscope-fast-collector.h"
 #include "adbscope-frames-collector.h"
+#include "adbscope-app-processes.h"
 #include "adbscope-meminfo-collector.h"
 #include "adbscope-recording.h"
 #include "adbscope-report.h"
@@ -31,6 +32,7 @@
 #include "adbscope-slow-collector.h"
 #include "adbscope-shell.h"
 #include "adbscope-stats.h"
+#include "adbscope-thread.h"
 #include "adbscope-thread-list.h"
 
 #define DEFAULT_INTERVAL_MS          1000
@@ -78,6 +80,7 @@ struct _AdbscopeSession
   AdbscopeShell           *probe_shell;
   AdbscopeFastCollector   *fast;
   GPtrArray               *collectors;   /* AdbscopeCollector*, all of them */
+  AdbscopeMeminfoCollector *meminfo;     /* in collectors, told the app's other processes */
   gboolean                 running;
 
   AdbscopeSeries          *series[ADBSCOPE_N_SERIES];
@@ -108,6 +111,8 @@ struct _AdbscopeSession
   GArray                  *net_rates;    /* AdbscopeNetRate */
   AdbscopeSystemState      system;
   AdbscopeFrameTotals      frame_totals;
+  AdbscopeFramesSummary    fsum;
+  GPtrArray               *app_procs;    /* AdbscopeProcessSeries */
   guint                    recorded_restarts;  /* a session made from a recording */
 };
 
@@ -253,6 +258,30 @@ note_pid (AdbscopeSession *self,
   g_array_append_val (self->pids, pid);
 }
 
+/* Each thread row says which of the app's processes it runs in. */
+static void
+name_thread_processes (AdbscopeSession *self,
+                       const GArray    *usage)
+{
+  GListModel *threads = G_LIST_MODEL (self->threads);
+  g_autoptr(GHashTable) pid_by_tid = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < usage->len; i++)
+    {
+      const AdbscopeThreadUsage *u = &g_array_index (usage, AdbscopeThreadUsage, i);
+
+      g_hash_table_insert (pid_by_tid, GINT_TO_POINTER (u->tid), GINT_TO_POINTER (u->pid));
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (threads); i++)
+    {
+      g_autoptr(AdbscopeThread) t = g_list_model_get_item (threads, i);
+      int pid = GPOINTER_TO_INT (g_hash_table_lookup (pid_by_tid, GINT_TO_POINTER (adbscope_thread_get_tid (t))));
+
+      if (pid > 0)
+        adbscope_thread_set_process (t, adbscope_app_processes_name_for_pid (self->app_procs, pid));
+    }
+}
+
 static AdbscopeDeviceLoss *
 current_loss (AdbscopeSession *self)
 {
@@ -331,6 +360,8 @@ on_fast_sample (AdbscopeFastCollector    *fast,
   push (self, ADBSCOPE_SERIES_MEM_SYS_SWAP_USED, t, s->swap_used_kb);
   push (self, ADBSCOPE_SERIES_PSI_SOME, t, s->psi_some_avg10);
   push (self, ADBSCOPE_SERIES_PSI_FULL, t, s->psi_full_avg10);
+  push (self, ADBSCOPE_SERIES_GPU_BUSY, t, s->gpu_busy_pct);
+  push (self, ADBSCOPE_SERIES_GPU_FREQ, t, s->gpu_freq_mhz);
   push (self, ADBSCOPE_SERIES_NET_RX, t, s->net_rx_bytes_per_s);
   push (self, ADBSCOPE_SERIES_NET_TX, t, s->net_tx_bytes_per_s);
 
@@ -365,8 +396,17 @@ on_fast_sample (AdbscopeFastCollector    *fast,
           g_array_append_val (self->spans, span);
         }
     }
+  if (adbscope_app_processes_take_fast (self->app_procs, s, capacity (self)) && self->meminfo != NULL)
+    {
+      g_auto(GStrv) others = adbscope_app_processes_dup_other_names (self->app_procs);
+
+      adbscope_meminfo_collector_set_other_processes (self->meminfo, (const char * const *) others);
+    }
   if (s->threads != NULL)
-    adbscope_thread_list_apply (self->threads, s->threads);
+    {
+      adbscope_thread_list_apply (self->threads, s->threads);
+      name_thread_processes (self, s->threads);
+    }
   else if (!s->app_running)
     adbscope_thread_list_clear (self->threads);
 
@@ -389,17 +429,72 @@ on_fast_sample (AdbscopeFastCollector    *fast,
 }
 
 static void
+take_surfaceflinger (AdbscopeSession            *self,
+                     const AdbscopeFramesSample *s)
+{
+  AdbscopeFramesSummary *f = &self->fsum;
+
+  if (isfinite (s->fps))
+    {
+      f->samples[s->source]++;
+      f->source = s->source;
+    }
+  f->zero_reason = s->zero_reason;
+  g_free (f->zero_detail);
+  f->zero_detail = g_strdup (s->zero_detail);
+  for (guint i = 0; s->sf_layers != NULL && i < s->sf_layers->len; i++)
+    {
+      const char *name = g_ptr_array_index (s->sf_layers, i);
+      gboolean known = FALSE;
+
+      for (guint j = 0; j < f->layers->len && !known; j++)
+        known = g_str_equal (g_ptr_array_index (f->layers, j), name);
+      if (!known)
+        g_ptr_array_add (f->layers, g_strdup (name));
+    }
+  if (s->sf_refresh_period_ns > 0)
+    f->refresh_period_ns = s->sf_refresh_period_ns;
+  if (s->sf_layer == NULL || !isfinite (s->sf_fps))
+    return;
+  if (s->sf.new_frames > 0)
+    {
+      g_free (f->layer);
+      f->layer = g_strdup (s->sf_layer);
+    }
+  f->frames += s->sf.new_frames + s->sf.lost_estimate;
+  f->janky += s->sf.janky;
+  f->jank += s->sf.jank;
+  f->big_jank += s->sf.big_jank;
+  f->lost_intervals += s->sf.lost ? 1 : 0;
+  f->lost_estimate += s->sf.lost_estimate;
+  for (guint i = 0; s->sf.frame_times_ms != NULL && i < s->sf.frame_times_ms->len &&
+                    f->frame_times->len < MAX_FRAME_TIMES; i++)
+    {
+      double ms = g_array_index (s->sf.frame_times_ms, float, i);
+
+      g_array_append_val (f->frame_times, ms);
+    }
+}
+
+static void
 on_frames_sample (AdbscopeFramesCollector    *frames,
                   const AdbscopeFramesSample *s,
                   AdbscopeSession            *self)
 {
   push (self, ADBSCOPE_SERIES_FPS, s->time_us, s->fps);
-  push (self, ADBSCOPE_SERIES_JANKY_INTERVAL, s->time_us,
-        s->new_frames > 0 ? 100.0 * s->new_janky / s->new_frames : NAN);
+  push (self, ADBSCOPE_SERIES_FPS_GFXINFO, s->time_us, s->hwui_fps);
+  push (self, ADBSCOPE_SERIES_FPS_SURFACEFLINGER, s->time_us, s->sf_fps);
+  if (s->source == ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER)
+    push (self, ADBSCOPE_SERIES_JANKY_INTERVAL, s->time_us,
+          s->sf.new_frames > 0 ? 100.0 * s->sf.janky / s->sf.new_frames : NAN);
+  else
+    push (self, ADBSCOPE_SERIES_JANKY_INTERVAL, s->time_us,
+          s->new_frames > 0 ? 100.0 * s->new_janky / s->new_frames : NAN);
   if (recording (self))
     adbscope_recording_add_frames (self->recording, s);
 
-  if (isfinite (s->fps))
+  take_surfaceflinger (self, s);
+  if (isfinite (s->hwui_fps))
     {
       AdbscopeFrameTotals *ft = &self->frame_totals;
       guint n = s->frames != NULL ? MIN (s->frames->len, MAX_FRAME_TIMES - self->frame_times->len) : 0;
@@ -428,7 +523,9 @@ on_meminfo_sample (AdbscopeMeminfoCollector    *collector,
 {
   gint64 t = s->time_us;
 
-  push (self, ADBSCOPE_SERIES_MEM_APP_PSS, t, s->total_pss_kb);
+  /* The app's PSS: the main process's plus its PKG:name processes'. */
+  push (self, ADBSCOPE_SERIES_MEM_APP_PSS, t,
+        s->total_pss_kb + adbscope_app_processes_take_pss (self->app_procs, s));
   push (self, ADBSCOPE_SERIES_MEM_JAVA_HEAP, t, s->java_heap_kb);
   push (self, ADBSCOPE_SERIES_MEM_NATIVE_HEAP, t, s->native_heap_kb);
   push (self, ADBSCOPE_SERIES_MEM_CODE, t, s->code_kb);
@@ -546,6 +643,7 @@ start_collectors (AdbscopeSession *self)
                              "serial", self->serial, "package", self->package,
                              "shell", self->probe_shell, "interval", self->interval_ms, NULL);
   adbscope_fast_collector_set_read_psi (self->fast, p->supported[ADBSCOPE_SOURCE_PSI]);
+  adbscope_fast_collector_set_gpu (self->fast, p->gpu_busy_path, p->gpu_freq_path);
   if (p->supported[ADBSCOPE_SOURCE_CPUFREQ])
     adbscope_fast_collector_set_max_freqs (self->fast, p->max_freq_khz, p->n_cores);
   g_signal_connect (self->fast, "sample", G_CALLBACK (on_fast_sample), self);
@@ -567,6 +665,7 @@ start_collectors (AdbscopeSession *self)
 
       adbscope_collector_set_interval (ADBSCOPE_COLLECTOR (meminfo), self->meminfo_interval_ms);
       g_signal_connect (meminfo, "sample", G_CALLBACK (on_meminfo_sample), self);
+      self->meminfo = meminfo;   /* owned by collectors */
       add_collector (self, ADBSCOPE_COLLECTOR (meminfo));
     }
 
@@ -867,6 +966,21 @@ adbscope_session_get_frame_totals (AdbscopeSession *self)
   return &self->frame_totals;
 }
 
+/* AdbscopeProcessSeries: every process of the app seen, main first seen first. */
+GPtrArray *
+adbscope_session_get_app_processes (AdbscopeSession *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  return self->app_procs;
+}
+
+const AdbscopeFramesSummary *
+adbscope_session_get_frames_summary (AdbscopeSession *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  return &self->fsum;
+}
+
 const AdbscopeSystemState *
 adbscope_session_get_system_state (AdbscopeSession *self)
 {
@@ -1037,6 +1151,11 @@ adbscope_session_finalize (GObject *object)
   g_array_unref (self->losses);
   g_array_unref (self->spans);
   g_array_unref (self->frame_times);
+  g_array_unref (self->fsum.frame_times);
+  g_ptr_array_unref (self->app_procs);
+  g_ptr_array_unref (self->fsum.layers);
+  g_free (self->fsum.layer);
+  g_free (self->fsum.zero_detail);
   g_array_unref (self->dts);
   g_array_unref (self->pids);
   g_clear_pointer (&self->probe, adbscope_probe_result_free);
@@ -1145,6 +1264,9 @@ adbscope_session_init (AdbscopeSession *self)
   self->spans = g_array_new (FALSE, FALSE, sizeof (AdbscopeProcessSpan));
   g_array_set_clear_func (self->losses, (GDestroyNotify) device_loss_clear);
   self->frame_times = g_array_new (FALSE, FALSE, sizeof (double));
+  self->fsum.frame_times = g_array_new (FALSE, FALSE, sizeof (double));
+  self->app_procs = adbscope_app_processes_new ();
+  self->fsum.layers = g_ptr_array_new_with_free_func (g_free);
   self->dts = g_array_new (FALSE, FALSE, sizeof (double));
   self->pids = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->core_freqs = g_array_new (FALSE, FALSE, sizeof (double));

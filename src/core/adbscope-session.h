@@ -36,7 +36,11 @@ G_BEGIN_DECLS
   X (PSI_SOME,           "memory.psi_some_avg10",      "%")    \
   X (PSI_FULL,           "memory.psi_full_avg10",      "%")    \
   X (FPS,                "frames.fps",                 "fps")  \
+  X (FPS_GFXINFO,        "frames.gfxinfo_fps",         "fps")  \
+  X (FPS_SURFACEFLINGER, "frames.surfaceflinger_fps",  "fps")  \
   X (JANKY_INTERVAL,     "frames.janky_interval_pct",  "%")    \
+  X (GPU_BUSY,           "gpu.busy_pct",               "%")    \
+  X (GPU_FREQ,           "gpu.freq_mhz",               "MHz")  \
   X (NET_RX,             "network.rx_bytes_per_s",     "B/s")  \
   X (NET_TX,             "network.tx_bytes_per_s",     "B/s")  \
   X (NET_APP_RX,         "network.app_rx_bytes_per_s", "B/s")  \
@@ -72,6 +76,25 @@ typedef struct
   gint64 end_us;     /* 0 while the gap lasts */
 } AdbscopeGap;
 
+/* Where frames came from over the run, and why FPS is 0 right now. */
+typedef struct
+{
+  gint64                   samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER + 1]; /* FPS samples per source */
+  AdbscopeFramesSource     source;        /* of the latest sample with an FPS */
+  AdbscopeFramesZeroReason zero_reason;   /* of the latest sample */
+  char                    *zero_detail;
+  /* SurfaceFlinger */
+  char                    *layer;         /* the latest layer that drew */
+  GPtrArray               *layers;        /* char *: every layer of the app seen */
+  gint64                   frames;        /* presented, counted on the device clock */
+  gint64                   janky;         /* ≥ half a refresh period late */
+  gint64                   jank;          /* PerfDog Jank */
+  gint64                   big_jank;      /* PerfDog BigJank */
+  guint                    lost_intervals;/* reads that found the history overrun */
+  gint64                   lost_estimate; /* frames that fell out of it (estimated) */
+  gint64                   refresh_period_ns;
+  GArray                  *frame_times;   /* double ms, present to present, in arrival order */
+} AdbscopeFramesSummary;
 /* One process of the app, from its first to its last fast sample. */
 typedef struct
 {
@@ -174,6 +197,8 @@ double                     adbscope_session_get_measured_interval_ms (AdbscopeSe
 guint                      adbscope_session_get_restarts        (AdbscopeSession  *self);
 const GArray              *adbscope_session_get_pids            (AdbscopeSession  *self);
 double                     adbscope_session_get_refresh_rate    (AdbscopeSession  *self);
+const AdbscopeFramesSummary *adbscope_session_get_frames_summary (AdbscopeSession *self);
+GPtrArray                 *adbscope_session_get_app_processes  (AdbscopeSession  *self);
 typedef struct _AdbscopeRecording AdbscopeRecording;
 
 void                       adbscope_session_set_recording       (AdbscopeSession  *self,

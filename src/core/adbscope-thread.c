@@ -10,6 +10,7 @@ struct _AdbscopeThread
   GObject  parent_instance;
   int      tid;
   char    *name;
+  char    *process;
   double   cpu_pct;       /* % of one core; NaN until a delta exists */
   double   max_cpu_pct;
 };
@@ -22,6 +23,7 @@ enum {
   PROP_NAME,
   PROP_CPU_PCT,
   PROP_MAX_CPU_PCT,
+  PROP_PROCESS,
   N_PROPS
 };
 
@@ -85,10 +87,32 @@ adbscope_thread_set_cpu_pct (AdbscopeThread *self,
     }
 }
 
+/* The process (by name) the thread belongs to, or NULL. */
+const char *
+adbscope_thread_get_process (AdbscopeThread *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_THREAD (self), NULL);
+  return self->process;
+}
+
+void
+adbscope_thread_set_process (AdbscopeThread *self,
+                             const char     *process)
+{
+  g_return_if_fail (ADBSCOPE_IS_THREAD (self));
+
+  if (g_strcmp0 (self->process, process) == 0)
+    return;
+  g_free (self->process);
+  self->process = g_strdup (process);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROCESS]);
+}
+
 static void
 adbscope_thread_finalize (GObject *object)
 {
   g_free (ADBSCOPE_THREAD (object)->name);
+  g_free (ADBSCOPE_THREAD (object)->process);
   G_OBJECT_CLASS (adbscope_thread_parent_class)->finalize (object);
 }
 
@@ -106,6 +130,7 @@ adbscope_thread_get_property (GObject    *object,
     case PROP_NAME: g_value_set_string (value, self->name); break;
     case PROP_CPU_PCT: g_value_set_double (value, self->cpu_pct); break;
     case PROP_MAX_CPU_PCT: g_value_set_double (value, self->max_cpu_pct); break;
+    case PROP_PROCESS: g_value_set_string (value, self->process); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -123,6 +148,8 @@ adbscope_thread_class_init (AdbscopeThreadClass *klass)
   properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, ro);
   properties[PROP_CPU_PCT] = g_param_spec_double ("cpu-pct", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, ro);
   properties[PROP_MAX_CPU_PCT] = g_param_spec_double ("max-cpu-pct", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, ro);
+  /* the app's process it runs in: "PKG" or "PKG:remote" */
+  properties[PROP_PROCESS] = g_param_spec_string ("process", NULL, NULL, NULL, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -19,5 +19,8 @@ double          adbscope_thread_get_cpu_pct (AdbscopeThread *self);
 void            adbscope_thread_set_cpu_pct (AdbscopeThread *self,
                                              double          pct);
 double          adbscope_thread_get_max_cpu_pct (AdbscopeThread *self);
+const char     *adbscope_thread_get_process (AdbscopeThread *self);
+void            adbscope_thread_set_process (AdbscopeThread *self,
+                                             const char     *process);
 
 G_END_DECLS

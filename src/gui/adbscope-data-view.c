@@ -36,6 +36,7 @@ typedef struct
   guint64              n_samples;
   double               measured_interval_ms;
   guint                n_markers;
+  AdbscopeFramesSummary fsum;         /* strings and arrays copied */
 } Frozen;
 
 struct _AdbscopeDataView
@@ -83,6 +84,10 @@ frozen_free (Frozen *f)
   g_array_unref (f->core_freqs);
   g_array_unref (f->net_rates);
   g_array_unref (f->pids);
+  g_free (f->fsum.zero_detail);
+  g_free (f->fsum.layer);
+  g_clear_pointer (&f->fsum.layers, g_ptr_array_unref);
+  g_clear_pointer (&f->fsum.frame_times, g_array_unref);
   g_free (f);
 }
 
@@ -92,11 +97,19 @@ freeze (AdbscopeSession *session,
 {
   Frozen *f = g_new0 (Frozen, 1);
   GListModel *threads = adbscope_session_get_threads (session);
+  const AdbscopeFramesSummary *fsum = adbscope_session_get_frames_summary (session);
   const double *freqs;
   guint n;
 
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
     f->series[i] = adbscope_series_copy (adbscope_session_get_series (session, i));
+
+  f->fsum = *fsum;
+  f->fsum.zero_detail = g_strdup (fsum->zero_detail);
+  f->fsum.layer = g_strdup (fsum->layer);
+  f->fsum.layers = g_ptr_array_copy (fsum->layers, (GCopyFunc) (void (*) (void)) g_strdup, NULL);
+  g_ptr_array_set_free_func (f->fsum.layers, g_free);
+  f->fsum.frame_times = g_array_copy (fsum->frame_times);
 
   f->cores = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_series_unref);
   for (guint i = 0; i < adbscope_session_get_n_cores (session); i++)
@@ -669,6 +682,28 @@ adbscope_data_view_get_marker (AdbscopeDataView *self,
   g_return_val_if_fail (index_ < adbscope_data_view_get_n_markers (self), NULL);
 
   return &g_array_index (self->markers, AdbscopeMarker, index_);
+}
+
+/* Where frames come from and why FPS is 0; frozen while paused. */
+const AdbscopeFramesSummary *
+adbscope_data_view_get_frames_summary (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  if (self->frozen != NULL)
+    return &self->frozen->fsum;
+  return adbscope_session_get_frames_summary (self->session);
+}
+
+/* AdbscopeProcessSeries of every process of the app (their series are the
+ * session's own, live ones), or NULL while paused: pages then show the
+ * frozen system state's process list instead. */
+GPtrArray *
+adbscope_data_view_get_app_processes (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  if (self->frozen != NULL)
+    return NULL;
+  return adbscope_session_get_app_processes (self->session);
 }
 
 /**

@@ -52,4 +52,7 @@ guint                      adbscope_data_view_get_n_markers       (AdbscopeDataV
 const AdbscopeMarker      *adbscope_data_view_get_marker          (AdbscopeDataView *self,
                                                                    guint             index_);
 
+const AdbscopeFramesSummary *adbscope_data_view_get_frames_summary (AdbscopeDataView *self);
+GPtrArray                 *adbscope_data_view_get_app_processes (AdbscopeDataView *self);
+
 G_END_DECLS

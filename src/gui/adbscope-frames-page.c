@@ -13,6 +13,7 @@
 
 #include "adbscope-bar-layer.h"
 #include "adbscope-chart.h"
+#include "adbscope-frames-summary.h"
 #include "adbscope-frames-page.h"
 
 static const double edges_ms[] = { 0, 4, 8, 12, 16.7, 20, 25, 33.3, 50, 66.7, 100, 150, 250, 500, INFINITY };
@@ -29,6 +30,14 @@ struct _AdbscopeFramesPage
   GtkLabel         *janky_label;
   GtkLabel         *percentiles_label;
   GtkListBox       *causes_list;
+  GtkWidget        *source_row;
+  GtkLabel         *source_label;
+  GtkWidget        *zero_row;
+  GtkLabel         *zero_label;
+  GtkWidget        *perfdog_row;
+  GtkLabel         *perfdog_label;
+  GtkWidget        *lost_row;
+  GtkLabel         *lost_label;
 
   AdbscopeChartLayer *bars;
   GtkWidget        *cause_rows[ADBSCOPE_JANK_N_CAUSES];
@@ -80,13 +89,50 @@ count_below (const double *times,
   return lo;
 }
 
+/* A SurfaceView app's frames are SurfaceFlinger's (present to present);
+ * HWUI's otherwise. */
+static gboolean
+use_surfaceflinger (AdbscopeDataView *view)
+{
+  const AdbscopeFramesSummary *f = adbscope_data_view_get_frames_summary (view);
+
+  return f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] > f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO];
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* SurfaceFlinger's frame times (present to present), sorted; NULL when the
+ * app's frames come from HWUI. */
+static GArray *
+sf_sorted_times (AdbscopeDataView *view)
+{
+  GArray *times;
+
+  if (!use_surfaceflinger (view))
+    return NULL;
+  times = g_array_copy (adbscope_data_view_get_frames_summary (view)->frame_times);
+  g_array_sort (times, compare_double);
+  return times;
+}
+
 static void
 update_histogram (AdbscopeFramesPage *self,
                   AdbscopeDataView   *view)
 {
   double counts[N_EDGES - 1] = { 0 };
+  g_autoptr(GArray) sf = sf_sorted_times (view);
   guint n = 0;
-  const double *times = adbscope_data_view_get_frame_times (view, &n);
+  const double *times = sf != NULL ? (const double *) (gpointer) sf->data : adbscope_data_view_get_frame_times (view, &n);
+
+  if (sf != NULL)
+    n = sf->len;
 
   for (guint b = 0; b + 1 < N_EDGES; b++)
     counts[b] = count_below (times, n, edges_ms[b + 1]) - (b > 0 ? count_below (times, n, edges_ms[b]) : 0);
@@ -104,6 +150,14 @@ update_summary (AdbscopeFramesPage *self,
   g_autofree char *frames_text = NULL;
   g_autofree char *janky_text = NULL;
   guint n_times = 0;
+  g_autoptr(GArray) sf = sf_sorted_times (view);
+
+  if (sf != NULL)
+    {
+      /* late against the display's refresh period (docs/report.md) */
+      frames = adbscope_data_view_get_frames_summary (view)->frames;
+      janky = adbscope_data_view_get_frames_summary (view)->janky;
+    }
   frames_text = g_strdup_printf ("%" G_GINT64_FORMAT, frames);
   gtk_label_set_text (self->frames_label, frames_text);
   if (frames > 0)
@@ -113,7 +167,17 @@ update_summary (AdbscopeFramesPage *self,
   gtk_label_set_text (self->janky_label, janky_text);
 
   adbscope_data_view_get_frame_times (view, &n_times);
-  if (n_times > 0)
+  if (sf != NULL && sf->len > 0)
+    {
+      const double *ms = (const double *) (gpointer) sf->data;
+      g_autofree char *text =
+        g_strdup_printf (_("%.1f / %.1f / %.1f ms"),
+                         adbscope_percentile_nearest_rank (ms, sf->len, 50),
+                         adbscope_percentile_nearest_rank (ms, sf->len, 90),
+                         adbscope_percentile_nearest_rank (ms, sf->len, 99));
+      gtk_label_set_text (self->percentiles_label, text);
+    }
+  else if (n_times > 0)
     {
       g_autofree char *text =
         g_strdup_printf (_("%.1f / %.1f / %.1f ms"),
@@ -142,6 +206,54 @@ update_summary (AdbscopeFramesPage *self,
     }
 }
 
+/* Which source the frame rate comes from, and why it is 0, in words. */
+static void
+update_sources (AdbscopeFramesPage *self,
+                AdbscopeDataView   *view)
+{
+  const AdbscopeFramesSummary *f = adbscope_data_view_get_frames_summary (view);
+  g_autofree char *zero = adbscope_frames_zero_reason_describe (f->zero_reason, f->zero_detail);
+  gboolean sf = f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] > 0;
+
+  switch (f->source)
+    {
+    case ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER:
+      gtk_label_set_text (self->source_label, _("SurfaceFlinger"));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->source_row), f->layer != NULL ? f->layer : "");
+      break;
+    case ADBSCOPE_FRAMES_SOURCE_GFXINFO:
+      gtk_label_set_text (self->source_label, _("gfxinfo (HWUI)"));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->source_row),
+                                   sf ? _("SurfaceFlinger gave some of the samples too") : "");
+      break;
+    case ADBSCOPE_FRAMES_SOURCE_NONE:
+    default:
+      gtk_label_set_text (self->source_label, "—");
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->source_row), "");
+      break;
+    }
+
+  gtk_widget_set_visible (self->zero_row, zero != NULL);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->zero_row), zero != NULL ? zero : "");
+  gtk_label_set_text (self->zero_label, "");
+
+  gtk_widget_set_visible (self->perfdog_row, sf);
+  gtk_widget_set_visible (self->lost_row, sf);
+  if (sf)
+    {
+      g_autofree char *perfdog = g_strdup_printf ("%" G_GINT64_FORMAT " / %" G_GINT64_FORMAT, f->jank, f->big_jank);
+      g_autofree char *estimate = g_strdup_printf ("%" G_GINT64_FORMAT, f->lost_estimate);
+      /* Translators: the estimated number of lost frames, then the number of reads */
+      g_autofree char *lost = f->lost_intervals == 0 ? g_strdup (_("none"))
+        : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "≈ %s frames in %u read", "≈ %s frames in %u reads",
+                                        f->lost_intervals),
+                           estimate, f->lost_intervals);
+
+      gtk_label_set_text (self->perfdog_label, perfdog);
+      gtk_label_set_text (self->lost_label, lost);
+    }
+}
+
 static void
 adbscope_frames_page_update (AdbscopePage     *page,
                              AdbscopeDataView *view)
@@ -160,6 +272,7 @@ adbscope_frames_page_update (AdbscopePage     *page,
   gtk_stack_set_visible_child_name (self->frames_stack, "frames");
   update_histogram (self, view);
   update_summary (self, view);
+  update_sources (self, view);
 }
 
 static void
@@ -178,6 +291,14 @@ adbscope_frames_page_class_init (AdbscopeFramesPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, janky_label);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, percentiles_label);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, causes_list);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, source_row);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, source_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, zero_row);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, zero_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, perfdog_row);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, perfdog_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, lost_row);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, lost_label);
 }
 
 static void

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "adbscope-app-processes.h"
 #include "adbscope-system-page.h"
 
 struct _AdbscopeSystemPage
@@ -86,11 +87,62 @@ update_device (AdbscopeSystemPage *self,
 }
 
 static void
+append_size (GString    *text,
+             const char *label,
+             double      kb)
+{
+  g_autofree char *size = NULL;
+
+  if (!isfinite (kb))
+    return;
+  size = g_format_size_full ((guint64) (kb * 1024), G_FORMAT_SIZE_IEC_UNITS);
+  g_string_append_printf (text, " · %s %s", label, size);
+}
+
+/* One line per process of the app: its CPU and memory now, its restarts. */
+static void
+append_process_breakdown (GString   *text,
+                          GPtrArray *app_procs)
+{
+  for (guint i = 0; i < app_procs->len; i++)
+    {
+      const AdbscopeProcessSeries *p = g_ptr_array_index (app_procs, i);
+      gint64 t;
+      double cpu = NAN, rss = NAN, pss = NAN;
+
+      adbscope_series_get_last_finite (p->cpu_pct, &t, &cpu);
+      adbscope_series_get_last_finite (p->rss_kb, &t, &rss);
+      adbscope_series_get_last_finite (p->pss_kb, &t, &pss);
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, p->name);
+      if (!p->running)
+        {
+          g_string_append_printf (text, " · %s", _("gone"));
+          continue;
+        }
+      g_string_append_printf (text, " · %" G_GINT64_FORMAT, g_array_index (p->pids, gint64, p->pids->len - 1));
+      if (isfinite (cpu))
+        /* Translators: a process's CPU, a share of all cores */
+        g_string_append_printf (text, " · %s %.1f %%", _("CPU"), cpu);
+      append_size (text, _("RSS"), rss);
+      append_size (text, _("PSS"), pss);
+      if (p->restarts > 0)
+        {
+          g_string_append (text, " · ");
+          g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u restart", "%u restarts", p->restarts),
+                                  p->restarts);
+        }
+    }
+}
+
+static void
 update_app (AdbscopeSystemPage *self,
             AdbscopeDataView   *view)
 {
   const GArray *pids = adbscope_data_view_get_pids (view);
   const GArray *procs = adbscope_data_view_get_system_state (view)->processes;
+  GPtrArray *app_procs = adbscope_data_view_get_app_processes (view);
   g_autoptr(GString) pid_text = g_string_new (NULL);
   g_autoptr(GString) proc_text = g_string_new (NULL);
   g_autofree char *restarts = NULL;
@@ -103,19 +155,22 @@ update_app (AdbscopeSystemPage *self,
   if (pid_text->len == 0)
     g_string_append (pid_text, _("Not running"));
 
-  for (guint i = 0; procs != NULL && i < procs->len; i++)
-    {
-      const AdbscopeAppProcess *p = &g_array_index (procs, AdbscopeAppProcess, i);
+  if (app_procs != NULL && app_procs->len > 0)
+    append_process_breakdown (proc_text, app_procs);
+  else
+    for (guint i = 0; procs != NULL && i < procs->len; i++)
+      {
+        const AdbscopeAppProcess *p = &g_array_index (procs, AdbscopeAppProcess, i);
 
-      if (proc_text->len > 0)
-        g_string_append_c (proc_text, '\n');
-      g_string_append_printf (proc_text, "%d  %s", p->pid, p->name != NULL ? p->name : "");
-      if (p->rss_kb >= 0)
-        {
-          g_autofree char *rss = g_format_size_full ((guint64) p->rss_kb * 1024, G_FORMAT_SIZE_IEC_UNITS);
-          g_string_append_printf (proc_text, "  (%s)", rss);
-        }
-    }
+        if (proc_text->len > 0)
+          g_string_append_c (proc_text, '\n');
+        g_string_append_printf (proc_text, "%d  %s", p->pid, p->name != NULL ? p->name : "");
+        if (p->rss_kb >= 0)
+          {
+            g_autofree char *rss = g_format_size_full ((guint64) p->rss_kb * 1024, G_FORMAT_SIZE_IEC_UNITS);
+            g_string_append_printf (proc_text, "  (%s)", rss);
+          }
+      }
   if (proc_text->len == 0)
     g_string_append (proc_text, _("None seen yet"));
 

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "adbscope-app-processes.h"
 #include "adbscope-thread.h"
 #include "adbscope-threads-page.h"
 
@@ -20,7 +21,11 @@ struct _AdbscopeThreadsPage
   GtkSearchEntry     *search_entry;
   GtkLabel           *count_label;
   GtkColumnView      *column_view;
+  GtkDropDown        *process_dropdown;
+  GtkStringList      *process_names;   /* [0] is "All processes" */
+  GtkStringFilter    *process_filter;
   GtkColumnViewColumn *name_column;
+  GtkColumnViewColumn *process_column;
   GtkColumnViewColumn *tid_column;
   GtkColumnViewColumn *cpu_column;
   GtkColumnViewColumn *max_column;
@@ -39,9 +44,10 @@ typedef enum
   CELL_TID,
   CELL_CPU,
   CELL_MAX_CPU,
+  CELL_PROCESS,
 } CellKind;
 
-static const char * const cell_props[] = { "name", "tid", "cpu-pct", "max-cpu-pct" };
+static const char * const cell_props[] = { "name", "tid", "cpu-pct", "max-cpu-pct", "process" };
 
 static void
 update_cell (GtkLabel       *label,
@@ -55,6 +61,9 @@ update_cell (GtkLabel       *label,
     {
     case CELL_NAME:
       gtk_label_set_text (label, adbscope_thread_get_name (thread));
+      return;
+    case CELL_PROCESS:
+      gtk_label_set_text (label, adbscope_thread_get_process (thread) ? adbscope_thread_get_process (thread) : "—");
       return;
     case CELL_TID:
       g_snprintf (buf, sizeof buf, "%d", adbscope_thread_get_tid (thread));
@@ -88,7 +97,7 @@ setup_cell (GtkSignalListItemFactory *factory,
   CellKind kind = GPOINTER_TO_INT (user_data);
   GtkWidget *label = gtk_label_new (NULL);
 
-  if (kind == CELL_NAME)
+  if (kind == CELL_NAME || kind == CELL_PROCESS)
     {
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
@@ -142,7 +151,7 @@ set_column (GtkColumnViewColumn *column,
   g_object_unref (factory);
 
   expr = gtk_property_expression_new (ADBSCOPE_TYPE_THREAD, NULL, cell_props[kind]);
-  if (kind == CELL_NAME)
+  if (kind == CELL_NAME || kind == CELL_PROCESS)
     sorter = GTK_SORTER (gtk_string_sorter_new (expr));
   else
     sorter = GTK_SORTER (gtk_numeric_sorter_new (expr));
@@ -166,12 +175,53 @@ update_count (AdbscopeThreadsPage *self)
   gtk_label_set_text (self->count_label, text);
 }
 
+/* The dropdown lists every process of the app seen; the column and the
+ * filter only matter with more than one. */
+static void
+update_processes (AdbscopeThreadsPage *self,
+                  AdbscopeDataView    *view)
+{
+  GPtrArray *procs = adbscope_data_view_get_app_processes (view);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->process_names));
+
+  for (guint i = 0; procs != NULL && i < procs->len; i++)
+    {
+      const char *name = ((AdbscopeProcessSeries *) g_ptr_array_index (procs, i))->name;
+      gboolean known = FALSE;
+
+      for (guint k = 1; k < n && !known; k++)
+        known = g_str_equal (gtk_string_list_get_string (self->process_names, k), name);
+      if (!known)
+        {
+          gtk_string_list_append (self->process_names, name);
+          n++;
+        }
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->process_dropdown), n > 2);
+  gtk_column_view_column_set_visible (self->process_column, n > 2);
+}
+
+static void
+on_process_selected (GtkDropDown         *dropdown,
+                     GParamSpec          *pspec,
+                     AdbscopeThreadsPage *self)
+{
+  guint i = gtk_drop_down_get_selected (dropdown);
+
+  gtk_string_filter_set_search (self->process_filter,
+                                i == 0 || i == GTK_INVALID_LIST_POSITION
+                                ? NULL : gtk_string_list_get_string (self->process_names, i));
+  update_count (self);
+}
+
 static void
 adbscope_threads_page_update (AdbscopePage     *page,
                               AdbscopeDataView *view)
 {
   AdbscopeThreadsPage *self = ADBSCOPE_THREADS_PAGE (page);
   GListModel *threads = adbscope_data_view_get_threads (view);
+
+  update_processes (self, view);
 
   if (gtk_filter_list_model_get_model (self->filter_model) != threads)
     {
@@ -254,6 +304,8 @@ adbscope_threads_page_class_init (AdbscopeThreadsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, count_label);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, column_view);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, name_column);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, process_column);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, process_dropdown);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, tid_column);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, cpu_column);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, max_column);
@@ -269,6 +321,7 @@ adbscope_threads_page_init (AdbscopeThreadsPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   set_column (self->name_column, CELL_NAME);
+  set_column (self->process_column, CELL_PROCESS);
   set_column (self->tid_column, CELL_TID);
   set_column (self->cpu_column, CELL_CPU);
   set_column (self->max_column, CELL_MAX_CPU);
@@ -278,8 +331,24 @@ adbscope_threads_page_init (AdbscopeThreadsPage *self)
   gtk_string_filter_set_match_mode (self->filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
   gtk_string_filter_set_ignore_case (self->filter, TRUE);
 
-  /* filter → sort → selection; the models own each other down the chain. */
-  self->filter_model = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
+  /* One process, matched whole; no search matches every thread. */
+  self->process_filter = gtk_string_filter_new (gtk_property_expression_new (ADBSCOPE_TYPE_THREAD, NULL, "process"));
+  gtk_string_filter_set_match_mode (self->process_filter, GTK_STRING_FILTER_MATCH_MODE_EXACT);
+  gtk_string_filter_set_search (self->process_filter, NULL);
+  {
+    GtkEveryFilter *every = gtk_every_filter_new ();
+
+    gtk_multi_filter_append (GTK_MULTI_FILTER (every), GTK_FILTER (self->filter));
+    gtk_multi_filter_append (GTK_MULTI_FILTER (every), GTK_FILTER (self->process_filter));
+    /* filter → sort → selection; the models own each other down the chain. */
+    self->filter_model = gtk_filter_list_model_new (NULL, GTK_FILTER (every));
+  }
+  self->process_names = gtk_string_list_new ((const char * const []) { _("All processes"), NULL });
+  gtk_drop_down_set_model (self->process_dropdown, G_LIST_MODEL (self->process_names));
+  g_object_unref (self->process_names);
+  gtk_widget_set_visible (GTK_WIDGET (self->process_dropdown), FALSE);
+  gtk_column_view_column_set_visible (self->process_column, FALSE);
+  g_signal_connect (self->process_dropdown, "notify::selected", G_CALLBACK (on_process_selected), self);
   self->sort_model = gtk_sort_list_model_new (G_LIST_MODEL (self->filter_model),
                                               g_object_ref (gtk_column_view_get_sorter (self->column_view)));
   self->selection = gtk_single_selection_new (G_LIST_MODEL (self->sort_model));

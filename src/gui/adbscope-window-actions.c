@@ -12,6 +12,7 @@
 
 #include "adbscope-report.h"
 #include "adbscope-csv.h"
+#include "adbscope-launch-window.h"
 #include "adbscope-window-private.h"
 
 void
@@ -31,6 +32,7 @@ _adbscope_window_update_actions (AdbscopeWindow *self)
   gtk_widget_action_set_enabled (widget, "win.show-page", in_session);
   gtk_widget_action_set_enabled (widget, "win.export-report", in_session);
   gtk_widget_action_set_enabled (widget, "win.export-samples", in_session);
+  gtk_widget_action_set_enabled (widget, "win.measure-startup", in_session);
   gtk_widget_action_set_enabled (widget, "win.try-demo", self->demo == NULL);
   gtk_widget_action_set_enabled (widget, "win.start-capture",
                                  running && !self->capture_checking && !_adbscope_window_is_capturing (self));
@@ -233,6 +235,22 @@ export_samples_action (GtkWidget  *widget,
 }
 
 static void
+measure_startup_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+  AdbscopeSession *session = _adbscope_window_get_session (self);
+  AdbscopeLaunchWindow *win;
+
+  if (session == NULL)
+    return;
+  win = adbscope_launch_window_new (GTK_WINDOW (self), adbscope_session_get_serial (session),
+                                    adbscope_session_get_package (session));
+  gtk_window_present (GTK_WINDOW (win));
+}
+
+static void
 open_recording_action (GtkWidget  *widget,
                        const char *action_name,
                        GVariant   *param)
@@ -354,7 +372,8 @@ demo_cb (GObject      *object,
       adbscope_device_picker_set_demo_serial (self->device_picker, adbscope_demo_get_serial (demo));
       _adbscope_window_choose_device (self, adbscope_demo_get_serial (demo));
       /* The demo app is the obvious choice: put it in the search. */
-      adbscope_app_picker_set_search (self->app_picker, ADBSCOPE_DEMO_PACKAGE);
+      adbscope_app_picker_set_search (self->app_picker, g_getenv ("ADBSCOPE_DEMO_GAME") != NULL
+                                      ? ADBSCOPE_DEMO_GAME_PACKAGE : ADBSCOPE_DEMO_PACKAGE);
     }
   g_object_unref (self);
 }
@@ -379,6 +398,8 @@ try_demo_action (GtkWidget  *widget,
   if (self->demo != NULL)
     return;
   self->demo = adbscope_demo_new (g_getenv ("ADBSCOPE_DEMO_PROFILE"));
+  /* the game-like demo too (frames from SurfaceFlinger) */
+  adbscope_demo_set_game (self->demo, g_getenv ("ADBSCOPE_DEMO_GAME") != NULL);
   adbscope_device_picker_set_busy (self->device_picker, TRUE);
   _adbscope_window_update_actions (self);
   adbscope_demo_start_async (self->demo, NULL, demo_cb, g_object_ref (self));
@@ -435,6 +456,7 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-report", NULL, export_report_action);
   gtk_widget_class_install_action (widget_class, "win.export-samples", NULL, export_samples_action);
   gtk_widget_class_install_action (widget_class, "win.try-demo", NULL, try_demo_action);
+  gtk_widget_class_install_action (widget_class, "win.measure-startup", NULL, measure_startup_action);
   gtk_widget_class_install_action (widget_class, "win.start-capture", NULL, start_capture_action);
   gtk_widget_class_install_action (widget_class, "win.stop-capture", NULL, stop_capture_action);
   gtk_widget_class_install_action (widget_class, "win.export-pcap", NULL, export_pcap_action);

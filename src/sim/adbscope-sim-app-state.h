@@ -11,11 +11,13 @@
 G_BEGIN_DECLS
 
 #define ADBSCOPE_SIM_APP_STATE_MAGIC   0x53504153u
-#define ADBSCOPE_SIM_APP_STATE_VERSION 1
+#define ADBSCOPE_SIM_APP_STATE_VERSION 2
 /* Android keeps the last 120 frames for framestats. */
 #define ADBSCOPE_SIM_APP_RING          120
 #define ADBSCOPE_SIM_APP_HIST          154
 #define ADBSCOPE_SIM_APP_GPU_HIST      26
+/* SurfaceFlinger's FrameTracker keeps 128 records per layer (NUM_FRAME_RECORDS). */
+#define ADBSCOPE_SIM_SF_RING           128
 
 typedef enum
 {
@@ -59,6 +61,14 @@ typedef struct
   guint32 cause;                     /* AdbscopeSimJankCause */
 } AdbscopeSimFrame;
 
+/* One frame as SurfaceFlinger's FrameTracker records it (CLOCK_MONOTONIC ns). */
+typedef struct
+{
+  gint64 desired_present;
+  gint64 actual_present;
+  gint64 frame_ready;
+} AdbscopeSimSfFrame;
+
 typedef struct
 {
   guint32          magic;
@@ -87,7 +97,17 @@ typedef struct
   gint64           native_heap_alloc;
   gint64           views;
   AdbscopeSimFrame frames[ADBSCOPE_SIM_APP_RING];  /* frames[n % RING] is frame n */
+  /* What SurfaceFlinger saw of the app's drawing layer: the window for the
+   * HWUI demo, the SurfaceView for the game (game != 0). */
+  guint32          game;
+  guint32          drawing;          /* 0 while the screen is static */
+  guint64          sf_presented;     /* frames queued to SurfaceFlinger */
+  AdbscopeSimSfFrame sf_frames[ADBSCOPE_SIM_SF_RING]; /* sf_frames[n % RING] is frame n */
 } AdbscopeSimAppState;
+
+gboolean adbscope_sim_app_state_read (const char          *sandbox,
+                                      const char          *package,
+                                      AdbscopeSimAppState *out);
 
 /* Frame-time histogram buckets in ms, as Android prints them. */
 static inline int

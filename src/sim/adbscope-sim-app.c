@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +54,20 @@ typedef struct
   guint8              *java_space;
   gsize                java_used;
   GPtrArray           *native_chunks;
+  gboolean             game;
+  int                  startup_ms;
 } App;
 
 static App app;
+/* SIGRTMIN+1 stops drawing (a static screen), SIGRTMIN+2 resumes
+ * (SIGUSR1 asks for a traffic round). */
+static volatile sig_atomic_t drawing = 1;
+
+static void
+on_drawing_signal (int sig)
+{
+  drawing = sig == SIGRTMIN + 2;
+}
 
 static gint64
 now_ns (void)
@@ -127,9 +139,17 @@ render_thread (gpointer data)
   gint64 next = now_ns () + interval;
   gint64 next_jank = now_ns () + g_random_int_range (1500, 3500) * G_GINT64_CONSTANT (1000000);
   gint64 vsync_id = 27432918;
+  gint64 next_hitch = now_ns () + g_random_int_range (3000, 6000) * G_GINT64_CONSTANT (1000000);
   gboolean first = TRUE;
 
-  prctl (PR_SET_NAME, "RenderThread");
+  /* A game engine's render thread instead of HWUI's */
+  prctl (PR_SET_NAME, app.game ? "UnityGfxDeviceW" : "RenderThread");
+  /* Application.onCreate and the first layout before the first frame:
+   * busy half the time. */
+  burn ((gint64) app.startup_ms * 500000);
+  g_usleep ((gulong) app.startup_ms * 500);
+  next = now_ns () + interval;
+  next_jank = now_ns () + g_random_int_range (1500, 3500) * G_GINT64_CONSTANT (1000000);
   for (;;)
     {
       AdbscopeSimFrame f = { 0 };
@@ -141,7 +161,23 @@ render_thread (gpointer data)
 
       sleep_until (next);
       t0 = now_ns ();
-      if (t0 >= next_jank)
+      if (!drawing)
+        {
+          /* Nothing changes on screen: no frame at all, as on a phone. */
+          state_begin ();
+          app.state->drawing = 0;
+          state_end ();
+          next += interval * (1 + MAX (0, now_ns () - next) / interval);
+          continue;
+        }
+      if (app.game && t0 >= next_hitch)
+        {
+          /* A game's hitch (shader compile, asset load): 100–160 ms. */
+          work = g_random_int_range (100, 161) * G_GINT64_CONSTANT (1000000);
+          next_hitch = t0 + g_random_int_range (4000, 7000) * G_GINT64_CONSTANT (1000000);
+          next_jank = MAX (next_jank, t0 + 500 * G_GINT64_CONSTANT (1000000));
+        }
+      else if (t0 >= next_jank)
         {
           /* A frame that really takes 2–3 intervals, with a cause. */
           work = interval * 2 + g_random_int_range (2, 8) * interval / 10;
@@ -187,7 +223,20 @@ render_thread (gpointer data)
       {
         AdbscopeSimAppState *s = app.state;
         gint64 ms = duration / 1000000;
+        /* On screen at the first vsync after the buffer is ready, one
+         * latch later: on time that is its desired present. */
+        gint64 k = MAX (1, (f.frame_completed - next + interval - 1) / interval);
+        AdbscopeSimSfFrame sf = {
+          .desired_present = next + interval,
+          .actual_present = next + k * interval,
+          .frame_ready = f.frame_completed,
+        };
 
+        s->drawing = 1;
+        s->sf_frames[s->sf_presented % ADBSCOPE_SIM_SF_RING] = sf;
+        s->sf_presented++;
+        if (app.game)
+          goto done;   /* a SurfaceView: HWUI never sees these frames */
         s->frames[s->total_frames % ADBSCOPE_SIM_APP_RING] = f;
         s->total_frames++;
         s->histogram[hist_index (ms)]++;
@@ -208,6 +257,7 @@ render_thread (gpointer data)
           s->slow_issue_draw++;
         else if (cause == ADBSCOPE_SIM_JANK_SLOW_BITMAP)
           s->slow_bitmap_uploads++;
+      done:
         s->phase = (guint32) phase;
       }
       first = FALSE;
@@ -224,7 +274,8 @@ render_thread (gpointer data)
 
             next += missed * interval;
             vsync_id += 8 * missed;
-            app.state->missed_vsync += (guint64) missed;
+            if (!app.game)
+              app.state->missed_vsync += (guint64) missed;
           }
       }
       state_end ();
@@ -343,6 +394,7 @@ adbscope_sim_app_main (int    argc,
   g_autofree char *tmp_path = NULL;
   g_autofree char *java_path = NULL;
   gint64 phase_start;
+  int startup_ms = 0;
   gboolean network = FALSE, manual = FALSE;
   int fd;
 
@@ -352,6 +404,10 @@ adbscope_sim_app_main (int    argc,
         profile = adbscope_sim_profile_lookup (argv[++i]);
       else if (g_str_equal (argv[i], "--state-dir") && i + 1 < argc)
         state_dir = g_strdup (argv[++i]);
+      else if (g_str_equal (argv[i], "--game"))
+        app.game = TRUE;
+      else if (g_str_equal (argv[i], "--startup-ms") && i + 1 < argc)
+        startup_ms = atoi (argv[++i]);
       else if (g_str_equal (argv[i], "--network"))
         network = TRUE;
       else if (g_str_equal (argv[i], "--traffic") && i + 1 < argc)
@@ -361,7 +417,7 @@ adbscope_sim_app_main (int    argc,
     }
   if (profile == NULL || state_dir == NULL || package == NULL)
     {
-      fprintf (stderr, "usage: adbscope sim-app --profile NAME --state-dir DIR [--network [--traffic manual]] PKG (started by adbscope sim)\n");
+      fprintf (stderr, "usage: adbscope sim-app --profile NAME --state-dir DIR [--network [--traffic manual]] [--game] [--startup-ms MS] PKG (started by adbscope sim)\n");
       return 2;
     }
 
@@ -394,7 +450,11 @@ adbscope_sim_app_main (int    argc,
   app.state->refresh_hz = app.refresh_hz;
   app.state->stats_since_ns = now_ns ();
   app.state->views = 42;
+  app.state->game = app.game;
+  app.state->drawing = 1;
   rename (tmp_path, state_path);
+  signal (SIGRTMIN + 1, on_drawing_signal);
+  signal (SIGRTMIN + 2, on_drawing_signal);
 
   /* The Java heap is a file mapping named like ART's, so the fake meminfo
    * can tell it apart in /proc/PID/smaps. */
@@ -415,6 +475,7 @@ adbscope_sim_app_main (int    argc,
   grow_java (6 * 1024 * 1024);
   publish_memory ();
 
+  app.startup_ms = startup_ms;
   g_thread_unref (g_thread_new ("RenderThread", render_thread, NULL));
   g_thread_unref (g_thread_new ("HeapTaskDaemon", heap_thread, NULL));
   g_thread_unref (g_thread_new ("OkHttp", network_thread, NULL));

@@ -31,15 +31,19 @@ struct _AdbscopeSimApp
   guint              watch;
 };
 
+/* PKG, or PKG:name for another process of the same package (`:remote`). */
 static gboolean
 package_is_valid (const char *package)
 {
-  if (package == NULL || *package == '\0' || strlen (package) > 200)
+  const char *colon;
+
+  if (package == NULL || *package == '\0' || *package == ':' || strlen (package) > 200)
     return FALSE;
+  colon = strchr (package, ':');
   for (const char *p = package; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && *p != '.' && *p != '_')
+    if (!g_ascii_isalnum (*p) && *p != '.' && *p != '_' && p != colon)
       return FALSE;
-  return TRUE;
+  return colon == NULL || colon[1] != '\0';
 }
 
 /* Android's rule (art::SetThreadName): a dotted name of 15 or more
@@ -141,6 +145,7 @@ adbscope_sim_apps_start (AdbscopeSimDevice *device,
   g_autofree char *link = NULL;
   g_autofree char *target = NULL;
   g_autofree char *state = NULL;
+  g_autofree char *startup = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
 
   if (app == NULL)
@@ -184,6 +189,11 @@ adbscope_sim_apps_start (AdbscopeSimDevice *device,
       g_ptr_array_add (argv, (char *) device->profile->name);
       g_ptr_array_add (argv, (char *) "--state-dir");
       g_ptr_array_add (argv, state);
+      if (g_str_equal (app->package, ADBSCOPE_SIM_GAME_PACKAGE))
+        g_ptr_array_add (argv, (char *) "--game");
+      startup = g_strdup_printf ("%d", device->startup_ms);
+      g_ptr_array_add (argv, (char *) "--startup-ms");
+      g_ptr_array_add (argv, startup);
       if (device->network != NULL && device->demo_traffic != ADBSCOPE_SIM_TRAFFIC_OFF)
         g_ptr_array_add (argv, (char *) "--network");
       if (device->network != NULL && device->demo_traffic == ADBSCOPE_SIM_TRAFFIC_MANUAL)
@@ -232,6 +242,25 @@ adbscope_sim_apps_kill (AdbscopeSimDevice *device,
   app->watch = 0;
   app->pid = 0;
   write_apps_file (device);
+  return TRUE;
+}
+
+/* The demo apps stop drawing on SIGRTMIN+1 and resume on SIGRTMIN+2. */
+gboolean
+adbscope_sim_apps_set_drawing (AdbscopeSimDevice *device,
+                               const char        *package,
+                               gboolean           drawing,
+                               GError           **error)
+{
+  AdbscopeSimApp *app = g_hash_table_lookup (device->apps, package);
+
+  if (app == NULL || app->argv != NULL || app->pid <= 0)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_APP_NOT_RUNNING,
+                   _("No demo app %s is running"), package);
+      return FALSE;
+    }
+  kill (app->pid, drawing ? SIGRTMIN + 2 : SIGRTMIN + 1);
   return TRUE;
 }
 

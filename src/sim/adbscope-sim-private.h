@@ -10,6 +10,8 @@
 G_BEGIN_DECLS
 
 #define ADBSCOPE_SIM_DEMO_PACKAGE "io.github.adbscope.demo"
+/* The game-like demo (`adbscope sim --game`): frames in a SurfaceView. */
+#define ADBSCOPE_SIM_GAME_PACKAGE "io.github.adbscope.game"
 
 /* adb message commands (protocol.txt) */
 #define ADB_CMD_SYNC 0x434e5953
@@ -81,7 +83,10 @@ struct _AdbscopeSimDevice
   char                     *ns_cpu_dir;  /* bind over /sys/devices/system/cpu, or NULL */
   char                     *ns_empty_dir;/* bind over /proc/pressure, or NULL */
   char                     *ns_power_dir;/* bind over /sys/class/power_supply, or NULL */
+  char                     *ns_class_dir;/* laid over /sys/class (GPU nodes), or NULL */
+  char                     *ns_class_opts;/* its overlay options, made before any fork */
   int                       n_cpus;
+  int                       startup_ms;  /* the demo apps' time to their first frame */
   AdbscopeSimNetwork       *network;     /* --network, or NULL */
   AdbscopeSimTraffic        demo_traffic;/* what the demo app does with a network */
 
@@ -146,6 +151,10 @@ gboolean  adbscope_sim_apps_start            (AdbscopeSimDevice     *device,
 gboolean  adbscope_sim_apps_kill             (AdbscopeSimDevice     *device,
                                               const char            *package,
                                               GError               **error);
+gboolean  adbscope_sim_apps_set_drawing      (AdbscopeSimDevice     *device,
+                                              const char            *package,
+                                              gboolean               drawing,
+                                              GError               **error);
 GPid      adbscope_sim_apps_get_pid          (AdbscopeSimDevice     *device,
                                               const char            *package);
 void      adbscope_sim_apps_stop_all         (AdbscopeSimDevice     *device);
@@ -154,6 +163,17 @@ void      adbscope_sim_apps_stop_all         (AdbscopeSimDevice     *device);
 char     *adbscope_sim_control_run           (AdbscopeSimDevice     *device,
                                               const char            *line);
 
+/* adbscope-sim-gpu.c: kgsl / devfreq nodes per profile */
+void      adbscope_sim_gpu_create            (AdbscopeSimDevice     *device);
+void      adbscope_sim_gpu_tick              (AdbscopeSimDevice     *device,
+                                              double                 load);
+
+/* adbscope-sim-surfaceflinger.c: `dumpsys SurfaceFlinger --list|--latency` */
+int       adbscope_sim_surfaceflinger_dump   (const AdbscopeSimProfile *profile,
+                                              const char            *sandbox,
+                                              const char * const    *running,
+                                              int                    argc,
+                                              char                 **argv);
 /* adbscope-sim-network.c: --network (namespaces, TUN, the agent) */
 gboolean  adbscope_sim_network_enter_user_namespace (GError          **error);
 AdbscopeSimNetwork *adbscope_sim_network_enter   (AdbscopeSimDevice     *device,

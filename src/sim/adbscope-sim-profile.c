@@ -22,6 +22,7 @@ static const AdbscopeSimProfile profiles[] = {
     .width = 1080, .height = 2400, .density = 420,
     .psi = TRUE, .thermalservice = TRUE, .cpufreq = TRUE,
     .format = ADBSCOPE_SIM_FORMAT_ANDROID_14,
+    .gpu = ADBSCOPE_SIM_GPU_DEVFREQ,
   },
   {
     .name = "legacy-8",
@@ -35,6 +36,7 @@ static const AdbscopeSimProfile profiles[] = {
     .width = 1080, .height = 2220, .density = 420,
     .psi = FALSE, .thermalservice = FALSE, .cpufreq = FALSE,
     .format = ADBSCOPE_SIM_FORMAT_ANDROID_8,
+    .gpu = ADBSCOPE_SIM_GPU_NONE,
   },
   {
     .name = "tablet-13",
@@ -48,6 +50,21 @@ static const AdbscopeSimProfile profiles[] = {
     .width = 1840, .height = 2944, .density = 360,
     .psi = TRUE, .thermalservice = TRUE, .cpufreq = TRUE,
     .format = ADBSCOPE_SIM_FORMAT_ANDROID_13,
+    .gpu = ADBSCOPE_SIM_GPU_DEVFREQ,
+  },
+  {
+    .name = "redmi-13",
+    .sdk = 33, .release = "13",
+    .manufacturer = "Xiaomi", .brand = "Redmi", .model = "23021RAAEG",
+    .product = "tapas_global", .device = "tapas", .hardware = "qcom",
+    .abi = "arm64-v8a", .abilist = "arm64-v8a,armeabi-v7a,armeabi",
+    .build_id = "TKQ1.221114.001", .incremental = "V14.0.5.0.TMGMIXM",
+    .security_patch = "2023-06-01", .characteristics = "nosdcard",
+    .refresh_hz = 120, .page_size = 4096,
+    .width = 1080, .height = 2400, .density = 440,
+    .psi = TRUE, .thermalservice = TRUE, .cpufreq = TRUE,
+    .format = ADBSCOPE_SIM_FORMAT_ANDROID_13,
+    .gpu = ADBSCOPE_SIM_GPU_KGSL,
   },
 };
 
@@ -63,7 +80,7 @@ adbscope_sim_profile_lookup (const char *name)
 const char *
 adbscope_sim_profile_list_names (void)
 {
-  return "pixel-14, legacy-8, tablet-13";
+  return "pixel-14, legacy-8, tablet-13, redmi-13";
 }
 
 char *

@@ -14,6 +14,14 @@ typedef enum
   ADBSCOPE_SIM_FORMAT_ANDROID_14 = 14,
 } AdbscopeSimFormat;
 
+/* How the GPU shows itself to the shell. */
+typedef enum
+{
+  ADBSCOPE_SIM_GPU_NONE,     /* nothing readable (old Samsung: SELinux) */
+  ADBSCOPE_SIM_GPU_KGSL,     /* Qualcomm Adreno: /sys/class/kgsl/kgsl-3d0 (busy % and clock) */
+  ADBSCOPE_SIM_GPU_DEVFREQ,  /* Mali: /sys/class/devfreq/N.mali (frequency only) */
+} AdbscopeSimGpu;
+
 typedef struct
 {
   const char        *name;
@@ -40,6 +48,7 @@ typedef struct
   gboolean           thermalservice;
   gboolean           cpufreq;
   AdbscopeSimFormat  format;
+  AdbscopeSimGpu     gpu;
 } AdbscopeSimProfile;
 
 const AdbscopeSimProfile *adbscope_sim_profile_lookup      (const char *name);

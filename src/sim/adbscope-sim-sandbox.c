@@ -367,6 +367,7 @@ adbscope_sim_sandbox_create (AdbscopeSimDevice *device,
           device->ns_power_dir = g_build_filename (device->sandbox, "sys", "power_supply", NULL);
           g_mkdir_with_parents (device->ns_power_dir, 0755);
         }
+      adbscope_sim_gpu_create (device);
     }
   if (!check_profile_namespace (device, error))
     return FALSE;
@@ -455,6 +456,7 @@ adbscope_sim_sandbox_tick (AdbscopeSimDevice *device)
   char buf[64];
 
   last_tick = now;
+  adbscope_sim_gpu_tick (device, load);
 
   for (int i = 0; i < n_policies; i++)
     {
@@ -540,5 +542,7 @@ adbscope_sim_sandbox_remove (AdbscopeSimDevice *device)
   g_clear_pointer (&device->ns_cpu_dir, g_free);
   g_clear_pointer (&device->ns_empty_dir, g_free);
   g_clear_pointer (&device->ns_power_dir, g_free);
+  g_clear_pointer (&device->ns_class_dir, g_free);
+  g_clear_pointer (&device->ns_class_opts, g_free);
   g_clear_pointer (&device->child_env, g_strfreev);
 }

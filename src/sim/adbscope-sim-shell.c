@@ -491,6 +491,10 @@ adbscope_sim_enter_profile_namespace (AdbscopeSimDevice *device)
   if (device->ns_cpu_dir != NULL &&
       mount (device->ns_cpu_dir, "/sys/devices/system/cpu", NULL, MS_BIND | MS_REC, NULL) != 0)
     return FALSE;
+  /* The GPU nodes over the real classes (read-only overlay); where the
+   * kernel refuses it, the profile just shows no GPU. */
+  if (device->ns_class_opts != NULL)
+    (void) mount ("overlay", "/sys/class", "overlay", MS_RDONLY, device->ns_class_opts);
   if (device->ns_power_dir != NULL &&
       mount (device->ns_power_dir, "/sys/class/power_supply", NULL, MS_BIND | MS_REC, NULL) != 0)
     return FALSE;

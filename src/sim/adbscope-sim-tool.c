@@ -203,39 +203,12 @@ adbscope_sim_tool_control (const char *sandbox,
   return g_strdup (g_strstrip (reply));
 }
 
-/* A consistent copy of an app's state (seqlock), or FALSE. */
 static gboolean
 read_app_state (Tool                *tool,
                 const char          *package,
                 AdbscopeSimAppState *out)
 {
-  g_autofree char *name = g_strconcat (package, ".state", NULL);
-  g_autofree char *path = sandbox_path (tool, "state", name, NULL);
-  AdbscopeSimAppState *map;
-  gboolean ok = FALSE;
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-
-  if (fd < 0)
-    return FALSE;
-  map = mmap (NULL, sizeof *map, PROT_READ, MAP_SHARED, fd, 0);
-  close (fd);
-  if (map == MAP_FAILED)
-    return FALSE;
-  for (int attempt = 0; attempt < 1000 && !ok; attempt++)
-    {
-      guint32 s1 = __atomic_load_n (&map->seq, __ATOMIC_ACQUIRE);
-
-      if (s1 & 1)
-        {
-          g_usleep (50);
-          continue;
-        }
-      memcpy (out, map, sizeof *out);
-      __atomic_thread_fence (__ATOMIC_ACQUIRE);
-      ok = __atomic_load_n (&map->seq, __ATOMIC_ACQUIRE) == s1;
-    }
-  munmap (map, sizeof *map);
-  return ok && out->magic == ADBSCOPE_SIM_APP_STATE_MAGIC;
+  return adbscope_sim_app_state_read (tool->sandbox, package, out);
 }
 
 /* ---- getprop, getconf, wm, settings, service ---------------------------- */
@@ -987,7 +960,8 @@ list_packages (Tool  *tool,
     for (guint i = 0; i < G_N_ELEMENTS (system_packages); i++)
       PRINT (system_packages[i], TRUE, i == 0 ? 1000 : 10000 + (int) i);
   for (guint i = 0; i < apps->len; i++)
-    PRINT (((AppEntry *) apps->pdata[i])->package, FALSE, ((AppEntry *) apps->pdata[i])->uid);
+    if (strchr (((AppEntry *) apps->pdata[i])->package, ':') == NULL)  /* a process, not a package */
+      PRINT (((AppEntry *) apps->pdata[i])->package, FALSE, ((AppEntry *) apps->pdata[i])->uid);
   for (guint i = 0; i < installed->len; i++)
     PRINT ((const char *) installed->pdata[i], FALSE, 10200 + (int) i);
 #undef PRINT
@@ -1051,6 +1025,20 @@ tool_cmd (Tool  *tool,
 {
   if (argc >= 2 && g_str_equal (argv[1], "package"))
     {
+      if (argc >= 4 && g_str_equal (argv[2], "resolve-activity"))
+        {
+          const char *package = argv[argc - 1];
+          g_autoptr(GPtrArray) apps = read_apps (tool);
+
+          if (find_app (apps, package) == NULL || strchr (package, ':') != NULL)
+            {
+              printf ("No activity found\n");
+              return 0;
+            }
+          printf ("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n%s/.%s\n",
+                  package, g_str_equal (package, ADBSCOPE_SIM_GAME_PACKAGE) ? "GameActivity" : "MainActivity");
+          return 0;
+        }
       if (argc >= 3 && g_str_equal (argv[2], "install"))
         return package_install (tool, argc - 2, argv + 2);
       return tool_pm (tool, argc - 1, argv + 1);
@@ -1062,8 +1050,9 @@ tool_cmd (Tool  *tool,
 }
 
 static int
-start_app (Tool       *tool,
-           const char *package)
+start_app_pid (Tool       *tool,
+               const char *package,
+               int        *pid)
 {
   g_autofree char *line = g_strdup_printf ("start-app %s", package);
   g_autofree char *reply = control (tool, line);
@@ -1073,9 +1062,57 @@ start_app (Tool       *tool,
       fprintf (stderr, "Error: Activity not started, unable to resolve Intent\n");
       return 1;
     }
+  if (pid != NULL)
+    *pid = atoi (reply + 2);
   return 0;
 }
 
+static int
+start_app (Tool       *tool,
+           const char *package)
+{
+  return start_app_pid (tool, package, NULL);
+}
+
+/* The newest frame a demo app has put on screen (CLOCK_MONOTONIC ns), or -1. */
+static gint64
+last_present (Tool       *tool,
+              const char *package,
+              int         pid)
+{
+  g_autofree AdbscopeSimAppState *st = g_new0 (AdbscopeSimAppState, 1);
+  gint64 now = clock_ms (CLOCK_MONOTONIC) * 1000000;
+
+  if (!read_app_state (tool, package, st) || st->pid != pid || st->sf_presented == 0)
+    return -1;
+  for (guint64 i = st->sf_presented; i > 0 && st->sf_presented - i < ADBSCOPE_SIM_SF_RING; i--)
+    {
+      gint64 t = st->sf_frames[(i - 1) % ADBSCOPE_SIM_SF_RING].actual_present;
+
+      if (t <= now)
+        return t;
+    }
+  return -1;
+}
+
+/* am start -W returns once the activity drew its first frame: wait for the
+ * demo app to really present one after t0 (at most 10 s). */
+static gint64
+wait_first_frame_ms (Tool       *tool,
+                     const char *package,
+                     int         pid,
+                     gint64      t0_ns)
+{
+  for (int i = 0; i < 2000; i++)
+    {
+      gint64 t = last_present (tool, package, pid);
+
+      if (t > t0_ns)
+        return (t - t0_ns) / 1000000;
+      g_usleep (5000);
+    }
+  return -1;
+}
 static int
 tool_am (Tool  *tool,
          int    argc,
@@ -1114,14 +1151,26 @@ tool_am (Tool  *tool,
         return rc;
       package = g_strndup (component, strcspn (component, "/"));
       printf ("Starting: Intent { cmp=%s }\n", component);
-      rc = start_app (tool, package);
-      if (rc == 0 && wait)
-        {
-          int ms = (int) ((g_get_monotonic_time () - t0) / 1000) + 180;
+      {
+        g_autoptr(GPtrArray) apps = read_apps (tool);
+        AppEntry *before = find_app (apps, package);
+        gboolean running = before != NULL && before->pid > 0;
+        gint64 t0_ns = clock_ms (CLOCK_MONOTONIC) * 1000000;
+        int pid = 0;
+        gint64 ms;
 
-          printf ("Status: ok\nLaunchState: COLD\nActivity: %s\nTotalTime: %d\nWaitTime: %d\nComplete\n",
-                  component, ms, ms + 4);
-        }
+        rc = start_app_pid (tool, package, &pid);
+        if (rc != 0 || !wait)
+          return rc;
+        /* The real time to the app's first frame after the request; an app
+         * without frames (--app) is done when its process runs. */
+        ms = wait_first_frame_ms (tool, package, pid, t0_ns);
+        if (ms < 0)
+          ms = (g_get_monotonic_time () - t0) / 1000;
+        printf ("Status: ok\nLaunchState: %s\nActivity: %s\nTotalTime: %" G_GINT64_FORMAT
+                "\nWaitTime: %" G_GINT64_FORMAT "\nComplete\n",
+                running ? "HOT" : "COLD", component, ms, ms + 3);
+      }
       return rc;
     }
   if (argc >= 3 && g_str_equal (argv[1], "get-standby-bucket"))
@@ -1769,21 +1818,14 @@ tool_dumpsys (Tool  *tool,
   if (g_str_equal (service, "SurfaceFlinger"))
     {
       g_autoptr(GPtrArray) apps = read_apps (tool);
+      g_autoptr(GPtrArray) running = g_ptr_array_new ();
 
-      if (argc >= 3 && g_str_equal (argv[2], "--list"))
-        {
-          for (guint i = 0; i < apps->len; i++)
-            printf ("%s/%s.MainActivity#0\n", ((AppEntry *) apps->pdata[i])->package,
-                    ((AppEntry *) apps->pdata[i])->package);
-          printf ("StatusBar#0\nNavigationBar0#0\n");
-        }
-      else if (argc >= 3 && g_str_equal (argv[2], "--latency"))
-        {
-          /* Like SurfaceFlinger: the display's refresh period in ns first;
-           * no frame rows without a layer name. */
-          printf ("%" G_GINT64_FORMAT "\n", (gint64) (1000000000.0 / tool->profile->refresh_hz + 0.5));
-        }
-      return 0;
+      for (guint i = 0; i < apps->len; i++)
+        if (((AppEntry *) apps->pdata[i])->pid > 0)
+          g_ptr_array_add (running, ((AppEntry *) apps->pdata[i])->package);
+      g_ptr_array_add (running, NULL);
+      return adbscope_sim_surfaceflinger_dump (tool->profile, tool->sandbox,
+                                               (const char * const *) running->pdata, argc - 2, argv + 2);
     }
   return 0;
 }

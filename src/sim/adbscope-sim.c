@@ -9,6 +9,7 @@
  *   stall MS         hold every byte to the host for MS ms (a hung phone)
  *   kill-app PKG     SIGKILL the app (as a crash or the OOM killer would)
  *   start-app PKG    start it again (new pid)
+ *   frames-off PKG   the demo app stops drawing (a static screen); frames-on resumes
  *   quit             disconnect and stop
  * End of file on stdin is not quit: the device may run with stdin closed.
  * SIGINT/SIGTERM stop it cleanly (adb disconnect, children killed, sandbox
@@ -166,6 +167,12 @@ adbscope_sim_control_run (AdbscopeSimDevice *device,
       if (!adbscope_sim_apps_start (device, package, &error))
         return g_strdup_printf ("error %s", error->message);
       return g_strdup_printf ("ok %d", adbscope_sim_apps_get_pid (device, package));
+    }
+  if ((g_str_equal (words[0], "frames-off") || g_str_equal (words[0], "frames-on")) && words[1] != NULL)
+    {
+      if (!adbscope_sim_apps_set_drawing (device, g_strstrip (words[1]), g_str_equal (words[0], "frames-on"), &error))
+        return g_strdup_printf ("error %s", error->message);
+      return g_strdup ("ok");
     }
   if (g_str_equal (words[0], "traffic-round"))
     {
@@ -436,14 +443,18 @@ adbscope_sim_main (int    argc,
   AdbscopeSimDevice *device = &device_storage;
   SimRun run = { 0 };
   int port = 0, max_payload = ADB_MAX_PAYLOAD;
-  gboolean unauthorized = FALSE, no_connect = FALSE, legacy_shell = FALSE;
+  gboolean unauthorized = FALSE, no_connect = FALSE, legacy_shell = FALSE, game = FALSE;
+  int startup_ms = 0;
+
   gboolean network = FALSE, try_network = FALSE, agent_installed = FALSE;
   g_autofree char *vpn_consent = NULL;
   g_autofree char *demo_traffic = NULL;
   GOptionEntry entries[] = {
     { "port", 'p', 0, G_OPTION_ARG_INT, &port, N_("TCP port on 127.0.0.1 (0 picks a free one)"), N_("PORT") },
-    { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("Device profile: pixel-14, legacy-8, tablet-13"), N_("NAME") },
+    { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("Device profile: pixel-14, legacy-8, tablet-13, redmi-13"), N_("NAME") },
     { "app", 0, 0, G_OPTION_ARG_STRING_ARRAY, &app_specs, N_("Also run COMMAND as the app PKG"), N_("PKG=COMMAND") },
+    { "game", 0, 0, G_OPTION_ARG_NONE, &game, N_("Also run the game-like demo app, which draws into a SurfaceView"), NULL },
+    { "startup-ms", 0, 0, G_OPTION_ARG_INT, &startup_ms, N_("How long the demo apps take to draw their first frame"), N_("MS") },
     { "apk", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &apk_files, N_("Install the APK FILE as an app (pm lists it, its bytes can be read)"), N_("FILE") },
     { "unauthorized", 0, 0, G_OPTION_ARG_NONE, &unauthorized, N_("Never accept the host's key (adb shows “unauthorized”)"), NULL },
     { "proto-version", 0, 0, G_OPTION_ARG_STRING, &proto_version, N_("Transport version, 0x01000000 or 0x01000001"), N_("V") },
@@ -486,6 +497,9 @@ adbscope_sim_main (int    argc,
     return print_error (ADBSCOPE_ERROR_USAGE, _("--max-payload must be between 1024 and 1048576"));
   if (port < 0 || port > 65535)
     return print_error (ADBSCOPE_ERROR_USAGE, _("--port must be between 0 and 65535"));
+  if (startup_ms < 0 || startup_ms > 60000)
+    return print_error (ADBSCOPE_ERROR_USAGE, _("--startup-ms must be between 0 and 60000"));
+  device->startup_ms = startup_ms;
   if (vpn_consent != NULL && !g_str_equal (vpn_consent, "accept") && !g_str_equal (vpn_consent, "deny"))
     return print_error (ADBSCOPE_ERROR_USAGE, _("--vpn-consent must be accept or deny"));
   device->max_payload = (guint32) max_payload;
@@ -555,6 +569,11 @@ adbscope_sim_main (int    argc,
     adbscope_sim_packages_install_agent (device);
 
   if (!adbscope_sim_apps_add (device, ADBSCOPE_SIM_DEMO_PACKAGE, NULL, &error))
+    {
+      run.exit_code = print_error (ADBSCOPE_ERROR_FAILED, error->message);
+      goto out;
+    }
+  if (game && !adbscope_sim_apps_add (device, ADBSCOPE_SIM_GAME_PACKAGE, NULL, &error))
     {
       run.exit_code = print_error (ADBSCOPE_ERROR_FAILED, error->message);
       goto out;

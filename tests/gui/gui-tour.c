@@ -9,6 +9,10 @@
 
 #include <adwaita.h>
 
+#include <string.h>
+
+#include "adbscope-application.h"
+#include "adbscope-launch-window.h"
 #include "adbscope-app.h"
 #include "adbscope-application.h"
 #include "adbscope-connect-dialog.h"
@@ -139,6 +143,30 @@ find_window (AdbscopeApplication *app,
   return NULL;
 }
 
+/* The first widget of exactly @type (with @css_class) below @root, depth first. */
+static GtkWidget *
+find_child (GtkWidget  *root,
+            GType       type,
+            const char *css_class)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (G_OBJECT_TYPE (c) == type && (css_class == NULL || gtk_widget_has_css_class (c, css_class)))
+        return c;
+      if ((found = find_child (c, type, css_class)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+startup_done (gpointer button)
+{
+  return gtk_widget_get_sensitive (button);
+}
+
 static void
 set_scheme (const char *scheme)
 {
@@ -237,9 +265,22 @@ main (int    argc,
       save (dir, "01-apps", schemes[s]);
     }
 
-  g_signal_emit_by_name (adbscope_app_picker_get_list_box (_adbscope_window_get_app_picker (window)),
-                         "row-activated",
-                         gtk_list_box_get_row_at_index (adbscope_app_picker_get_list_box (_adbscope_window_get_app_picker (window)), 0));
+  {
+    /* ADBSCOPE_DEMO_GAME: tour the game-like demo (a SurfaceView) instead */
+    GtkListBox *apps = adbscope_app_picker_get_list_box (_adbscope_window_get_app_picker (window));
+    GtkListBoxRow *row = gtk_list_box_get_row_at_index (apps, 0);
+
+    for (int i = 0; g_getenv ("ADBSCOPE_DEMO_GAME") != NULL && gtk_list_box_get_row_at_index (apps, i) != NULL; i++)
+      {
+        GtkListBoxRow *r = gtk_list_box_get_row_at_index (apps, i);
+        const char *title = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (r));
+        const char *sub = ADW_IS_ACTION_ROW (r) ? adw_action_row_get_subtitle (ADW_ACTION_ROW (r)) : NULL;
+
+        if ((title && strstr (title, "game")) || (sub && strstr (sub, "game")))
+          row = r;
+      }
+    g_signal_emit_by_name (apps, "row-activated", row);
+  }
   if (!gui_test_wait (mode_is, (gpointer) "session", 60000))
     g_error ("no session (%s)", _adbscope_window_get_last_toast (window));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.time-window", "u", 60);
@@ -327,6 +368,32 @@ main (int    argc,
       save_widget (dir, "12-about", schemes[s], GTK_WIDGET (dialog));
       gtk_window_destroy (dialog);
     }
+
+  /* Measure Start-up…, after two cold starts */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.measure-startup", NULL);
+  gui_test_spin (400);
+  {
+    GtkWindow *launch = find_window (app, ADBSCOPE_TYPE_LAUNCH_WINDOW);
+    GtkWidget *spin = find_child (GTK_WIDGET (launch), GTK_TYPE_SPIN_BUTTON, NULL);
+    GtkWidget *button = find_child (GTK_WIDGET (launch), GTK_TYPE_BUTTON, "suggested-action");
+
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 3);
+    for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+      {
+        set_scheme (schemes[s]);
+        save_widget (dir, "13-startup", schemes[s], GTK_WIDGET (launch));
+      }
+    set_scheme ("light");
+    g_signal_emit_by_name (button, "clicked");
+    if (!gui_test_wait (startup_done, button, 60000))
+      g_error ("the start-up measurement did not finish");
+    for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+      {
+        set_scheme (schemes[s]);
+        save_widget (dir, "14-startup-results", schemes[s], GTK_WIDGET (launch));
+      }
+    gtk_window_destroy (launch);
+  }
 
   gtk_window_close (GTK_WINDOW (window));
   gui_test_spin (500);

@@ -63,6 +63,7 @@ typedef struct
   char    comm[ADBSCOPE_COMM_MAX + 1];
   guint64 delta_ticks;
   double  pct;          /* percent of one core */
+  int     pid;          /* the process it belongs to (set by the caller), 0 if unknown */
 } AdbscopeThreadUsage;
 
 double            adbscope_delta_interval        (double                  uptime_before_s,

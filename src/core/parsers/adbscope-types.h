@@ -39,8 +39,28 @@ typedef enum
   ADBSCOPE_SOURCE_DOZE,
   ADBSCOPE_SOURCE_JOBS,
   ADBSCOPE_SOURCE_ALARMS,
+  ADBSCOPE_SOURCE_GPU_BUSY,
+  ADBSCOPE_SOURCE_GPU_FREQ,
   ADBSCOPE_N_SOURCES,
 } AdbscopeSource;
+
+/* Where a sample's FPS came from. */
+typedef enum
+{
+  ADBSCOPE_FRAMES_SOURCE_NONE,
+  ADBSCOPE_FRAMES_SOURCE_GFXINFO,          /* HWUI: what the UI toolkit drew */
+  ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER,   /* present times of the app's layer */
+} AdbscopeFramesSource;
+
+/* Why a sample's FPS is 0 (or there is none). */
+typedef enum
+{
+  ADBSCOPE_FRAMES_ZERO_NONE,
+  ADBSCOPE_FRAMES_ZERO_NOT_RUNNING,        /* no process of the app */
+  ADBSCOPE_FRAMES_ZERO_NOT_FOREGROUND,     /* running, but no layer of it on screen */
+  ADBSCOPE_FRAMES_ZERO_STATIC,             /* on screen, nothing drawn: a static screen */
+  ADBSCOPE_FRAMES_ZERO_UNREADABLE,         /* its layers keep no frame history we can read */
+} AdbscopeFramesZeroReason;
 
 /* gfxinfo's jank counters (adbscope_jank_cause_to_key() names them). */
 typedef enum
