@@ -874,7 +874,7 @@ test_dialogs (void)
     GMenuModel *model = gtk_menu_button_get_menu_model (menu);
 
     g_assert_nonnull (model);
-    g_assert_cmpint (g_menu_model_get_n_items (model), ==, 3);
+    g_assert_cmpint (g_menu_model_get_n_items (model), ==, 4);
   }
 }
 

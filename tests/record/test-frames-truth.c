@@ -284,8 +284,9 @@ test_lost (void)
   g_assert_cmpint (sum->lost_estimate, >, 100);
   /* Flagged and estimated, not the ~63 fps that counting the history
    * alone gives.  The estimate carries the visible frames' rate over the
-   * lost part, so a hitch in either part moves it a few fps. */
-  g_assert_cmpfloat (avg, >=, truth - 3.0);
+   * lost part, so a hitch in either part (the game hitches every 4–7 s)
+   * moves it a few fps. */
+  g_assert_cmpfloat (avg, >=, truth - 6.0);
   g_assert_cmpfloat (fabs (avg - truth), <=, 8.0);
   g_assert_cmpfloat (max, <=, 122.0);
   run_clear (&run);
