@@ -249,6 +249,9 @@ report_from_recording (AdbscopeSession   *session,
       g_printerr ("adbscope: %s\n", error->message);
       return adbscope_report_build (session, assertions);
     }
+  /* What the recording does not keep yet (frame sources, processes, GPU)
+   * comes from the session of this same, whole run. */
+  run->session = g_object_ref (session);
   return adbscope_report_build_run (run, assertions);
 }
 

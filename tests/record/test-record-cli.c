@@ -250,6 +250,18 @@ test_mark_stop_samples (void)
     g_assert_cmpfloat (json_object_get_double_member (m, "time_s"), >, 1.0);
     g_assert_true (json_object_has_member (json_object_get_object_member (m, "window"), "cpu.app_pct"));
   }
+  /* The report of a record comes from its recording, and what the
+   * recording does not keep yet is still there: the demo app's one
+   * process and the frames' source. */
+  {
+    JsonNode *procs = adbscope_report_lookup (report, "app.processes");
+    JsonNode *source = adbscope_report_lookup (report, "frames.source");
+
+    g_assert_nonnull (procs);
+    g_assert_cmpuint (json_array_get_length (json_node_get_array (procs)), >=, 1);
+    g_assert_nonnull (source);
+    g_assert_cmpstr (json_node_get_string (source), ==, "gfxinfo");
+  }
   /* The record file is gone once it ended. */
   g_assert_false (g_file_test (state_path, G_FILE_TEST_EXISTS));
 
