@@ -242,6 +242,13 @@ report_from_recording (AdbscopeSession   *session,
     }
   adbscope_recording_set_meta (recording, "network_agent", agent_text);
   adbscope_recording_set_meta (recording, "device_loss", loss_text);
+  {
+    g_autoptr(JsonObject) extras = adbscope_report_session_extras (session);
+    g_autoptr(JsonNode) extras_node = json_node_init_object (json_node_alloc (), extras);
+    g_autofree char *extras_text = json_to_string (extras_node, FALSE);
+
+    adbscope_recording_set_meta (recording, "session_extras", extras_text);
+  }
   if (adbscope_recording_close (recording, g_get_monotonic_time (), &error))
     run = adbscope_run_load (adbscope_recording_get_path (recording), G_MININT64, G_MAXINT64, &error);
   if (run == NULL)
@@ -249,9 +256,6 @@ report_from_recording (AdbscopeSession   *session,
       g_printerr ("adbscope: %s\n", error->message);
       return adbscope_report_build (session, assertions);
     }
-  /* What the recording does not keep yet (frame sources, processes, GPU)
-   * comes from the session of this same, whole run. */
-  run->session = g_object_ref (session);
   return adbscope_report_build_run (run, assertions);
 }
 

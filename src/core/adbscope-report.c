@@ -379,6 +379,43 @@ adbscope_report_device_object (const AdbscopeProbeResult *p,
   return o;
 }
 
+static JsonArray *processes_array (AdbscopeSession *session);
+
+static void
+merge_members (JsonObject *into,
+               JsonObject *from)
+{
+  g_autoptr(GList) names = json_object_get_members (from);
+
+  for (GList *l = names; l != NULL; l = l->next)
+    json_object_set_member (into, l->data, json_node_copy (json_object_get_member (from, l->data)));
+}
+
+/**
+ * adbscope_report_session_extras:
+ *
+ * What the report takes from a live session that the recording's tables
+ * do not hold: `app.processes`, the frames' sources, the GPU node.  A
+ * recording keeps this object in its meta, so a report rebuilt from the
+ * file says the same.
+ *
+ * Returns: (transfer full): `{"processes", "frames", "gpu"}`
+ */
+JsonObject *
+adbscope_report_session_extras (AdbscopeSession *session)
+{
+  JsonObject *o = json_object_new ();
+  JsonObject *frames = json_object_new ();
+  g_autoptr(JsonObject) root = json_object_new ();
+
+  json_object_set_array_member (o, "processes", processes_array (session));
+  add_frame_sources (frames, session);
+  json_object_set_object_member (o, "frames", frames);
+  add_gpu (root, session);
+  json_object_set_object_member (o, "gpu", json_object_ref (json_object_get_object_member (root, "gpu")));
+  return o;
+}
+
 /**
  * adbscope_report_device_loss:
  *
@@ -529,7 +566,12 @@ app_object (const AdbscopeRun *run)
   /* Restarts are counted between sightings: null for an app never seen. */
   set_int (o, "restarts", run != NULL && run->pids->len > 0 ? (gint64) run->restarts : -1);
   json_object_set_string_member (o, "totals", "sum over processes[]");
-  json_object_set_array_member (o, "processes", processes_array (run ? run->session : NULL));
+  if (run != NULL && run->session == NULL && run->session_extras != NULL
+      && json_object_has_member (run->session_extras, "processes"))
+    json_object_set_member (o, "processes",
+                            json_node_copy (json_object_get_member (run->session_extras, "processes")));
+  else
+    json_object_set_array_member (o, "processes", processes_array (run ? run->session : NULL));
   return o;
 }
 
@@ -646,8 +688,16 @@ build (const AdbscopeRun *run,
                                  run && run->network_agent ? copy_object (run->network_agent)
                                  : adbscope_report_network_agent (NULL));
   add_frames (root, run);
-  add_frame_sources (section (root, "frames"), run ? run->session : NULL);
-  add_gpu (root, run ? run->session : NULL);
+  if (run != NULL && run->session == NULL && run->session_extras != NULL)
+    {
+      merge_members (section (root, "frames"), json_object_get_object_member (run->session_extras, "frames"));
+      merge_members (section (root, "gpu"), json_object_get_object_member (run->session_extras, "gpu"));
+    }
+  else
+    {
+      add_frame_sources (section (root, "frames"), run ? run->session : NULL);
+      add_gpu (root, run ? run->session : NULL);
+    }
   json_object_set_object_member (root, "system", system_object (run));
   json_object_set_array_member (root, "markers", markers_array (run));
   json_object_set_object_member (root, "sources", run && run->sources ? copy_object (run->sources)

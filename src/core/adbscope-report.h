@@ -29,5 +29,6 @@ gboolean  adbscope_report_write          (JsonNode        *report,
                                           GError         **error);
 
 JsonObject *adbscope_report_device_loss (AdbscopeSession *session);
+JsonObject *adbscope_report_session_extras (AdbscopeSession *session);
 
 G_END_DECLS

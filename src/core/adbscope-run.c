@@ -86,6 +86,7 @@ adbscope_run_free (AdbscopeRun *run)
   g_clear_pointer (&run->sources, json_object_unref);
   g_clear_pointer (&run->network_agent, json_object_unref);
   g_clear_pointer (&run->device_loss, json_object_unref);
+  g_clear_pointer (&run->session_extras, json_object_unref);
   g_free (run->recording);
   g_free (run->serial);
   g_free (run->package);
@@ -694,6 +695,7 @@ adbscope_run_load (const char  *path,
   run->sources = parse_object (g_hash_table_lookup (meta, "sources"));
   run->network_agent = parse_object (g_hash_table_lookup (meta, "network_agent"));
   run->device_loss = parse_object (g_hash_table_lookup (meta, "device_loss"));
+  run->session_extras = parse_object (g_hash_table_lookup (meta, "session_extras"));
   run->refresh_hz = refresh_from_device (run->device);
   run->windowed = from_us > G_MININT64 || to_us < G_MAXINT64;
   run->from_us = MAX (from_us, 0);

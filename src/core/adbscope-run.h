@@ -36,6 +36,7 @@ typedef struct _AdbscopeRun
   JsonObject *sources;
   JsonObject *network_agent;   /* the report's network.agent, as the run ended */
   JsonObject *device_loss;     /* the report's run.device_lost/device_losses */
+  JsonObject *session_extras;  /* adbscope_report_session_extras (), kept in the meta */
   double      refresh_hz;
 
   GArray     *series[ADBSCOPE_N_SERIES];  /* AdbscopeSample */
