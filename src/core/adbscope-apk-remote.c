@@ -94,6 +94,25 @@ adbscope_apk_remote_build_command (const char *path,
                           quoted, ADBSCOPE_APK_REMOTE_BLOCK, first, count);
 }
 
+#define FETCH_TIMEOUT_S 20
+#define FETCH_ATTEMPTS  3
+
+static void
+cancel_other (GCancellable *cancellable,
+              GCancellable *other)
+{
+  g_cancellable_cancel (other);
+}
+
+/* On the main context: the read took too long; ending adb ends the
+ * communicate() of the reading thread. */
+static gboolean
+fetch_timed_out (gpointer data)
+{
+  g_subprocess_force_exit (G_SUBPROCESS (data));
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 fetch (AdbscopeApkRemote  *remote,
        guint64             first,
@@ -111,12 +130,47 @@ fetch (AdbscopeApkRemote  *remote,
   gsize len;
   guint64 i;
 
-  proc = adbscope_adb_spawn (remote->serial, args,
-                             G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, error);
-  if (proc == NULL)
-    return FALSE;
-  if (!g_subprocess_communicate (proc, NULL, remote->cancellable, &out, &err, error))
-    return FALSE;
+  /* One read that never ends (adb or the phone stalled) is killed after
+   * FETCH_TIMEOUT_S and tried again, so a stall costs one read, not the
+   * whole list of apps. */
+  for (guint attempt = 0;; attempt++)
+    {
+      g_autoptr(GError) local = NULL;
+      g_autoptr(GCancellable) timeout = g_cancellable_new ();
+      GSource *watchdog;
+      gulong chained = 0;
+      gboolean ok;
+
+      proc = adbscope_adb_spawn (remote->serial, args,
+                                 G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, error);
+      if (proc == NULL)
+        return FALSE;
+      if (remote->cancellable != NULL)
+        chained = g_cancellable_connect (remote->cancellable, G_CALLBACK (cancel_other),
+                                         g_object_ref (timeout), g_object_unref);
+      watchdog = g_timeout_source_new_seconds (FETCH_TIMEOUT_S);
+      g_source_set_callback (watchdog, fetch_timed_out, g_object_ref (proc), g_object_unref);
+      g_source_attach (watchdog, g_main_context_default ());
+      ok = g_subprocess_communicate (proc, NULL, timeout, &out, &err, &local);
+      g_source_destroy (watchdog);
+      g_source_unref (watchdog);
+      if (chained != 0)
+        g_cancellable_disconnect (remote->cancellable, chained);
+      /* Killed by the watchdog: read again. */
+      if (ok && !g_subprocess_get_if_signaled (proc))
+        break;
+      if (ok)
+        g_set_error (&local, ADBSCOPE_ERROR, ADBSCOPE_ERROR_TIMEOUT,
+                     _("Reading %s on the device took more than %d s"), remote->path, FETCH_TIMEOUT_S);
+      g_clear_object (&proc);
+      g_clear_pointer (&out, g_bytes_unref);
+      g_clear_pointer (&err, g_bytes_unref);
+      if (attempt + 1 >= FETCH_ATTEMPTS || g_cancellable_is_cancelled (remote->cancellable))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+    }
   remote->n_requests++;
   p = g_bytes_get_data (out, &len);
   remote->bytes_fetched += len;
