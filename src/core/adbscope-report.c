@@ -129,7 +129,8 @@ growth_per_minute (const AdbscopeRun *run,
           best_from = start;
           best_to = end;
         }
-      start = end + 1;
+      if (i < n)
+        start = end + 1;
     }
   if (best_len < 0)
     return NAN;
