@@ -15,7 +15,14 @@ for path in sys.argv[2:]:
         failed += 1
         continue
     for line in lines:
-        t = json.loads(line)
+        if not line.strip():
+            continue
+        try:
+            t = json.loads(line)
+        except ValueError:
+            print(f"error: {path}: a line that is not JSON", file=sys.stderr)
+            failed += 1
+            continue
         r = t.get("result")
         if r in ("OK", "EXPECTEDFAIL"):
             passed += 1
