@@ -377,6 +377,7 @@ adbscope_cli_record (int    argc,
   g_autofree char *duration = NULL;
   g_autofree char *interval = NULL;
   g_autofree char *meminfo_interval = NULL;
+  g_autofree char *screenshots = NULL;
   g_autofree char *samples = NULL;
   g_autofree char *profile = NULL;
   g_autofree char *pcap = NULL;
@@ -393,6 +394,7 @@ adbscope_cli_record (int    argc,
     { "duration", 0, 0, G_OPTION_ARG_STRING, &duration, N_("Stop after this long (e.g. 60s, 5m); default: until stopped"), N_("D") },
     { "interval", 0, 0, G_OPTION_ARG_STRING, &interval, N_("Sample interval (default 1s)"), N_("I") },
     { "meminfo-interval", 0, 0, G_OPTION_ARG_STRING, &meminfo_interval, N_("App memory interval (default 2s)"), N_("I") },
+    { "screenshots", 0, 0, G_OPTION_ARG_STRING, &screenshots, N_("Take a screenshot every I (e.g. 10s) and at every marker; “marker”: at markers only"), N_("I") },
     { "samples", 0, 0, G_OPTION_ARG_FILENAME, &samples, N_("Stream one CSV row per sample to this file"), N_("FILE") },
     { "recording", 0, 0, G_OPTION_ARG_FILENAME, &recording_path, N_("Write the recording here (default: beside -o, or in the data folder)"), N_("FILE") },
     { "assert", 0, 0, G_OPTION_ARG_STRING_ARRAY, &asserts, N_("Fail (exit 3) unless PATH OP NUMBER holds, e.g. 'frames.janky_pct < 5'"), N_("EXPR") },
@@ -412,7 +414,7 @@ adbscope_cli_record (int    argc,
   g_autoptr(AdbscopeCliOutput) stdout_out = NULL;
   g_autoptr(AdbscopeCliOutput) report_out = NULL;
   g_autoptr(AdbscopeCliOutput) samples_out = NULL;
-  guint64 duration_ms = 0, interval_ms = 1000, meminfo_ms = 2000;
+  guint64 duration_ms = 0, interval_ms = 1000, meminfo_ms = 2000, screenshot_ms = 0;
   guint sigint_id, sigterm_id, sighup_id, duration_id = 0;
   Record r = { 0 };
   gboolean delivered;
@@ -449,6 +451,9 @@ adbscope_cli_record (int    argc,
     return adbscope_cli_usage_error (_("The interval must be between 100ms and 60s"));
   if (meminfo_interval != NULL && (!parse_duration_ms (meminfo_interval, &meminfo_ms) || meminfo_ms < 500))
     return adbscope_cli_usage_error (_("The meminfo interval must be at least 500ms"));
+  if (screenshots != NULL && !g_str_equal (screenshots, "marker")
+      && (!parse_duration_ms (screenshots, &screenshot_ms) || screenshot_ms < 1000 || screenshot_ms > 3600000))
+    return adbscope_cli_usage_error (_("The screenshot interval must be between 1s and 1h, or “marker”"));
   if (profile != NULL && !demo)
     return adbscope_cli_usage_error (_("--profile needs --demo"));
 #ifdef ADBSCOPE_HAVE_SIM
@@ -542,6 +547,8 @@ adbscope_cli_record (int    argc,
 
   adbscope_session_set_interval (session, (guint) interval_ms);
   adbscope_session_set_meminfo_interval (session, (guint) meminfo_ms);
+  if (screenshots != NULL)
+    adbscope_session_set_screenshots (session, TRUE, (guint) screenshot_ms);
   adbscope_session_set_recording (session, recording);
   g_signal_connect (control, "mark", G_CALLBACK (on_mark), &r);
   g_signal_connect (control, "stop", G_CALLBACK (on_stop), &r);

@@ -47,6 +47,7 @@ typedef struct
   gint64  i[ADBSCOPE_JANK_N_CAUSES + 4];
   gboolean has[ADBSCOPE_JANK_N_CAUSES];
   double  v;
+  double  v2;
   char   *text;
   char   *text2;
   char   *text3;
@@ -117,7 +118,8 @@ static const char schema_sql[] =
   "CREATE TABLE thread_sample (t_us INTEGER NOT NULL, tid INTEGER NOT NULL, pct REAL NOT NULL);"
   "CREATE TABLE system (t_us INTEGER NOT NULL, processes TEXT, doze_deep TEXT, doze_light TEXT,"
   "  standby_bucket TEXT, jobs INTEGER, jobs_running INTEGER, alarms_pending INTEGER, alarm_wakeups INTEGER);"
-  "CREATE TABLE screenshot (t_us INTEGER NOT NULL, png BLOB NOT NULL, cost_ms REAL);"
+  "CREATE TABLE screenshot (t_us INTEGER NOT NULL, png BLOB NOT NULL, cost_ms REAL, cpu_ms REAL,"
+  "  width INTEGER, height INTEGER, at_marker INTEGER NOT NULL DEFAULT 0);"
   /* Written by the network capture (the agent link): one row per
    * connection when it closes or the run ends, one per DNS answer. */
   "CREATE TABLE connection (start_us INTEGER NOT NULL, end_us INTEGER, protocol TEXT NOT NULL,"
@@ -138,7 +140,8 @@ static const char * const op_sql[N_OPS] = {
   [OP_THREAD_END] = "UPDATE thread SET last_us = ?1 WHERE tid = ?2 AND last_us IS NULL",
   [OP_THREAD_SAMPLE] = "INSERT INTO thread_sample (t_us, tid, pct) VALUES (?1, ?2, ?3)",
   [OP_SYSTEM] = "INSERT INTO system VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-  [OP_SCREENSHOT] = "INSERT INTO screenshot (t_us, png, cost_ms) VALUES (?1, ?2, ?3)",
+  [OP_SCREENSHOT] = "INSERT INTO screenshot (t_us, png, cost_ms, cpu_ms, width, height, at_marker)"
+                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
   [OP_CONNECTION] = "INSERT INTO connection VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
   [OP_DNS] = "INSERT INTO dns (t_us, name, type, answers) VALUES (?1, ?2, ?3, ?4)",
 };
@@ -407,6 +410,10 @@ write_op (AdbscopeRecording *self,
       sqlite3_bind_blob (st, 2, g_bytes_get_data (op->blob, NULL),
                          (int) g_bytes_get_size (op->blob), SQLITE_STATIC);
       bind_double_or_null (st, 3, op->v);
+      bind_double_or_null (st, 4, op->v2);
+      bind_count_or_null (st, 5, op->i[0]);
+      bind_count_or_null (st, 6, op->i[1]);
+      sqlite3_bind_int (st, 7, op->i[2] != 0);
       break;
     case OP_CONNECTION:
       sqlite3_bind_int64 (st, 1, op->t);
@@ -871,18 +878,33 @@ adbscope_recording_add_system (AdbscopeRecording         *self,
   op->i[3] = state->alarm_wakeups;
 }
 
+/**
+ * adbscope_recording_add_screenshot:
+ * @cost_ms: device-side wall time of screencap, NaN if unknown
+ * @cpu_ms: the CPU it took on the device, NaN if unknown
+ * @width: (nullable): 0 where unknown, like @height
+ */
 void
 adbscope_recording_add_screenshot (AdbscopeRecording *self,
                                    gint64             time_us,
                                    GBytes            *png,
-                                   double             cost_ms)
+                                   double             cost_ms,
+                                   double             cpu_ms,
+                                   guint              width,
+                                   guint              height,
+                                   gboolean           at_marker)
 {
   Op *op;
 
+  g_return_if_fail (ADBSCOPE_IS_RECORDING (self));
   g_return_if_fail (png != NULL);
   op = append (self, OP_SCREENSHOT, time_us);
   op->blob = g_bytes_ref (png);
   op->v = cost_ms;
+  op->v2 = cpu_ms;
+  op->i[0] = width > 0 ? (gint64) width : -1;
+  op->i[1] = height > 0 ? (gint64) height : -1;
+  op->i[2] = at_marker;
 }
 
 /**

@@ -77,7 +77,11 @@ void               adbscope_recording_add_system    (AdbscopeRecording  *self,
 void               adbscope_recording_add_screenshot (AdbscopeRecording *self,
                                                      gint64              time_us,
                                                      GBytes             *png,
-                                                     double              cost_ms);
+                                                     double              cost_ms,
+                                                     double              cpu_ms,
+                                                     guint               width,
+                                                     guint               height,
+                                                     gboolean            at_marker);
 /* The network capture's hook (the agent link writes these). */
 void               adbscope_recording_add_connection (AdbscopeRecording *self,
                                                      gint64              start_us,

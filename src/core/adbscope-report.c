@@ -646,6 +646,58 @@ threads_array (const AdbscopeRun *run)
   return a;
 }
 
+/* p50 and max of one cost over the shots that have it. */
+static JsonObject *
+shot_cost (const AdbscopeRun *run,
+           gsize              offset)
+{
+  JsonObject *o = json_object_new ();
+  g_autoptr(GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint i = 0; run != NULL && i < run->screenshots->len; i++)
+    {
+      double x = G_STRUCT_MEMBER (double, g_ptr_array_index (run->screenshots, i), offset);
+
+      if (isfinite (x))
+        g_array_append_val (v, x);
+    }
+  g_array_sort (v, adbscope_compare_double);
+  set_number (o, "p50", v->len ? adbscope_percentile_nearest_rank ((double *) v->data, v->len, 50) : NAN);
+  set_number (o, "max", v->len ? g_array_index (v, double, v->len - 1) : NAN);
+  return o;
+}
+
+/* What the screenshots cost on the device: wall time and CPU of
+ * screencap, and the CPU as a share of one core while it ran. */
+static JsonObject *
+screenshots_object (const AdbscopeRun *run)
+{
+  JsonObject *o = json_object_new ();
+  gboolean on = run != NULL && isfinite (run->screenshot_interval_s);
+  double wall = 0, cpu = 0;
+  guint markers = 0;
+
+  for (guint i = 0; run != NULL && i < run->screenshots->len; i++)
+    {
+      const AdbscopeScreenshot *s = g_ptr_array_index (run->screenshots, i);
+
+      markers += s->at_marker;
+      if (isfinite (s->cost_ms) && isfinite (s->cpu_ms))
+        {
+          wall += s->cost_ms;
+          cpu += s->cpu_ms;
+        }
+    }
+  json_object_set_boolean_member (o, "enabled", on);
+  json_object_set_int_member (o, "count", run ? run->screenshots->len : 0);
+  json_object_set_int_member (o, "at_markers", markers);
+  set_number (o, "interval_s", on && run->screenshot_interval_s > 0 ? run->screenshot_interval_s : NAN);
+  json_object_set_object_member (o, "cost_ms", shot_cost (run, G_STRUCT_OFFSET (AdbscopeScreenshot, cost_ms)));
+  json_object_set_object_member (o, "cpu_ms", shot_cost (run, G_STRUCT_OFFSET (AdbscopeScreenshot, cpu_ms)));
+  set_number (o, "cpu_pct", wall > 0 ? 100.0 * cpu / wall : NAN);
+  return o;
+}
+
 /* @run NULL builds the skeleton: every key, no data. */
 static JsonNode *
 build (const AdbscopeRun *run,
@@ -701,6 +753,7 @@ build (const AdbscopeRun *run,
     }
   json_object_set_object_member (root, "system", system_object (run));
   json_object_set_array_member (root, "markers", markers_array (run));
+  json_object_set_object_member (root, "screenshots", screenshots_object (run));
   json_object_set_object_member (root, "sources", run && run->sources ? copy_object (run->sources)
                                  : adbscope_report_sources_object (NULL));
 

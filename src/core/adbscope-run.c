@@ -56,6 +56,8 @@ run_new (void)
   run->pids = g_array_new (FALSE, FALSE, sizeof (gint64));
   run->restart_times = g_array_new (FALSE, FALSE, sizeof (gint64));
   run->frame_times = g_array_new (FALSE, FALSE, sizeof (double));
+  run->screenshots = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_screenshot_free);
+  run->screenshot_interval_s = NAN;
   run->threads = g_array_new (FALSE, FALSE, sizeof (AdbscopeRunThread));
   g_array_set_clear_func (run->threads, (GDestroyNotify) run_thread_clear);
   run->refresh_hz = NAN;
@@ -81,6 +83,7 @@ adbscope_run_free (AdbscopeRun *run)
   g_array_unref (run->restart_times);
   g_array_unref (run->frame_times);
   g_array_unref (run->threads);
+  g_ptr_array_unref (run->screenshots);
   adbscope_system_state_free (run->system);
   g_clear_pointer (&run->device, json_object_unref);
   g_clear_pointer (&run->sources, json_object_unref);
@@ -232,6 +235,20 @@ adbscope_run_new_from_session (AdbscopeSession *session)
 
   adbscope_system_state_free (run->system);
   run->system = adbscope_system_state_copy (adbscope_session_get_system_state (session));
+  {
+    GPtrArray *shots = adbscope_session_get_screenshots (session);
+    guint interval_ms;
+
+    if (adbscope_session_get_screenshots_enabled (session, &interval_ms) || shots->len > 0)
+      run->screenshot_interval_s = interval_ms / 1000.0;
+    for (guint i = 0; i < shots->len; i++)
+      {
+        AdbscopeScreenshot *shot = adbscope_screenshot_copy (g_ptr_array_index (shots, i));
+
+        shot->time_us -= origin;
+        g_ptr_array_add (run->screenshots, shot);
+      }
+  }
   return run;
 }
 
@@ -506,6 +523,74 @@ load_events (AdbscopeRun *run,
 }
 
 static gboolean
+load_screenshots (AdbscopeRun *run,
+                  sqlite3     *db,
+                  GHashTable  *meta)
+{
+  const char *interval = g_hash_table_lookup (meta, "screenshot_interval_s");
+  sqlite3_stmt *st = prepare (db, "SELECT t_us, cost_ms, cpu_ms, width, height, at_marker FROM screenshot"
+                              " WHERE t_us BETWEEN ?1 AND ?2 ORDER BY t_us", run->from_us, run->to_us);
+  int rc;
+
+  /* The first files of version 1 had t_us, png and cost_ms only. */
+  if (st == NULL)
+    st = prepare (db, "SELECT t_us, cost_ms, NULL, NULL, NULL, 0 FROM screenshot"
+                  " WHERE t_us BETWEEN ?1 AND ?2 ORDER BY t_us", run->from_us, run->to_us);
+  if (st == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (st)) == SQLITE_ROW)
+    {
+      AdbscopeScreenshot *shot = g_new0 (AdbscopeScreenshot, 1);
+
+      shot->time_us = sqlite3_column_int64 (st, 0);
+      shot->cost_ms = column_double (st, 1);
+      shot->cpu_ms = column_double (st, 2);
+      shot->width = (guint) MAX (sqlite3_column_int64 (st, 3), 0);
+      shot->height = (guint) MAX (sqlite3_column_int64 (st, 4), 0);
+      shot->at_marker = sqlite3_column_int (st, 5) != 0;
+      shot->round_trip_ms = NAN;
+      g_ptr_array_add (run->screenshots, shot);
+    }
+  sqlite3_finalize (st);
+  if (interval != NULL)
+    run->screenshot_interval_s = g_ascii_strtod (interval, NULL);
+  else if (run->screenshots->len > 0)
+    run->screenshot_interval_s = 0;
+  return rc == SQLITE_DONE;
+}
+
+GBytes *
+adbscope_run_read_screenshot (const char  *path,
+                              gint64       t_us,
+                              GError     **error)
+{
+  sqlite3_stmt *st;
+  sqlite3 *db;
+  GBytes *png = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  db = open_db (path, error);
+  if (db == NULL)
+    return NULL;
+  st = prepare (db, "SELECT png FROM screenshot WHERE t_us = ?1 LIMIT 1", 0, 0);
+  if (st != NULL)
+    {
+      sqlite3_bind_int64 (st, 1, t_us);
+      if (sqlite3_step (st) == SQLITE_ROW)
+        png = g_bytes_new (sqlite3_column_blob (st, 0), (gsize) sqlite3_column_bytes (st, 0));
+      else
+        g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                     _("The recording %s has no screenshot at %.3f s"), path, t_us / 1e6);
+      sqlite3_finalize (st);
+    }
+  else
+    db_error (db, path, error);
+  sqlite3_close (db);
+  return png;
+}
+
+static gboolean
 load_frames (AdbscopeRun *run,
              sqlite3     *db)
 {
@@ -704,7 +789,8 @@ adbscope_run_load (const char  *path,
     run->to_us = run->from_us;
 
   ok = load_series (run, db) && load_ticks (run, db) && load_events (run, db) &&
-       load_frames (run, db) && load_threads (run, db) && load_system (run, db);
+       load_frames (run, db) && load_threads (run, db) && load_system (run, db) &&
+       load_screenshots (run, db, meta);
   if (!ok)
     {
       db_error (db, path, error);

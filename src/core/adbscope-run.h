@@ -9,6 +9,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "adbscope-screenshot-collector.h"
 #include "adbscope-session.h"
 
 G_BEGIN_DECLS
@@ -54,6 +55,11 @@ typedef struct _AdbscopeRun
 
   GArray     *threads;         /* AdbscopeRunThread, alive at the end */
   AdbscopeSystemState *system; /* the last word of the slow loop */
+  /* Screenshots (AdbscopeScreenshot*, png NULL: adbscope_run_read_screenshot)
+   * in the window, and their interval (NaN: screenshots were off; 0: at
+   * markers only). */
+  GPtrArray  *screenshots;
+  double      screenshot_interval_s;
   /* A live run's session, for what recordings do not keep yet (frame
    * sources, the app's processes, the GPU node); NULL for a recording. */
   AdbscopeSession *session;
@@ -73,6 +79,11 @@ gboolean     adbscope_run_find_marker       (const char       *path,
                                              const char       *label,
                                              gint64           *from_us,
                                              gint64           *to_us,
+                                             GError          **error);
+
+/* The PNG of the screenshot taken at @t_us (µs since the run's start). */
+GBytes      *adbscope_run_read_screenshot   (const char       *path,
+                                             gint64            t_us,
                                              GError          **error);
 
 /* One column of a chart: the extremes of a time range. */

@@ -30,6 +30,9 @@
 #include "adbscope-session.h"
 #include "adbscope-session-private.h"
 #include "adbscope-slow-collector.h"
+#include "adbscope-screenshot-collector.h"
+#include "adbscope-connection.h"
+#include "adbscope-dns-lookup.h"
 #include "adbscope-shell.h"
 #include "adbscope-stats.h"
 #include "adbscope-thread.h"
@@ -40,6 +43,8 @@
 #define DEFAULT_HISTORY_S            (15 * 60)
 #define GAP_INTERVALS                3
 #define MAX_FRAME_TIMES              (1 << 20)
+/* Screenshots whose PNG stays in memory while a recording holds them all. */
+#define SCREENSHOTS_IN_MEMORY        60
 
 static const struct {
   const char *path;
@@ -114,6 +119,15 @@ struct _AdbscopeSession
   AdbscopeFramesSummary    fsum;
   GPtrArray               *app_procs;    /* AdbscopeProcessSeries */
   guint                    recorded_restarts;  /* a session made from a recording */
+
+  /* Screenshots (off by default) */
+  gboolean                 shots_enabled;
+  guint                    shots_interval_ms;  /* 0: at markers only */
+  AdbscopeScreenshotCollector *shots;
+  GPtrArray               *screenshots;        /* AdbscopeScreenshot*, oldest first */
+  /* The capture's rows in the recording */
+  GHashTable              *conns_recorded;     /* AdbscopeConnection* written */
+  guint                    dns_recorded;       /* lookups written (the model only appends) */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeSession, adbscope_session, G_TYPE_OBJECT)
@@ -135,6 +149,7 @@ enum {
   SIGNAL_RESTARTED,
   SIGNAL_GAP,
   SIGNAL_MARKER,
+  SIGNAL_SCREENSHOT,
   N_SIGNALS
 };
 
@@ -597,6 +612,60 @@ on_slow_sample (AdbscopeSlowCollector    *collector,
 }
 
 /* The app's own traffic, from the agent, next to /proc/net/dev's. */
+/* The agent's wall clock (ms) on the session's. */
+static gint64
+agent_time_us (AdbscopeSession *self,
+               gint64           ms)
+{
+  return ms * 1000 + adbscope_network_get_clock_offset_us (self->network);
+}
+
+/* Every lookup not written yet, and every connection that closed (or,
+ * @all, is still open: the run ends).  A connection is written once, with
+ * its final bytes. */
+static void
+record_network (AdbscopeSession *self,
+                gboolean         all)
+{
+  GListModel *conns = adbscope_network_get_connections (self->network);
+  GListModel *dns = adbscope_network_get_dns (self->network);
+  guint n;
+
+  if (!recording (self))
+    return;
+  n = g_list_model_get_n_items (dns);
+  for (; self->dns_recorded < n; self->dns_recorded++)
+    {
+      g_autoptr(AdbscopeDnsLookup) d = g_list_model_get_item (dns, self->dns_recorded);
+      const char * const *answers = adbscope_dns_lookup_get_answers (d);
+      g_autofree char *joined = answers && answers[0] ? g_strjoinv (",", (char **) answers) : NULL;
+
+      adbscope_recording_add_dns (self->recording, agent_time_us (self, adbscope_dns_lookup_get_time_ms (d)),
+                                  adbscope_dns_lookup_get_name (d), adbscope_dns_lookup_get_qtype_name (d),
+                                  joined);
+    }
+  n = g_list_model_get_n_items (conns);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AdbscopeConnection) c = g_list_model_get_item (conns, i);
+      gint64 close_ms = adbscope_connection_get_close_time_ms (c);
+
+      if ((close_ms == 0 && !all) || g_hash_table_contains (self->conns_recorded, c))
+        continue;
+      g_hash_table_add (self->conns_recorded, g_object_ref (c));
+      adbscope_recording_add_connection (self->recording,
+                                         agent_time_us (self, adbscope_connection_get_open_time_ms (c)),
+                                         close_ms ? agent_time_us (self, close_ms) : 0,
+                                         adbscope_connection_get_protocol (c),
+                                         adbscope_connection_get_local (c),
+                                         adbscope_connection_get_remote (c),
+                                         adbscope_connection_get_host (c),
+                                         adbscope_connection_get_uid (c),
+                                         (gint64) adbscope_connection_get_payload_down (c),
+                                         (gint64) adbscope_connection_get_payload_up (c));
+    }
+}
+
 static void
 on_network_updated (AdbscopeNetwork *network,
                     AdbscopeSession *self)
@@ -604,6 +673,7 @@ on_network_updated (AdbscopeNetwork *network,
   gint64 t;
   double rx, tx;
 
+  record_network (self, FALSE);
   if (adbscope_network_get_app_rate (network, &t, &rx, &tx))
     {
       push (self, ADBSCOPE_SERIES_NET_APP_RX, t, rx);
@@ -622,6 +692,53 @@ on_network_gap (AdbscopeNetwork *network,
   push (self, ADBSCOPE_SERIES_NET_APP_RX, g_get_monotonic_time (), NAN);
   push (self, ADBSCOPE_SERIES_NET_APP_TX, g_get_monotonic_time (), NAN);
   queue_updated (self);
+}
+
+static void
+on_screenshot (AdbscopeScreenshotCollector *collector,
+               AdbscopeScreenshot          *shot,
+               AdbscopeSession             *self)
+{
+  AdbscopeScreenshot *copy = adbscope_screenshot_copy (shot);
+
+  if (recording (self))
+    {
+      adbscope_recording_add_screenshot (self->recording, shot->time_us, shot->png, shot->cost_ms,
+                                         shot->cpu_ms, shot->width, shot->height, shot->at_marker);
+      /* The file holds them all: only the latest PNGs stay in memory. */
+      if (self->screenshots->len >= SCREENSHOTS_IN_MEMORY)
+        adbscope_screenshot_clear (g_ptr_array_index (self->screenshots,
+                                                      self->screenshots->len - SCREENSHOTS_IN_MEMORY));
+    }
+  g_ptr_array_add (self->screenshots, copy);
+  g_signal_emit (self, signals[SIGNAL_SCREENSHOT], 0, self->screenshots->len - 1);
+}
+
+static void
+on_screenshot_failed (AdbscopeScreenshotCollector *collector,
+                      GError                      *error,
+                      AdbscopeSession             *self)
+{
+  g_message ("screenshot: %s", error->message);
+}
+
+static void
+start_screenshots (AdbscopeSession *self)
+{
+  if (self->shots == NULL)
+    {
+      self->shots = adbscope_screenshot_collector_new (self->serial);
+      g_signal_connect (self->shots, "screenshot", G_CALLBACK (on_screenshot), self);
+      g_signal_connect (self->shots, "failed", G_CALLBACK (on_screenshot_failed), self);
+    }
+  adbscope_screenshot_collector_set_interval (self->shots, self->shots_interval_ms);
+  adbscope_screenshot_collector_start (self->shots);
+  if (recording (self))
+    {
+      g_autofree char *interval = g_strdup_printf ("%g", self->shots_interval_ms / 1000.0);
+
+      adbscope_recording_set_meta (self->recording, "screenshot_interval_s", interval);
+    }
 }
 
 static void
@@ -680,6 +797,8 @@ start_collectors (AdbscopeSession *self)
   for (guint i = 0; i < self->collectors->len; i++)
     adbscope_collector_start (g_ptr_array_index (self->collectors, i));
   self->watchdog_id = g_timeout_add (self->interval_ms, watchdog_cb, self);
+  if (self->shots_enabled)
+    start_screenshots (self);
 }
 
 static void
@@ -785,6 +904,11 @@ adbscope_session_stop (AdbscopeSession *self)
   for (guint i = 0; i < self->collectors->len; i++)
     adbscope_collector_stop (g_ptr_array_index (self->collectors, i));
   g_clear_handle_id (&self->watchdog_id, g_source_remove);
+  if (self->shots != NULL)
+    adbscope_screenshot_collector_stop (self->shots);
+  /* The connections still open are written as such, once. */
+  if (self->running)
+    record_network (self, TRUE);
   if (self->in_gap)
     {
       AdbscopeGap *gap = &g_array_index (self->gaps, AdbscopeGap, self->gaps->len - 1);
@@ -821,6 +945,8 @@ adbscope_session_add_marker (AdbscopeSession *self,
   g_array_append_val (self->markers, m);
   if (recording (self))
     adbscope_recording_add_marker (self->recording, m.time_us, m.label);
+  if (self->shots_enabled && self->running && self->shots != NULL)
+    adbscope_screenshot_collector_request (self->shots, TRUE);
   g_signal_emit (self, signals[SIGNAL_MARKER], 0, self->markers->len - 1);
   queue_updated (self);
   return &g_array_index (self->markers, AdbscopeMarker, self->markers->len - 1);
@@ -1127,6 +1253,9 @@ adbscope_session_dispose (GObject *object)
   adbscope_session_stop (self);
   g_clear_pointer (&self->collectors, g_ptr_array_unref);
   g_clear_object (&self->fast);
+  if (self->shots != NULL)
+    g_signal_handlers_disconnect_by_data (self->shots, self);
+  g_clear_object (&self->shots);
   g_clear_handle_id (&self->updated_id, g_source_remove);
   if (self->probe_shell)
     adbscope_shell_close (self->probe_shell);
@@ -1144,6 +1273,8 @@ adbscope_session_finalize (GObject *object)
   g_ptr_array_unref (self->core_series);
   g_ptr_array_unref (self->core_paths);
   g_clear_object (&self->recording);
+  g_ptr_array_unref (self->screenshots);
+  g_hash_table_unref (self->conns_recorded);
   g_object_unref (self->threads);
   g_object_unref (self->network);
   g_array_unref (self->markers);
@@ -1239,6 +1370,10 @@ adbscope_session_class_init (AdbscopeSessionClass *klass)
     g_signal_new ("gap", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
   /* index of the new marker in adbscope_session_get_markers() */
+  /* A screenshot arrived: its index in adbscope_session_get_screenshots(). */
+  signals[SIGNAL_SCREENSHOT] =
+    g_signal_new ("screenshot-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
   signals[SIGNAL_MARKER] =
     g_signal_new ("marker-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
@@ -1255,6 +1390,8 @@ adbscope_session_init (AdbscopeSession *self)
   self->core_paths = g_ptr_array_new_with_free_func (g_free);
   self->threads = adbscope_thread_list_new ();
   self->network = adbscope_network_new ();
+  self->screenshots = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_screenshot_free);
+  self->conns_recorded = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   g_signal_connect (self->network, "updated", G_CALLBACK (on_network_updated), self);
   g_signal_connect (self->network, "gap", G_CALLBACK (on_network_gap), self);
   self->markers = g_array_new (FALSE, FALSE, sizeof (AdbscopeMarker));
@@ -1385,6 +1522,10 @@ adbscope_session_new_from_run (const AdbscopeRun *run)
   g_array_append_vals (self->frame_times, run->frame_times->data, run->frame_times->len);
   g_array_append_vals (self->pids, run->pids->data, run->pids->len);
   self->frame_totals = run->totals;
+  for (guint i = 0; i < run->screenshots->len; i++)
+    g_ptr_array_add (self->screenshots, adbscope_screenshot_copy (g_ptr_array_index (run->screenshots, i)));
+  self->shots_enabled = isfinite (run->screenshot_interval_s);
+  self->shots_interval_ms = self->shots_enabled ? (guint) (run->screenshot_interval_s * 1000) : 0;
   system_state_clear (&self->system);
   self->system.processes = run->system->processes ? g_array_ref (run->system->processes) : NULL;
   self->system.doze_deep = g_strdup (run->system->doze_deep);
@@ -1424,4 +1565,52 @@ adbscope_session_new_from_run (const AdbscopeRun *run)
       adbscope_thread_list_apply (self->threads, usage);
     }
   return self;
+}
+
+/**
+ * adbscope_session_set_screenshots:
+ * @interval_ms: every this often (0: at markers only)
+ *
+ * `screencap` at every marker and every @interval_ms while @enabled (off
+ * by default).  May be changed while the session runs.
+ */
+void
+adbscope_session_set_screenshots (AdbscopeSession *self,
+                                  gboolean         enabled,
+                                  guint            interval_ms)
+{
+  g_return_if_fail (ADBSCOPE_IS_SESSION (self));
+
+  self->shots_enabled = enabled;
+  self->shots_interval_ms = interval_ms;
+  if (!self->running)
+    return;
+  if (enabled)
+    start_screenshots (self);
+  else if (self->shots != NULL)
+    adbscope_screenshot_collector_stop (self->shots);
+}
+
+gboolean
+adbscope_session_get_screenshots_enabled (AdbscopeSession *self,
+                                          guint           *interval_ms)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), FALSE);
+  if (interval_ms != NULL)
+    *interval_ms = self->shots_interval_ms;
+  return self->shots_enabled;
+}
+
+/**
+ * adbscope_session_get_screenshots:
+ *
+ * Returns: (element-type AdbscopeScreenshot): every screenshot of the run,
+ *   oldest first; with a recording, only the latest keep their PNG in
+ *   memory (png NULL: read it from the file)
+ */
+GPtrArray *
+adbscope_session_get_screenshots (AdbscopeSession *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), NULL);
+  return self->screenshots;
 }

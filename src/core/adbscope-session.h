@@ -205,6 +205,13 @@ void                       adbscope_session_set_recording       (AdbscopeSession
                                                                  AdbscopeRecording *recording);
 AdbscopeRecording         *adbscope_session_get_recording       (AdbscopeSession  *self);
 
+void                       adbscope_session_set_screenshots     (AdbscopeSession  *self,
+                                                                 gboolean          enabled,
+                                                                 guint             interval_ms);
+gboolean                   adbscope_session_get_screenshots_enabled (AdbscopeSession *self,
+                                                                 guint            *interval_ms);
+GPtrArray                 *adbscope_session_get_screenshots     (AdbscopeSession  *self);
+
 typedef struct _AdbscopeRun AdbscopeRun;
 
 AdbscopeSession           *adbscope_session_new_from_run        (const AdbscopeRun *run);

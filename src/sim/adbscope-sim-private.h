@@ -203,6 +203,12 @@ gboolean  adbscope_sim_packages_record           (const char            *sandbox
 gint64    adbscope_sim_packages_agent_version_code (void);
 void      adbscope_sim_packages_install_agent    (AdbscopeSimDevice     *device);
 
+/* adbscope-sim-screencap.c: `screencap [-p] [FILE]` of the demo app's screen */
+int       adbscope_sim_screencap_main            (const char               *sandbox,
+                                                  const AdbscopeSimProfile *profile,
+                                                  int                       argc,
+                                                  char                    **argv);
+
 /* adbscope-sim-tool.c and adbscope-sim-tool-agent.c: the fake tools */
 char     *adbscope_sim_tool_control              (const char            *sandbox,
                                                   const char            *line);

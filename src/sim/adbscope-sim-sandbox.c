@@ -38,7 +38,7 @@
 
 static const char * const tool_names[] = {
   "getprop", "setprop", "dumpsys", "pm", "am", "cmd", "service", "settings", "pidof",
-  "ps", "getconf", "wm", "monkey", "input",
+  "ps", "getconf", "wm", "monkey", "input", "screencap",
 };
 
 #define MAX_POLICIES 16

@@ -1889,6 +1889,8 @@ adbscope_sim_tool_main (int    argc,
     return tool_dumpsys (&tool, argc, argv);
   if (g_str_equal (name, "input"))
     return tool_input (&tool, argc, argv);
+  if (g_str_equal (name, "screencap"))
+    return adbscope_sim_screencap_main (tool.sandbox, tool.profile, argc, argv);
   fprintf (stderr, "%s: not found\n", name);
   return 127;
 }

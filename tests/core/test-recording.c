@@ -264,7 +264,7 @@ test_capture_rows (void)
                                      "93.184.216.34:443", "example.com", 10123, 5000, 700);
   adbscope_recording_add_connection (rec, origin + 2000000, 0, "udp", NULL, "10.0.0.1:53", NULL, -1, -1, -1);
   adbscope_recording_add_dns (rec, origin + 900000, "example.com", "A", "93.184.216.34");
-  adbscope_recording_add_screenshot (rec, origin + 1500000, png, 42.5);
+  adbscope_recording_add_screenshot (rec, origin + 1500000, png, 42.5, 30, 1080, 2400, TRUE);
   g_assert_true (adbscope_recording_close (rec, origin + 4000000, &error));
   g_assert_no_error (error);
 
@@ -273,8 +273,9 @@ test_capture_rows (void)
   g_assert_cmpstr (conn, ==, "1000000,3000000,tcp,'example.com',5000;2000000,NULL,udp,NULL,NULL");
   dns = sqlite3_shell (path, "SELECT t_us, name, type, answers FROM dns");
   g_assert_cmpstr (dns, ==, "900000|example.com|A|93.184.216.34");
-  shot = sqlite3_shell (path, "SELECT t_us, length (png), hex (substr (png, 2, 3)), cost_ms FROM screenshot");
-  g_assert_cmpstr (shot, ==, "1500000|8|504E47|42.5");
+  shot = sqlite3_shell (path, "SELECT t_us, length (png), hex (substr (png, 2, 3)), cost_ms, cpu_ms, width,"
+                        " height, at_marker FROM screenshot");
+  g_assert_cmpstr (shot, ==, "1500000|8|504E47|42.5|30.0|1080|2400|1");
 }
 
 static void
