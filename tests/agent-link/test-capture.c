@@ -15,6 +15,7 @@
 
 #include "adbscope-core.h"
 #include "adbscope-test-device.h"
+#include "adbscope-test-recording.h"
 
 #define NET_APP  "com.example.net"
 
@@ -206,6 +207,75 @@ temp_path (const char *name)
   return g_build_filename (work_dir, name, NULL);
 }
 
+static gint64
+sql_int (const char *path,
+         const char *sql)
+{
+  g_autofree char *out = adbscope_test_sqlite3 (path, sql);
+
+  return g_ascii_strtoll (out, NULL, 10);
+}
+
+/* The recording beside the report holds every connection (each once, with
+ * its final bytes) and every lookup: sqlite3 counts them, the sim's servers
+ * are the truth for the bytes, and `adbscope report FILE` gives the
+ * network section record printed. */
+static void
+check_recorded_network (JsonNode   *root,
+                        JsonNode   *counts)
+{
+  g_autoptr(JsonObject) agent = path_object (root, "$.network.agent");
+  g_autoptr(JsonObject) sim_hosts = path_object (counts, "$.hosts");
+  g_autoptr(JsonObject) resolver = path_object (counts, "$.dns");
+  g_autoptr(GList) names = json_object_get_members (sim_hosts);
+  g_autoptr(JsonNode) again = NULL;
+  g_autofree char *recording = g_strdup (json_object_get_string_member (
+                                 json_object_get_object_member (json_node_get_object (root), "run"), "recording"));
+  guint checked = 0;
+  int status;
+
+  g_assert_nonnull (recording);
+  g_assert_cmpint (sql_int (recording, "SELECT count (*) FROM connection"), ==,
+                   json_object_get_int_member (agent, "connections_total"));
+  g_assert_cmpint (sql_int (recording, "SELECT count (*) FROM dns"), ==,
+                   json_object_get_int_member (resolver, "queries"));
+  g_assert_cmpint (sql_int (recording, "SELECT count (*) FROM dns WHERE name = 'missing.demo.test'"), >=, 1);
+  g_assert_cmpint (sql_int (recording, "SELECT sum (rx_bytes) FROM connection"), ==,
+                   json_object_get_int_member (agent, "payload_bytes_down"));
+  g_assert_cmpint (sql_int (recording, "SELECT sum (tx_bytes) FROM connection"), ==,
+                   json_object_get_int_member (agent, "payload_bytes_up"));
+  /* A closed connection ends after it started, on the run's clock. */
+  g_assert_cmpint (sql_int (recording, "SELECT count (*) FROM connection WHERE end_us < start_us"), ==, 0);
+  g_assert_cmpint (sql_int (recording, "SELECT count (*) FROM connection WHERE end_us IS NOT NULL"), >, 0);
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      JsonObject *truth = json_object_get_object_member (sim_hosts, l->data);
+      g_autofree char *where = g_strdup_printf ("FROM connection WHERE host = '%s'", (char *) l->data);
+      g_autofree char *rx = g_strdup_printf ("SELECT sum (rx_bytes) %s", where);
+      g_autofree char *tx = g_strdup_printf ("SELECT sum (tx_bytes) %s", where);
+      g_autofree char *n = g_strdup_printf ("SELECT count (*) %s", where);
+
+      if (json_object_get_int_member (truth, "connections") == 0)
+        continue;
+      g_assert_cmpint (sql_int (recording, rx), ==, json_object_get_int_member (truth, "bytes_out"));
+      g_assert_cmpint (sql_int (recording, tx), ==, json_object_get_int_member (truth, "bytes_in"));
+      g_assert_cmpint (sql_int (recording, n), ==, json_object_get_int_member (truth, "connections"));
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, 4);
+
+  again = run_adbscope (&status, "report", recording, NULL);
+  g_assert_cmpint (status, ==, 0);
+  {
+    g_autoptr(JsonObject) theirs = path_object (again, "$.network");
+    g_autoptr(JsonObject) ours = path_object (root, "$.network");
+    g_autoptr(JsonNode) a = json_node_init_object (json_node_alloc (), theirs);
+    g_autoptr(JsonNode) b = json_node_init_object (json_node_alloc (), ours);
+
+    g_assert_true (json_node_equal (a, b));
+  }
+}
+
 /* The stand-in app's known traffic through the agent: the report's
  * per-host payload equals the sim servers' own counts, the refused
  * connection and the failing lookup are there, tshark counts the packets
@@ -352,6 +422,7 @@ test_traffic (void)
   g_assert_cmpint (json_object_get_int_member (pc, "dropped"), ==, 0);
 
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (agent, "link"), "gaps"), ==, 0);
+  check_recorded_network (root, counts);
   {
     g_autofree char *list = adbscope_test_device_adb (dev, NULL, "forward", "--list", NULL);
     g_auto(GStrv) lines = g_strsplit (g_strstrip (list), "\n", -1);

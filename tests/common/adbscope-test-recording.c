@@ -141,3 +141,20 @@ adbscope_synth_write (const char             *path,
     }
   return adbscope_recording_close (rec, origin + (gint64) n * step, error);
 }
+
+char *
+adbscope_test_sqlite3 (const char *path,
+                       const char *sql)
+{
+  const char *argv[] = { "sqlite3", path, sql, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("sqlite3 %s \"%s\" failed: %s", path, sql, err);
+  return g_strdup (g_strstrip (out));
+}

@@ -37,4 +37,9 @@ gboolean adbscope_synth_write        (const char             *path,
                                       const AdbscopeSynthRun *run,
                                       GError                **error);
 
+/* What the `sqlite3` shell prints for @sql on @path (stripped); the test
+ * fails if the shell fails. */
+char    *adbscope_test_sqlite3       (const char             *path,
+                                      const char             *sql);
+
 G_END_DECLS
