@@ -82,7 +82,7 @@ adbscope_parse_screencap (const guint8      *data,
   sig = len >= sizeof png_signature ? memmem (data, len, png_signature, sizeof png_signature) : NULL;
   if (sig == NULL)
     {
-      g_autofree char *text = g_utf8_make_valid ((const char *) data, MIN (len, 300));
+      g_autofree char *text = len > 0 ? g_utf8_make_valid ((const char *) data, MIN (len, 300)) : g_strdup ("");
 
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
                    _("The device sent no screenshot: %s"), g_strstrip (text));
