@@ -42,5 +42,6 @@
 #include "adbscope-app-processes.h"
 #include "adbscope-launch.h"
 #include "adbscope-slow-collector.h"
+#include "adbscope-screenshot.h"
 #include "adbscope-screenshot-collector.h"
 #include "adbscope-parse-screencap.h"

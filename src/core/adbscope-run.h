@@ -9,7 +9,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "adbscope-screenshot-collector.h"
+#include "adbscope-screenshot.h"
 #include "adbscope-session.h"
 
 G_BEGIN_DECLS

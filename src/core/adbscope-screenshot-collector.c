@@ -37,31 +37,6 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (AdbscopeScreenshotCollector, adbscope_screenshot_collector, G_TYPE_OBJECT)
 
-void
-adbscope_screenshot_clear (AdbscopeScreenshot *shot)
-{
-  g_clear_pointer (&shot->png, g_bytes_unref);
-}
-
-AdbscopeScreenshot *
-adbscope_screenshot_copy (const AdbscopeScreenshot *shot)
-{
-  AdbscopeScreenshot *copy = g_memdup2 (shot, sizeof *shot);
-
-  if (copy->png != NULL)
-    g_bytes_ref (copy->png);
-  return copy;
-}
-
-void
-adbscope_screenshot_free (AdbscopeScreenshot *shot)
-{
-  if (shot == NULL)
-    return;
-  adbscope_screenshot_clear (shot);
-  g_free (shot);
-}
-
 typedef struct
 {
   char    *serial;

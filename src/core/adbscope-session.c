@@ -712,6 +712,7 @@ on_screenshot (AdbscopeScreenshotCollector *collector,
     }
   g_ptr_array_add (self->screenshots, copy);
   g_signal_emit (self, signals[SIGNAL_SCREENSHOT], 0, self->screenshots->len - 1);
+  queue_updated (self);
 }
 
 static void

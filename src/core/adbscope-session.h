@@ -6,6 +6,7 @@
 #include "adbscope-probe.h"
 #include "adbscope-series.h"
 #include "adbscope-network.h"
+#include "adbscope-screenshot.h"
 #include "adbscope-types.h"
 
 G_BEGIN_DECLS

@@ -14,10 +14,12 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
 #include "adbscope-data-view.h"
+#include "adbscope-run.h"
 #include "adbscope-thread.h"
 
 typedef struct
@@ -36,6 +38,7 @@ typedef struct
   guint64              n_samples;
   double               measured_interval_ms;
   guint                n_markers;
+  guint                n_screenshots;
   AdbscopeFramesSummary fsum;         /* strings and arrays copied */
 } Frozen;
 
@@ -49,6 +52,7 @@ struct _AdbscopeDataView
   gint64            interval_us;
   GArray           *markers;        /* AdbscopeMarker, copies */
   Frozen           *frozen;         /* only while paused */
+  char             *recording;      /* the file the screenshots are in, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeDataView, adbscope_data_view, G_TYPE_OBJECT)
@@ -142,6 +146,7 @@ freeze (AdbscopeSession *session,
   f->n_samples = adbscope_session_get_n_samples (session);
   f->measured_interval_ms = adbscope_session_get_measured_interval_ms (session);
   f->n_markers = n_markers;
+  f->n_screenshots = adbscope_session_get_screenshots (session)->len;
   return f;
 }
 
@@ -222,6 +227,7 @@ adbscope_data_view_finalize (GObject *object)
   AdbscopeDataView *self = ADBSCOPE_DATA_VIEW (object);
 
   g_array_unref (self->markers);
+  g_free (self->recording);
   G_OBJECT_CLASS (adbscope_data_view_parent_class)->finalize (object);
 }
 
@@ -720,4 +726,93 @@ adbscope_data_view_get_network (AdbscopeDataView *self)
   if (self->frozen != NULL)
     return self->frozen->network;
   return adbscope_session_get_network (self->session);
+}
+
+/* ---- screenshots ---- */
+
+/**
+ * adbscope_data_view_set_recording:
+ * @path: (nullable): the file the session streams into (or was read
+ *   from): where the screenshots no longer in memory are read
+ */
+void
+adbscope_data_view_set_recording (AdbscopeDataView *self,
+                                  const char       *path)
+{
+  g_return_if_fail (ADBSCOPE_IS_DATA_VIEW (self));
+
+  g_free (self->recording);
+  self->recording = g_strdup (path);
+}
+
+const char *
+adbscope_data_view_get_recording (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  return self->recording;
+}
+
+gboolean
+adbscope_data_view_get_screenshots_enabled (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), FALSE);
+  return adbscope_session_get_screenshots_enabled (self->session, NULL);
+}
+
+guint
+adbscope_data_view_get_n_screenshots (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), 0);
+
+  if (self->frozen != NULL)
+    return self->frozen->n_screenshots;
+  return adbscope_session_get_screenshots (self->session)->len;
+}
+
+/* Oldest first; time_us on the charts' clock (end_time's). */
+const AdbscopeScreenshot *
+adbscope_data_view_get_screenshot (AdbscopeDataView *self,
+                                   guint             index_)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  g_return_val_if_fail (index_ < adbscope_data_view_get_n_screenshots (self), NULL);
+
+  return g_ptr_array_index (adbscope_session_get_screenshots (self->session), index_);
+}
+
+/* Seconds since the run started, as the report and the file count them. */
+double
+adbscope_data_view_get_run_time_s (AdbscopeDataView *self,
+                                   gint64            time_us)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), 0);
+  return (time_us - adbscope_session_get_start_us (self->session)) / 1e6;
+}
+
+/**
+ * adbscope_data_view_load_screenshot:
+ *
+ * The PNG of screenshot @index_: from memory, or read from the recording
+ * (a blocking read of one row).
+ *
+ * Returns: (transfer full): the PNG, or NULL with @error
+ */
+GBytes *
+adbscope_data_view_load_screenshot (AdbscopeDataView  *self,
+                                    guint              index_,
+                                    GError           **error)
+{
+  const AdbscopeScreenshot *shot = adbscope_data_view_get_screenshot (self, index_);
+
+  g_return_val_if_fail (shot != NULL, NULL);
+  if (shot->png != NULL)
+    return g_bytes_ref (shot->png);
+  if (self->recording == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _("This screenshot is no longer in memory and the run has no recording"));
+      return NULL;
+    }
+  return adbscope_run_read_screenshot (self->recording,
+                                       shot->time_us - adbscope_session_get_start_us (self->session), error);
 }

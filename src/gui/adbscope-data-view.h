@@ -55,4 +55,17 @@ const AdbscopeMarker      *adbscope_data_view_get_marker          (AdbscopeDataV
 const AdbscopeFramesSummary *adbscope_data_view_get_frames_summary (AdbscopeDataView *self);
 GPtrArray                 *adbscope_data_view_get_app_processes (AdbscopeDataView *self);
 
+void                       adbscope_data_view_set_recording       (AdbscopeDataView *self,
+                                                                   const char       *path);
+const char                *adbscope_data_view_get_recording       (AdbscopeDataView *self);
+gboolean                   adbscope_data_view_get_screenshots_enabled (AdbscopeDataView *self);
+guint                      adbscope_data_view_get_n_screenshots   (AdbscopeDataView *self);
+const AdbscopeScreenshot  *adbscope_data_view_get_screenshot      (AdbscopeDataView *self,
+                                                                   guint             index_);
+double                     adbscope_data_view_get_run_time_s      (AdbscopeDataView *self,
+                                                                   gint64            time_us);
+GBytes                    *adbscope_data_view_load_screenshot     (AdbscopeDataView *self,
+                                                                   guint             index_,
+                                                                   GError          **error);
+
 G_END_DECLS

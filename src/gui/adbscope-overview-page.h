@@ -9,4 +9,8 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AdbscopeOverviewPage, adbscope_overview_page, ADBSCOPE, OVERVIEW_PAGE, AdbscopePage)
 
+typedef struct _AdbscopeScreenshotStrip AdbscopeScreenshotStrip;
+
+AdbscopeScreenshotStrip *adbscope_overview_page_get_screenshot_strip (AdbscopeOverviewPage *self);
+
 G_END_DECLS

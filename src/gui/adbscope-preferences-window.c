@@ -10,6 +10,8 @@ struct _AdbscopePreferencesWindow
   GtkSpinButton        *interval_spin;
   GtkSpinButton        *history_spin;
   GtkSpinButton        *meminfo_spin;
+  GtkSwitch            *screenshots_switch;
+  GtkSpinButton        *screenshot_interval_spin;
   GSettings            *settings;
 };
 
@@ -36,6 +38,8 @@ adbscope_preferences_window_class_init (AdbscopePreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AdbscopePreferencesWindow, interval_spin);
   gtk_widget_class_bind_template_child (widget_class, AdbscopePreferencesWindow, history_spin);
   gtk_widget_class_bind_template_child (widget_class, AdbscopePreferencesWindow, meminfo_spin);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopePreferencesWindow, screenshots_switch);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopePreferencesWindow, screenshot_interval_spin);
 }
 
 static void
@@ -48,6 +52,10 @@ adbscope_preferences_window_init (AdbscopePreferencesWindow *self)
   g_settings_bind (self->settings, "sample-interval", self->interval_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "history-length", self->history_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "meminfo-interval", self->meminfo_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "screenshots", self->screenshots_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "screenshot-interval", self->screenshot_interval_spin, "value",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "screenshots", self->screenshot_interval_spin, "sensitive", G_SETTINGS_BIND_GET);
 }
 
 GtkWidget *

@@ -243,12 +243,26 @@ start_cb (GObject      *object,
 
   self->view = adbscope_data_view_new (session);
   adbscope_data_view_set_visible_seconds (self->view, self->visible_seconds);
+  if (self->recording != NULL)
+    adbscope_data_view_set_recording (self->view, adbscope_recording_get_path (self->recording));
   g_signal_connect (session, "restarted", G_CALLBACK (on_restarted), self);
   g_signal_connect (session, "gap", G_CALLBACK (on_gap), self);
   set_pages_view (self, self->view);
   set_mode (self, "session");
   _adbscope_window_update_title (self);
   g_object_unref (self);
+}
+
+/* The preference (and the menu's toggle) applies at once to a live run. */
+static void
+apply_screenshots (AdbscopeWindow *self)
+{
+  if (self->session == NULL || self->opened_path != NULL)
+    return;
+  adbscope_session_set_screenshots (self->session, g_settings_get_boolean (self->settings, "screenshots"),
+                                    g_settings_get_uint (self->settings, "screenshot-interval") * 1000);
+  if (self->view != NULL)
+    g_signal_emit_by_name (self->view, "updated");
 }
 
 static void
@@ -260,6 +274,7 @@ start_session (AdbscopeWindow *self)
   adbscope_session_set_interval (self->session, g_settings_get_uint (self->settings, "sample-interval"));
   adbscope_session_set_history (self->session, g_settings_get_uint (self->settings, "history-length"));
   adbscope_session_set_meminfo_interval (self->session, g_settings_get_uint (self->settings, "meminfo-interval"));
+  apply_screenshots (self);
   {
     g_autoptr(GError) error = NULL;
     g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
@@ -421,6 +436,7 @@ _adbscope_window_open_recording (AdbscopeWindow  *self,
   g_free (self->package);
   self->package = g_strdup (run->package);
   self->view = adbscope_data_view_new (session);
+  adbscope_data_view_set_recording (self->view, path);
   adbscope_data_view_set_visible_seconds (self->view, CLAMP (self->opened_end_us / 1e6, 10, 24 * 3600));
   adbscope_data_view_set_end_time (self->view, self->opened_end_us);
   g_signal_connect (self->view, "notify::visible-seconds", G_CALLBACK (on_visible_seconds), self);
@@ -633,6 +649,15 @@ adbscope_window_init (AdbscopeWindow *self)
   g_signal_connect (self->app_picker, "app-activated", G_CALLBACK (on_app_activated), self);
   g_signal_connect (self->device_picker, "recording-activated", G_CALLBACK (on_recent_activated), self);
   g_signal_connect_swapped (self->settings, "changed::recent-recordings", G_CALLBACK (update_recent), self);
+  g_signal_connect_swapped (self->settings, "changed::screenshots", G_CALLBACK (apply_screenshots), self);
+  g_signal_connect_swapped (self->settings, "changed::screenshot-interval", G_CALLBACK (apply_screenshots), self);
+  {
+    g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+    g_autoptr(GAction) action = g_settings_create_action (self->settings, "screenshots");
+
+    g_action_map_add_action (G_ACTION_MAP (group), action);
+    gtk_widget_insert_action_group (GTK_WIDGET (self), "settings", G_ACTION_GROUP (group));
+  }
   update_recent (self);
   g_signal_connect (self->marker_entry, "activate", G_CALLBACK (on_marker_activate), self);
   g_signal_connect (self->marker_add_button, "clicked", G_CALLBACK (on_marker_activate), self);
