@@ -151,7 +151,10 @@ on_thumbnail_clicked (GtkButton               *button,
     return;
   dialog = adbscope_screenshot_dialog_new (self->view, adbscope_screenshot_strip_thumbnail_index (GTK_WIDGET (button)));
   if (GTK_IS_WINDOW (root))
-    gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (root));
+    {
+      gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (root));
+      gtk_window_set_application (GTK_WINDOW (dialog), gtk_window_get_application (GTK_WINDOW (root)));
+    }
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

@@ -19,6 +19,9 @@
 #include "adbscope-connection.h"
 #include "adbscope-network-page.h"
 #include "adbscope-window-private.h"
+#include "adbscope-overview-page.h"
+#include "adbscope-screenshot-dialog.h"
+#include "adbscope-screenshot-strip.h"
 #include "gui-test-util.h"
 
 static AdbscopeWindow *window;
@@ -248,6 +251,13 @@ main (int    argc,
   }
 
   set_scheme ("light");
+  {
+    /* Screenshots on the timeline, every 5 s and at the marker. */
+    g_autoptr(GSettings) settings = g_settings_new ("io.github.adbscope.Adbscope");
+
+    g_settings_set_uint (settings, "screenshot-interval", 5);
+    g_settings_set_boolean (settings, "screenshots", TRUE);
+  }
   gtk_widget_activate_action (GTK_WIDGET (window), "win.try-demo", NULL);
   if (!gui_test_wait (apps_loaded, NULL, 60000))
     g_error ("the demo device's apps did not show up (%s)", _adbscope_window_get_last_toast (window));
@@ -298,6 +308,37 @@ main (int    argc,
           gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", page_names[i]);
           save (dir, name, schemes[s]);
         }
+    }
+
+  /* The Overview scrolled down to its screenshots, and one full size. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "overview");
+  gui_test_spin (500);
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+    {
+      GtkWidget *scrolled = adw_bin_get_child (ADW_BIN (_adbscope_window_get_page (window, "overview")));
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+
+      set_scheme (schemes[s]);
+      gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
+      gui_test_spin (300);
+      save (dir, "02-overview-screenshots", schemes[s]);
+      gtk_adjustment_set_value (adj, 0);
+    }
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+    {
+      AdbscopeScreenshotStrip *strip = adbscope_overview_page_get_screenshot_strip (
+        ADBSCOPE_OVERVIEW_PAGE (_adbscope_window_get_page (window, "overview")));
+      g_autoptr(GPtrArray) thumbs = adbscope_screenshot_strip_list_thumbnails (strip);
+      GtkWindow *dialog;
+
+      if (thumbs->len == 0)
+        g_error ("no screenshot on the Overview");
+      set_scheme (schemes[s]);
+      g_signal_emit_by_name (g_ptr_array_index (thumbs, thumbs->len / 2), "clicked");
+      gui_test_spin (400);
+      dialog = find_window (app, ADBSCOPE_TYPE_SCREENSHOT_DIALOG);
+      save_widget (dir, "18-screenshot", schemes[s], GTK_WIDGET (dialog));
+      gtk_window_destroy (dialog);
     }
 
   /* The network: the capture dialogs, then the tables with traffic. */

@@ -111,8 +111,8 @@ adbscope_parse_screencap (const guint8      *data,
   if (!ihdr || !iend || out->width == 0 || out->height == 0)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
-                   _("The screenshot from the device is cut short or not a PNG (%" G_GSIZE_FORMAT " bytes)"),
-                   len - start);
+                   _("The screenshot from the device is cut short or not a PNG (%lu bytes)"),
+                   (unsigned long) (len - start));
       return FALSE;
     }
   out->png_offset = start;
