@@ -16,7 +16,7 @@
 #include "adbscope-screenshot-dialog.h"
 #include "adbscope-screenshot-strip.h"
 
-#define THUMB_HEIGHT 72
+#define THUMB_HEIGHT 96
 #define THUMB_GAP    4
 #define PAD          6
 
@@ -208,7 +208,7 @@ thumb_width (const AdbscopeScreenshot *shot)
   /* 9:20 until the size is known */
   double aspect = shot->width > 0 && shot->height > 0 ? (double) shot->width / shot->height : 0.45;
 
-  return MAX (8, (int) ceil (THUMB_HEIGHT * aspect));
+  return MAX (8, (int) ceil ((THUMB_HEIGHT - 4) * aspect) + 4);
 }
 
 static double
