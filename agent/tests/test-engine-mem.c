@@ -583,6 +583,8 @@ run_tcp (int version,
           CHECK (k != NULL);
           CHECK_CMPUINT (k->tcp_connections_total, ==, 1);
           CHECK_CMPUINT (k->malformed, ==, 0);
+          /* Nothing failed, and no write to the "TUN" was refused. */
+          CHECK_CMPUINT (k->errors, ==, 0);
           CHECK_CMPUINT (k->packets_read, >, up / (mtu - 40));
           CHECK_CMPUINT (k->bytes_written, >, down);
         }
