@@ -37,6 +37,7 @@ typedef struct {
   AdbscopeAgentEngine *engine;
   pthread_t            thread;
   char                 socket_name[64];
+  char                 pcap_name[80];
 } Mem;
 
 static uint64_t
@@ -119,7 +120,9 @@ mem_start (Mem *m,
   memcpy (config.dns6, app6, 16);
   config.dns6[15] = 2;
   config.have_dns6 = 1;
+  snprintf (m->pcap_name, sizeof m->pcap_name, "%s-pcap", m->socket_name);
   config.socket_name = m->socket_name;
+  config.pcap_socket_name = m->pcap_name;
   config.allowed_uids = &uid;
   config.n_allowed_uids = 1;
   config.idle_exit_ms = -1;
@@ -458,21 +461,53 @@ typedef struct {
   size_t  len;
 } SnapClient;
 
+static int
+abstract_connect (const char *name)
+{
+  struct sockaddr_un sun;
+  socklen_t len;
+  size_t name_len = strlen (name);
+  int fd;
+
+  CHECK_CMPUINT (name_len, <, sizeof sun.sun_path - 1);
+  memset (&sun, 0, sizeof sun);
+  sun.sun_family = AF_UNIX;
+  memcpy (sun.sun_path + 1, name, name_len);
+  len = (socklen_t) (offsetof (struct sockaddr_un, sun_path) + 1 + name_len);
+  fd = socket (AF_UNIX, SOCK_STREAM, 0);
+  CHECK (fd >= 0);
+  CHECK (connect (fd, (struct sockaddr *) &sun, len) == 0);
+  return fd;
+}
+
+/* Exactly @len bytes from @fd, within WAIT_MS. */
+static void
+read_exact (int     fd,
+            void   *buf,
+            size_t  len)
+{
+  uint64_t deadline = now_ms () + WAIT_MS;
+  size_t got = 0;
+
+  while (got < len)
+    {
+      struct pollfd pfd = { .fd = fd, .events = POLLIN };
+      ssize_t n;
+
+      CHECK_CMPUINT (now_ms (), <, deadline);
+      if (poll (&pfd, 1, 1000) <= 0)
+        continue;
+      n = read (fd, (uint8_t *) buf + got, len - got);
+      CHECK_CMPINT (n, >, 0);
+      got += (size_t) n;
+    }
+}
+
 static void
 snap_connect (SnapClient *c,
               const Mem  *m)
 {
-  struct sockaddr_un sun;
-  socklen_t len;
-  size_t name_len = strlen (m->socket_name);
-
-  memset (&sun, 0, sizeof sun);
-  sun.sun_family = AF_UNIX;
-  memcpy (sun.sun_path + 1, m->socket_name, name_len);
-  len = (socklen_t) (offsetof (struct sockaddr_un, sun_path) + 1 + name_len);
-  c->fd = socket (AF_UNIX, SOCK_STREAM, 0);
-  CHECK (c->fd >= 0);
-  CHECK (connect (c->fd, (struct sockaddr *) &sun, len) == 0);
+  c->fd = abstract_connect (m->socket_name);
   c->len = 0;
 }
 
@@ -623,16 +658,44 @@ test_udp_dns (void)
   };
   int answers = 0;
   EngineDnsQuery q;
+  int pcap;
+  uint32_t hdr[6], rec[4];
+  uint16_t version[2];
+  uint8_t sent[200], captured[200];
+  size_t sent_len;
 
   mem_start (&m, 1500);
   server_bind (&echo, 4, SOCK_DGRAM);
   CHECK (pthread_create (&echo.thread, NULL, udp_echo_thread, &echo) == 0);
 
+  /* The pcap stream: its header (in the engine's byte order, which the
+   * magic tells) comes once the engine has taken the client, so what is
+   * sent after it is captured. */
+  pcap = abstract_connect (m.pcap_name);
+  read_exact (pcap, hdr, sizeof hdr);
+  CHECK_CMPHEX (hdr[0], ==, 0xa1b2c3d4u);
+  memcpy (version, &hdr[1], sizeof version);
+  CHECK_CMPUINT (version[0], ==, 2);
+  CHECK_CMPUINT (version[1], ==, 4);
+  CHECK_CMPUINT (hdr[4], >=, 1500);
+  CHECK_CMPUINT (hdr[5], ==, 101);                       /* LINKTYPE_RAW */
+
   flow_packet (&p, 4, 17, 5353, echo.port);
   p.payload = (const uint8_t *) msg;
   p.payload_len = sizeof msg;
+  sent_len = engine_packet_build (sent, sizeof sent, &p);
+  CHECK_CMPUINT (sent_len, >, 0);
   app_send (&m, &p);
   CHECK (app_recv (&m, &in, rx, sizeof rx, WAIT_MS));
+  /* The first record is the app's datagram, whole. */
+  read_exact (pcap, rec, sizeof rec);
+  CHECK_CMPUINT (rec[2], ==, sent_len);
+  CHECK_CMPUINT (rec[3], ==, sent_len);
+  CHECK_CMPUINT (rec[1], <, 1000000);
+  CHECK_CMPUINT (rec[0], >, 1600000000u);                /* wall-clock seconds */
+  read_exact (pcap, captured, sent_len);
+  CHECK_CMPMEM (captured, sent_len, sent, sent_len);
+  close (pcap);
   CHECK_CMPUINT (in.protocol, ==, 17);
   CHECK_CMPUINT (in.sport, ==, echo.port);
   CHECK_CMPUINT (in.dport, ==, 5353);
