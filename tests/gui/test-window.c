@@ -28,6 +28,8 @@
 #include "adbscope-line-layer.h"
 #include "adbscope-thread.h"
 #include "adbscope-window-private.h"
+#include "adbscope-overview-page.h"
+#include "adbscope-screenshot-strip.h"
 #include "gui-test-util.h"
 
 #define DEMO ADBSCOPE_DEMO_PACKAGE
@@ -567,6 +569,53 @@ load_json (const char *path)
   return json_node_copy (json_parser_get_root (parser));
 }
 
+static gboolean
+live_thumbnails (gpointer data)
+{
+  AdbscopeScreenshotStrip *strip = data;
+  g_autoptr(GPtrArray) thumbs = adbscope_screenshot_strip_list_thumbnails (strip);
+
+  return thumbs->len >= 2
+         && gtk_picture_get_paintable (GTK_PICTURE (gtk_button_get_child (g_ptr_array_index (thumbs, 0)))) != NULL;
+}
+
+/* Live: the menu's toggle starts screenshots in the running session at
+ * once; they arrive (from the sim's screencap through adb) into the
+ * strip, at the device's size, and go into the live recording; off again,
+ * no more come. */
+static void
+test_live_screenshots (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  AdbscopeScreenshotStrip *strip = adbscope_overview_page_get_screenshot_strip (
+    ADBSCOPE_OVERVIEW_PAGE (_adbscope_window_get_page (window, "overview")));
+  AdbscopeDataView *view = _adbscope_window_get_view (window);
+  const AdbscopeScreenshot *shot;
+  guint n;
+
+  adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), "overview");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (strip)));
+  g_settings_set_uint (settings, "screenshot-interval", 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "settings.screenshots", NULL));
+  g_assert_true (g_settings_get_boolean (settings, "screenshots"));
+  g_assert_true (gui_test_wait (live_thumbnails, strip, 30000));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (strip)));
+  shot = adbscope_data_view_get_screenshot (view, 0);
+  g_assert_cmpuint (shot->width, ==, 1080);
+  g_assert_cmpuint (shot->height, ==, 2400);
+  g_assert_nonnull (shot->png);
+  g_assert_cmpfloat (shot->cpu_ms, >, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "settings.screenshots", NULL));
+  g_assert_false (g_settings_get_boolean (settings, "screenshots"));
+  gui_test_spin (1500);
+  n = adbscope_data_view_get_n_screenshots (view);
+  gui_test_spin (2500);
+  g_assert_cmpuint (adbscope_data_view_get_n_screenshots (view), ==, n);
+  g_settings_reset (settings, "screenshots");
+  g_settings_reset (settings, "screenshot-interval");
+}
+
 static void
 test_marker_and_export (void)
 {
@@ -999,6 +1048,7 @@ main (int    argc,
       goto run;
     }
   g_test_add_func ("/gui/window/pages-fill", test_pages_fill);
+  g_test_add_func ("/gui/window/live-screenshots", test_live_screenshots);
   g_test_add_func ("/gui/window/thread-identity", test_thread_identity);
   g_test_add_func ("/gui/window/pause-resume", test_pause_resume);
   g_test_add_func ("/gui/window/paused-frozen", test_paused_frozen);
