@@ -691,6 +691,7 @@ screenshots_object (const AdbscopeRun *run)
   json_object_set_boolean_member (o, "enabled", on);
   json_object_set_int_member (o, "count", run ? run->screenshots->len : 0);
   json_object_set_int_member (o, "at_markers", markers);
+  json_object_set_int_member (o, "skipped", run ? run->screenshots_skipped : 0);
   set_number (o, "interval_s", on && run->screenshot_interval_s > 0 ? run->screenshot_interval_s : NAN);
   json_object_set_object_member (o, "cost_ms", shot_cost (run, G_STRUCT_OFFSET (AdbscopeScreenshot, cost_ms)));
   json_object_set_object_member (o, "cpu_ms", shot_cost (run, G_STRUCT_OFFSET (AdbscopeScreenshot, cpu_ms)));

@@ -241,6 +241,7 @@ adbscope_run_new_from_session (AdbscopeSession *session)
 
     if (adbscope_session_get_screenshots_enabled (session, &interval_ms) || shots->len > 0)
       run->screenshot_interval_s = interval_ms / 1000.0;
+    run->screenshots_skipped = adbscope_session_get_screenshots_skipped (session);
     for (guint i = 0; i < shots->len; i++)
       {
         AdbscopeScreenshot *shot = adbscope_screenshot_copy (g_ptr_array_index (shots, i));
@@ -552,6 +553,7 @@ load_screenshots (AdbscopeRun *run,
       g_ptr_array_add (run->screenshots, shot);
     }
   sqlite3_finalize (st);
+  run->screenshots_skipped = (guint) CLAMP (meta_int (meta, "screenshots_skipped"), 0, G_MAXUINT);
   if (interval != NULL)
     run->screenshot_interval_s = g_ascii_strtod (interval, NULL);
   else if (run->screenshots->len > 0)

@@ -60,6 +60,7 @@ typedef struct _AdbscopeRun
    * markers only). */
   GPtrArray  *screenshots;
   double      screenshot_interval_s;
+  guint       screenshots_skipped;   /* over the whole run */
   /* A live run's session, for what recordings do not keep yet (frame
    * sources, the app's processes, the GPU node); NULL for a recording. */
   AdbscopeSession *session;

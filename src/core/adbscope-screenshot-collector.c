@@ -24,12 +24,14 @@ struct _AdbscopeScreenshotCollector
   GCancellable *cancellable;  /* of the shot in flight */
   gboolean      pending;      /* asked for while one was in flight */
   gboolean      pending_marker;
+  guint         n_skipped;    /* ticks that came while one was in flight */
 };
 
 enum
 {
   SIGNAL_SCREENSHOT,
   SIGNAL_FAILED,
+  SIGNAL_SKIPPED,
   N_SIGNALS
 };
 
@@ -200,6 +202,11 @@ on_tick (gpointer data)
 
   if (self->cancellable == NULL)
     take (self, FALSE);
+  else
+    {
+      self->n_skipped++;
+      g_signal_emit (self, signals[SIGNAL_SKIPPED], 0);
+    }
   return G_SOURCE_CONTINUE;
 }
 
@@ -243,6 +250,11 @@ adbscope_screenshot_collector_class_init (AdbscopeScreenshotCollectorClass *klas
   signals[SIGNAL_FAILED] =
     g_signal_new ("failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+  /* An interval's tick came while the previous screenshot was still
+   * being taken (a slow phone or link): none was taken for it. */
+  signals[SIGNAL_SKIPPED] =
+    g_signal_new ("skipped", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -318,6 +330,13 @@ adbscope_screenshot_collector_request (AdbscopeScreenshotCollector *self,
 
   if (self->running)
     take (self, at_marker);
+}
+
+guint
+adbscope_screenshot_collector_get_n_skipped (AdbscopeScreenshotCollector *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SCREENSHOT_COLLECTOR (self), 0);
+  return self->n_skipped;
 }
 
 gboolean

@@ -32,6 +32,7 @@ void                         adbscope_screenshot_collector_stop         (Adbscop
 /* One now (after the one in flight); @at_marker is passed on. */
 void                         adbscope_screenshot_collector_request      (AdbscopeScreenshotCollector *self,
                                                                          gboolean                     at_marker);
+guint                        adbscope_screenshot_collector_get_n_skipped (AdbscopeScreenshotCollector *self);
 gboolean                     adbscope_screenshot_collector_is_busy      (AdbscopeScreenshotCollector *self);
 
 G_END_DECLS

@@ -125,6 +125,7 @@ struct _AdbscopeSession
   guint                    shots_interval_ms;  /* 0: at markers only */
   AdbscopeScreenshotCollector *shots;
   GPtrArray               *screenshots;        /* AdbscopeScreenshot*, oldest first */
+  guint                    shots_skipped;      /* a session made from a recording */
   /* The capture's rows in the recording */
   GHashTable              *conns_recorded;     /* AdbscopeConnection* written */
   guint                    dns_recorded;       /* lookups written (the model only appends) */
@@ -725,6 +726,19 @@ on_screenshot_failed (AdbscopeScreenshotCollector *collector,
   g_message ("screenshot: %s", error->message);
 }
 
+/* Kept with the recording (the whole run's count, like the capture's). */
+static void
+on_screenshot_skipped (AdbscopeScreenshotCollector *collector,
+                       AdbscopeSession             *self)
+{
+  if (recording (self))
+    {
+      g_autofree char *n = g_strdup_printf ("%u", adbscope_screenshot_collector_get_n_skipped (collector));
+
+      adbscope_recording_set_meta (self->recording, "screenshots_skipped", n);
+    }
+}
+
 static void
 start_screenshots (AdbscopeSession *self)
 {
@@ -732,6 +746,7 @@ start_screenshots (AdbscopeSession *self)
     {
       self->shots = adbscope_screenshot_collector_new (self->serial);
       g_signal_connect (self->shots, "screenshot", G_CALLBACK (on_screenshot), self);
+      g_signal_connect (self->shots, "skipped", G_CALLBACK (on_screenshot_skipped), self);
       g_signal_connect (self->shots, "failed", G_CALLBACK (on_screenshot_failed), self);
     }
   adbscope_screenshot_collector_set_interval (self->shots, self->shots_interval_ms);
@@ -801,7 +816,13 @@ start_collectors (AdbscopeSession *self)
     adbscope_collector_start (g_ptr_array_index (self->collectors, i));
   self->watchdog_id = g_timeout_add (self->interval_ms, watchdog_cb, self);
   if (self->shots_enabled)
-    start_screenshots (self);
+    {
+      start_screenshots (self);
+      /* Markers dropped while the device was being probed mark the start:
+       * their screenshot is the first one after it. */
+      if (self->markers->len > 0)
+        adbscope_screenshot_collector_request (self->shots, TRUE);
+    }
 }
 
 static void
@@ -1529,6 +1550,7 @@ adbscope_session_new_from_run (const AdbscopeRun *run)
   for (guint i = 0; i < run->screenshots->len; i++)
     g_ptr_array_add (self->screenshots, adbscope_screenshot_copy (g_ptr_array_index (run->screenshots, i)));
   self->shots_enabled = isfinite (run->screenshot_interval_s);
+  self->shots_skipped = run->screenshots_skipped;
   self->shots_interval_ms = self->shots_enabled ? (guint) (run->screenshot_interval_s * 1000) : 0;
   system_state_clear (&self->system);
   self->system.processes = run->system->processes ? g_array_ref (run->system->processes) : NULL;
@@ -1612,6 +1634,16 @@ adbscope_session_get_screenshots_enabled (AdbscopeSession *self,
  *   oldest first; with a recording, only the latest keep their PNG in
  *   memory (png NULL: read it from the file)
  */
+/* Interval ticks that found the previous screenshot still being taken. */
+guint
+adbscope_session_get_screenshots_skipped (AdbscopeSession *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), 0);
+  if (self->shots == NULL)
+    return self->shots_skipped;
+  return adbscope_screenshot_collector_get_n_skipped (self->shots);
+}
+
 GPtrArray *
 adbscope_session_get_screenshots (AdbscopeSession *self)
 {

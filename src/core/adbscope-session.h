@@ -214,6 +214,7 @@ void                       adbscope_session_set_screenshots     (AdbscopeSession
 gboolean                   adbscope_session_get_screenshots_enabled (AdbscopeSession *self,
                                                                  guint            *interval_ms);
 GPtrArray                 *adbscope_session_get_screenshots     (AdbscopeSession  *self);
+guint                      adbscope_session_get_screenshots_skipped (AdbscopeSession *self);
 
 typedef struct _AdbscopeRun AdbscopeRun;
 

