@@ -6,7 +6,12 @@
  * - Starting the server prints "* daemon not running; starting now…" and
  *   "* daemon started successfully" on stderr: never taken for an error.
  * - ANDROID_ADB_SERVER_PORT is inherited by every adb we spawn, so tests and
- *   benchmarks can run a private server; we never pass -P ourselves.
+ *   benchmarks can run a private server.  Only an adb server chosen with
+ *   adbscope_adb_set_server() (--adb-server, ADBSCOPE_ADB_SERVER, the
+ *   preference) is passed, as `-L tcp:HOST:PORT` (adb's -H/-P, written so
+ *   an IPv6 address survives); it overrides every adb variable.  adb never
+ *   starts a server on a remote host: it fails with "cannot connect to
+ *   daemon at tcp:…", which adbscope_adb_error_from_stderr() reports.
  * - `track-devices` in adb 29 does not report a TCP device going offline:
  *   the device monitor also polls `adb devices -l` (adbscope-device-monitor.c).
  */
@@ -18,9 +23,14 @@
 #include "adbscope-adb-parse.h"
 #include "adbscope-error.h"
 #include "adbscope-adb-private.h"
+#include "adbscope-validate.h"
 
 G_LOCK_DEFINE_STATIC (adb_path);
 static char *adb_path;
+
+G_LOCK_DEFINE_STATIC (adb_server);
+static char *server_host;   /* NULL: adb's own choice (local) */
+static guint server_port;
 
 /* Found once: $ADB (a path, or a name looked up in PATH), else `adb` in PATH. */
 const char *
@@ -77,7 +87,61 @@ _adbscope_adb_reset_path (void)
   G_UNLOCK (adb_path);
 }
 
-/* The one place an adb command line is built: ADB [-s SERIAL] ARGS… */
+/* Chooses the adb server every later adb command talks to: "HOST:PORT",
+ * "HOST" (port 5037), "[V6]:PORT"; NULL, "" or "local" for adb's default
+ * (the local server, ANDROID_ADB_SERVER_PORT honoured).  Nothing is
+ * contacted here: adbscope_adb_check_server() does that. */
+gboolean
+adbscope_adb_set_server (const char  *address,
+                         GError     **error)
+{
+  g_autofree char *host = NULL;
+  guint port = 0;
+
+  if (address != NULL && address[0] != '\0' && !g_str_equal (address, "local") &&
+      !adbscope_network_address_split (address, ADBSCOPE_ADB_DEFAULT_SERVER_PORT, &host, &port))
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,
+                   _("“%s” is not an adb server address: write HOST:PORT (e.g. farm.example.com:5037) or “local”"),
+                   address);
+      return FALSE;
+    }
+  G_LOCK (adb_server);
+  g_free (server_host);
+  server_host = g_steal_pointer (&host);
+  server_port = port;
+  G_UNLOCK (adb_server);
+  return TRUE;
+}
+
+/* "HOST:PORT" of the chosen server, or NULL for the local default. */
+char *
+adbscope_adb_dup_server (void)
+{
+  char *text = NULL;
+
+  G_LOCK (adb_server);
+  if (server_host != NULL)
+    text = adbscope_network_address_join (server_host, server_port);
+  G_UNLOCK (adb_server);
+  return text;
+}
+
+/* Where a port that `adb forward` opened can be reached: the chosen
+ * server's host (its forwards listen on its machine), or NULL for this
+ * machine's loopback. */
+char *
+adbscope_adb_dup_server_host (void)
+{
+  char *host;
+
+  G_LOCK (adb_server);
+  host = g_strdup (server_host);
+  G_UNLOCK (adb_server);
+  return host;
+}
+
+/* The one place an adb command line is built: ADB [-L SERVER] [-s SERIAL] ARGS… */
 char **
 adbscope_adb_build_argv (const char         *path,
                          const char         *serial,
@@ -88,6 +152,15 @@ adbscope_adb_build_argv (const char         *path,
   g_return_val_if_fail (path != NULL, NULL);
 
   g_ptr_array_add (argv, g_strdup (path));
+  G_LOCK (adb_server);
+  if (server_host != NULL)
+    {
+      g_autofree char *address = adbscope_network_address_join (server_host, server_port);
+
+      g_ptr_array_add (argv, g_strdup ("-L"));
+      g_ptr_array_add (argv, g_strconcat ("tcp:", address, NULL));
+    }
+  G_UNLOCK (adb_server);
   if (serial != NULL)
     {
       g_ptr_array_add (argv, g_strdup ("-s"));
@@ -303,6 +376,47 @@ adbscope_adb_connect_async (const char         *address,
 gboolean
 adbscope_adb_connect_finish (GAsyncResult  *result,
                              GError       **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+check_server_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err_text = NULL;
+  g_autofree char *out = NULL;
+  int status = 0;
+
+  out = adbscope_adb_run_finish (result, &status, &err_text, &error);
+  if (out == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else if (status != 0)
+    g_task_return_error (task, adbscope_adb_error_from_stderr (err_text, NULL));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Asks the chosen adb server for its device list: an error says that
+ * nothing answers there (or what adb said instead). */
+void
+adbscope_adb_check_server_async (GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  const char *args[] = { "devices", NULL };
+
+  g_task_set_source_tag (task, adbscope_adb_check_server_async);
+  adbscope_adb_run_async (NULL, args, cancellable, check_server_cb, task);
+}
+
+gboolean
+adbscope_adb_check_server_finish (GAsyncResult  *result,
+                                  GError       **error)
 {
   return g_task_propagate_boolean (G_TASK (result), error);
 }
