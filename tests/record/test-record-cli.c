@@ -202,7 +202,25 @@ test_mark_stop_samples (void)
   state_path = wait_for_state_file ();
   g_assert_cmpint (g_stat (state_path, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0600);
-  g_usleep (2500 * 1000);
+  /* The session starts after the control file: wait for its second sample
+   * (a second in, under any load) rather than a fixed time. */
+  {
+    gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+    guint rows = 0;
+
+    while (rows < 3 && g_get_monotonic_time () < deadline)
+      {
+        g_autofree char *text = NULL;
+
+        g_usleep (100 * 1000);
+        rows = 0;
+        if (g_file_get_contents (csv_path, &text, NULL, NULL))
+          for (const char *p = text; *p != '\0'; p++)
+            rows += *p == '\n';
+      }
+    g_assert_cmpuint (rows, >=, 3);
+  }
+  g_usleep (500 * 1000);
 
   mark = run_json (&status, "mark", "scrolling starts", NULL);
   g_assert_cmpint (status, ==, 0);
