@@ -87,6 +87,25 @@ _adbscope_adb_reset_path (void)
   G_UNLOCK (adb_path);
 }
 
+/* NULL, "" and "local" give *host NULL (adb's own choice). */
+static gboolean
+parse_server (const char  *address,
+              char       **host,
+              guint       *port,
+              GError     **error)
+{
+  *host = NULL;
+  *port = 0;
+  if (address == NULL || address[0] == '\0' || g_str_equal (address, "local"))
+    return TRUE;
+  if (adbscope_network_address_split (address, ADBSCOPE_ADB_DEFAULT_SERVER_PORT, host, port))
+    return TRUE;
+  g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,
+               _("“%s” is not an adb server address: write HOST:PORT (e.g. farm.example.com:5037) or “local”"),
+               address);
+  return FALSE;
+}
+
 /* Chooses the adb server every later adb command talks to: "HOST:PORT",
  * "HOST" (port 5037), "[V6]:PORT"; NULL, "" or "local" for adb's default
  * (the local server, ANDROID_ADB_SERVER_PORT honoured).  Nothing is
@@ -98,14 +117,8 @@ adbscope_adb_set_server (const char  *address,
   g_autofree char *host = NULL;
   guint port = 0;
 
-  if (address != NULL && address[0] != '\0' && !g_str_equal (address, "local") &&
-      !adbscope_network_address_split (address, ADBSCOPE_ADB_DEFAULT_SERVER_PORT, &host, &port))
-    {
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,
-                   _("“%s” is not an adb server address: write HOST:PORT (e.g. farm.example.com:5037) or “local”"),
-                   address);
-      return FALSE;
-    }
+  if (!parse_server (address, &host, &port, error))
+    return FALSE;
   G_LOCK (adb_server);
   g_free (server_host);
   server_host = g_steal_pointer (&host);
@@ -250,6 +263,39 @@ run_communicate_cb (GObject      *object,
  * A non-zero exit status is not an error here: callers know what adb's
  * exit status means for their command (for some it means nothing).
  */
+/* Runs ARGV (a whole adb command line, or NULL with @error) to completion
+ * for adbscope_adb_run_finish(). */
+static void
+run_argv_async (char               **argv,
+                const GError        *error,
+                GCancellable        *cancellable,
+                GAsyncReadyCallback  callback,
+                gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) local = NULL;
+
+  g_task_set_source_tag (task, adbscope_adb_run_async);
+  g_task_set_task_data (task, g_new0 (RunResult, 1), (GDestroyNotify) run_result_free);
+  if (argv == NULL)
+    {
+      g_task_return_error (task, g_error_copy (error));
+      return;
+    }
+  proc = g_subprocess_newv ((const char * const *) argv,
+                            G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                            G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                            G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                            &local);
+  if (proc == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&local));
+      return;
+    }
+  g_subprocess_communicate_utf8_async (proc, NULL, cancellable, run_communicate_cb, g_steal_pointer (&task));
+}
+
 void
 adbscope_adb_run_async (const char         *serial,
                         const char * const *args,
@@ -257,23 +303,13 @@ adbscope_adb_run_async (const char         *serial,
                         GAsyncReadyCallback callback,
                         gpointer            user_data)
 {
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  g_autoptr(GSubprocess) proc = NULL;
   g_autoptr(GError) error = NULL;
+  g_auto(GStrv) argv = NULL;
+  const char *path = adbscope_adb_get_path (&error);
 
-  g_task_set_source_tag (task, adbscope_adb_run_async);
-  g_task_set_task_data (task, g_new0 (RunResult, 1), (GDestroyNotify) run_result_free);
-  proc = adbscope_adb_spawn (serial, args,
-                             G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                             G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                             G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                             &error);
-  if (proc == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  g_subprocess_communicate_utf8_async (proc, NULL, cancellable, run_communicate_cb, g_steal_pointer (&task));
+  if (path != NULL)
+    argv = adbscope_adb_build_argv (path, serial, args);
+  run_argv_async (argv, error, cancellable, callback, user_data);
 }
 
 char *
@@ -400,18 +436,44 @@ check_server_cb (GObject      *object,
     g_task_return_boolean (task, TRUE);
 }
 
-/* Asks the chosen adb server for its device list: an error says that
- * nothing answers there (or what adb said instead). */
+/* Asks the adb server at @address ("HOST:PORT"; NULL, "" or "local" for
+ * the local one) for its device list, without choosing it: an error says
+ * that nothing answers there (or what adb said instead). */
 void
-adbscope_adb_check_server_async (GCancellable        *cancellable,
+adbscope_adb_check_server_async (const char          *address,
+                                 GCancellable        *cancellable,
                                  GAsyncReadyCallback  callback,
                                  gpointer             user_data)
 {
   GTask *task = g_task_new (NULL, cancellable, callback, user_data);
-  const char *args[] = { "devices", NULL };
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *host = NULL;
+  const char *path;
+  guint port;
 
   g_task_set_source_tag (task, adbscope_adb_check_server_async);
-  adbscope_adb_run_async (NULL, args, cancellable, check_server_cb, task);
+  if (!parse_server (address, &host, &port, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+  path = adbscope_adb_get_path (&error);
+  if (path != NULL)
+    {
+      g_ptr_array_add (argv, g_strdup (path));
+      if (host != NULL)
+        {
+          g_autofree char *joined = adbscope_network_address_join (host, port);
+
+          g_ptr_array_add (argv, g_strdup ("-L"));
+          g_ptr_array_add (argv, g_strconcat ("tcp:", joined, NULL));
+        }
+      g_ptr_array_add (argv, g_strdup ("devices"));
+      g_ptr_array_add (argv, NULL);
+    }
+  run_argv_async (path != NULL ? (char **) argv->pdata : NULL, error, cancellable, check_server_cb, task);
 }
 
 gboolean

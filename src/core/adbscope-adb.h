@@ -16,7 +16,8 @@ gboolean     adbscope_adb_set_server      (const char           *address,
                                            GError              **error);
 char        *adbscope_adb_dup_server      (void);
 char        *adbscope_adb_dup_server_host (void);
-void         adbscope_adb_check_server_async  (GCancellable        *cancellable,
+void         adbscope_adb_check_server_async  (const char          *address,
+                                               GCancellable        *cancellable,
                                                GAsyncReadyCallback  callback,
                                                gpointer             user_data);
 gboolean     adbscope_adb_check_server_finish (GAsyncResult        *result,

@@ -128,6 +128,15 @@ _adbscope_window_choose_device (AdbscopeWindow *self,
   _adbscope_window_update_title (self);
 }
 
+/* Another adb server: its devices replace the list (a running session
+ * keeps its own adb commands, which now go to that server too). */
+void
+_adbscope_window_restart_monitor (AdbscopeWindow *self)
+{
+  adbscope_device_monitor_stop (self->monitor);
+  adbscope_device_monitor_start (self->monitor);
+}
+
 static void
 on_restarted (AdbscopeSession *session,
               int              pid,
