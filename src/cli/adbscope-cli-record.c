@@ -184,33 +184,21 @@ deliver_report (JsonNode          *report,
 
 /* Beside -o (report.json → report.adbscope; report-2.adbscope when that
  * exists), else a dated file in the data folder. */
+/* Beside -o, or in the data folder, named by the app and the time. */
 static char *
-default_recording_path (const char *output,
+default_recording_base (const char *output,
                         const char *package)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autofree char *base = NULL;
-  char *path;
+  g_autofree char *dir = NULL;
+  g_autofree char *name = NULL;
 
   if (output != NULL)
-    base = adbscope_recording_path_beside (output);
-  else
-    {
-      g_autofree char *dir = adbscope_recording_default_dir ();
-      g_autofree char *name = adbscope_recording_default_name (package, now);
-
-      g_mkdir_with_parents (dir, 0700);
-      base = g_build_filename (dir, name, NULL);
-    }
-  path = g_strdup (base);
-  for (guint i = 2; g_file_test (path, G_FILE_TEST_EXISTS) && i < 10000; i++)
-    {
-      g_autofree char *stem = g_strndup (base, strlen (base) - strlen (ADBSCOPE_RECORDING_SUFFIX));
-
-      g_free (path);
-      path = g_strdup_printf ("%s-%u" ADBSCOPE_RECORDING_SUFFIX, stem, i);
-    }
-  return path;
+    return adbscope_recording_path_beside (output);
+  dir = adbscope_recording_default_dir ();
+  name = adbscope_recording_default_name (package, now);
+  g_mkdir_with_parents (dir, 0700);
+  return g_build_filename (dir, name, NULL);
 }
 
 /* The whole run, read back from the file the run was streamed into.  If
@@ -541,15 +529,11 @@ adbscope_cli_record (int    argc,
   if (recording_path != NULL)
     recording = adbscope_recording_create (recording_path, &r.error);
   else
-    /* Records of one app on two devices may pick the same default name
-     * in the same second: the one that lost the file takes the next. */
-    for (guint attempt = 0; recording == NULL && attempt < 5; attempt++)
-      {
-        g_clear_error (&r.error);
-        g_free (recording_path);
-        recording_path = default_recording_path (output, package);
-        recording = adbscope_recording_create (recording_path, &r.error);
-      }
+    {
+      g_autofree char *base = default_recording_base (output, package);
+
+      recording = adbscope_recording_create_unique (base, &recording_path, &r.error);
+    }
   if (recording == NULL)
     goto fail;
 

@@ -276,9 +276,10 @@ start_session (AdbscopeWindow *self)
     g_autofree char *name = adbscope_recording_default_name (self->package, now);
     g_autofree char *path = g_build_filename (dir, name, NULL);
 
-    /* Every run is a file too; without one it still runs, from memory. */
+    /* Every run is a file too; without one it still runs, from memory.
+     * Another window may start a run of the same app in the same second. */
     g_mkdir_with_parents (dir, 0700);
-    self->recording = adbscope_recording_create (path, &error);
+    self->recording = adbscope_recording_create_unique (path, NULL, &error);
     if (self->recording != NULL)
       adbscope_session_set_recording (self->session, self->recording);
     else

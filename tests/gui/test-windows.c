@@ -147,6 +147,10 @@ test_second_window (void)
   g_assert_true (_adbscope_window_get_session (first) != _adbscope_window_get_session (second));
   assert_shows (first, phone);
   assert_shows (second, tablet);
+  /* Each run has its own file, even when both started in one second. */
+  g_assert_nonnull (first->recording);
+  g_assert_nonnull (second->recording);
+  g_assert_cmpstr (adbscope_recording_get_path (first->recording), !=, adbscope_recording_get_path (second->recording));
   {
     const AdbscopeProbeResult *a = adbscope_session_get_probe (_adbscope_window_get_session (first));
     const AdbscopeProbeResult *b = adbscope_session_get_probe (_adbscope_window_get_session (second));
