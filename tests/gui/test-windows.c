@@ -121,6 +121,14 @@ test_second_window (void)
   GList *windows;
 
   g_assert_true (gui_test_wait (both_rows_ready, first, 30000));
+  /* ADBSCOPE_SHOTS_DIR=DIR: a picture of the two rows, to look at. */
+  if (g_getenv ("ADBSCOPE_SHOTS_DIR") != NULL)
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("ADBSCOPE_SHOTS_DIR"), "two-devices.png", NULL);
+
+      gui_test_spin (300);
+      g_assert_true (gui_test_save_window (GTK_WIDGET (first), path));
+    }
   button = find_button (GTK_WIDGET (device_row (first, tablet_serial)), "Open in New Window");
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_get_visible (button));
