@@ -184,33 +184,21 @@ deliver_report (JsonNode          *report,
 
 /* Beside -o (report.json → report.adbscope; report-2.adbscope when that
  * exists), else a dated file in the data folder. */
+/* Beside -o, or in the data folder, named by the app and the time. */
 static char *
-default_recording_path (const char *output,
+default_recording_base (const char *output,
                         const char *package)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autofree char *base = NULL;
-  char *path;
+  g_autofree char *dir = NULL;
+  g_autofree char *name = NULL;
 
   if (output != NULL)
-    base = adbscope_recording_path_beside (output);
-  else
-    {
-      g_autofree char *dir = adbscope_recording_default_dir ();
-      g_autofree char *name = adbscope_recording_default_name (package, now);
-
-      g_mkdir_with_parents (dir, 0700);
-      base = g_build_filename (dir, name, NULL);
-    }
-  path = g_strdup (base);
-  for (guint i = 2; g_file_test (path, G_FILE_TEST_EXISTS) && i < 10000; i++)
-    {
-      g_autofree char *stem = g_strndup (base, strlen (base) - strlen (ADBSCOPE_RECORDING_SUFFIX));
-
-      g_free (path);
-      path = g_strdup_printf ("%s-%u" ADBSCOPE_RECORDING_SUFFIX, stem, i);
-    }
-  return path;
+    return adbscope_recording_path_beside (output);
+  dir = adbscope_recording_default_dir ();
+  name = adbscope_recording_default_name (package, now);
+  g_mkdir_with_parents (dir, 0700);
+  return g_build_filename (dir, name, NULL);
 }
 
 /* The whole run, read back from the file the run was streamed into.  If
@@ -382,12 +370,14 @@ adbscope_cli_record (int    argc,
   g_autofree char *profile = NULL;
   g_autofree char *pcap = NULL;
   g_autofree char *recording_path = NULL;
+  g_autofree char *record_id = NULL;
   g_auto(GStrv) asserts = NULL;
   gboolean demo = FALSE;
   gboolean capture = FALSE;
   const GOptionEntry entries[] = {
     { "package", 'p', 0, G_OPTION_ARG_STRING, &package, N_("Package of the app to watch"), N_("PKG") },
     { "serial", 's', 0, G_OPTION_ARG_STRING, &serial, N_("Device serial (default: the only device)"), N_("SERIAL") },
+    { "id", 0, 0, G_OPTION_ARG_STRING, &record_id, N_("Name this record for mark and stop --id (default: a random one)"), N_("ID") },
     { "demo", 0, 0, G_OPTION_ARG_NONE, &demo, N_("Record the simulated demo device, started for this run"), NULL },
     { "profile", 0, 0, G_OPTION_ARG_STRING, &profile, N_("Profile of the demo device (pixel-14, legacy-8, tablet-13, redmi-13)"), N_("NAME") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the report here instead of stdout"), N_("FILE") },
@@ -445,6 +435,8 @@ adbscope_cli_record (int    argc,
     }
   if (demo && serial != NULL)
     return adbscope_cli_usage_error (_("--demo and -s cannot be used together"));
+  if (record_id != NULL && !adbscope_control_id_is_valid (record_id))
+    return adbscope_cli_usage_error (_("“%s” is not a record id: use 1 to 64 letters, digits, “.”, “_” or “-”"), record_id);
   if (duration != NULL && !parse_duration_ms (duration, &duration_ms))
     return adbscope_cli_usage_error (_("Cannot use the duration “%s”: write a positive time of at least 1ms, e.g. 30s or 5m"), duration);
   if (interval != NULL && (!parse_duration_ms (interval, &interval_ms) || interval_ms < 100 || interval_ms > 60000))
@@ -531,7 +523,7 @@ adbscope_cli_record (int    argc,
       g_signal_connect (r.capture, "notify::state", G_CALLBACK (on_capture_state), &r);
     }
 
-  control = adbscope_control_server_new ();
+  control = adbscope_control_server_new (record_id, serial);
   if (!adbscope_control_server_start (control, &r.error))
     goto fail;
   r.control = control;
@@ -539,9 +531,14 @@ adbscope_cli_record (int    argc,
   /* The recording only once this is the one record running: a second
    * record started in the same instant ended above, before it touched a
    * recording file. */
-  if (recording_path == NULL)
-    recording_path = default_recording_path (output, package);
-  recording = adbscope_recording_create (recording_path, &r.error);
+  if (recording_path != NULL)
+    recording = adbscope_recording_create (recording_path, &r.error);
+  else
+    {
+      g_autofree char *base = default_recording_base (output, package);
+
+      recording = adbscope_recording_create_unique (base, &recording_path, &r.error);
+    }
   if (recording == NULL)
     goto fail;
 
@@ -654,12 +651,22 @@ control_command (int         argc,
   g_autoptr(GOptionContext) context = g_option_context_new (g_str_equal (command, "mark") ? "LABEL" : NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) reply = NULL;
+  g_autofree char *serial = NULL;
+  g_autofree char *id = NULL;
   const char *label = NULL;
+  const GOptionEntry entries[] = {
+    { "serial", 's', 0, G_OPTION_ARG_STRING, &serial, N_("The record of this device"), N_("SERIAL") },
+    { "id", 0, 0, G_OPTION_ARG_STRING, &id, N_("The record with this id (record --id)"), N_("ID") },
+    { NULL }
+  };
   int rc;
 
   g_option_context_set_summary (context, g_str_equal (command, "mark") ?
-                                _("Add a labelled marker to the running record.") :
-                                _("Stop the running record (it still writes its report)."));
+                                _("Add a labelled marker to the running record (the only one, or the one "
+                                  "--serial or --id names).") :
+                                _("Stop the running record (the only one, or the one --serial or --id names); "
+                                  "it still writes its report."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!adbscope_cli_parse (context, &argc, &argv, &rc))
     return rc;
   if (g_str_equal (command, "mark"))
@@ -670,8 +677,16 @@ control_command (int         argc,
     }
   else if (argc > 1)
     return adbscope_cli_usage_error (_("Unexpected argument “%s”"), argv[1]);
+  if (id != NULL && !adbscope_control_id_is_valid (id))
+    return adbscope_cli_usage_error (_("“%s” is not a record id: use 1 to 64 letters, digits, “.”, “_” or “-”"), id);
+  if (serial != NULL && !adbscope_serial_is_valid (serial))
+    {
+      g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_INVALID_SERIAL,
+                   _("“%s” is not a valid device serial"), serial);
+      return adbscope_cli_print_error (error);
+    }
 
-  reply = adbscope_control_request (command, label, &error);
+  reply = adbscope_control_request (id, serial, command, label, &error);
   if (reply == NULL)
     return adbscope_cli_print_error (error);
   adbscope_cli_print_json (reply);

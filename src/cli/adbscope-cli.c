@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "adbscope-core.h"
 #include "adbscope-cli.h"
@@ -50,6 +51,7 @@ adbscope_cli_handles (const char *arg)
   if (arg == NULL)
     return FALSE;
   if (g_str_equal (arg, "--version") || g_str_equal (arg, "--help") ||
+      g_str_equal (arg, "--adb-server") || g_str_has_prefix (arg, "--adb-server=") ||
       g_str_equal (arg, "-h") || g_str_equal (arg, "help"))
     return TRUE;
   /* `adbscope run.adbscope` opens the recording in the window. */
@@ -67,6 +69,9 @@ print_help (FILE *out)
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (commands[i].summary != NULL)
       fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (out, "\n%s\n", _("Options of every command:"));
+  fprintf (out, "  %-22s %s\n", "--adb-server HOST:PORT",
+           _("Use the adb server on another machine (adb -H/-P); also $ADBSCOPE_ADB_SERVER"));
   fprintf (out, "\n%s\n", _("Run “adbscope COMMAND --help” for the options of a command."));
   fprintf (out, "%s\n", _("Exit status: 0 ok, 1 error, 2 usage error, 3 an assertion failed, 4 the device was lost."));
 }
@@ -152,14 +157,72 @@ adbscope_cli_parse (GOptionContext   *context,
   return TRUE;
 }
 
+/* --adb-server HOST:PORT (or =HOST:PORT) is an option of every command,
+ * before or after the command's name: taken out of argv here (up to a
+ * "--"), so no command has to know it.  Without it, $ADBSCOPE_ADB_SERVER.
+ * FALSE (and *exit_code) on a bad or missing value. */
+static gboolean
+take_adb_server_option (int   *argc,
+                        char **argv,
+                        int   *exit_code)
+{
+  const char *value = g_getenv ("ADBSCOPE_ADB_SERVER");
+  const char *origin = "ADBSCOPE_ADB_SERVER";
+  g_autoptr(GError) error = NULL;
+  int out = 1;
+
+  for (int i = 1; i < *argc; i++)
+    {
+      const char *arg = argv[i];
+
+      if (g_str_equal (arg, "--"))
+        {
+          for (; i < *argc; i++)
+            argv[out++] = argv[i];
+          break;
+        }
+      if (g_str_equal (arg, "--adb-server"))
+        {
+          if (i + 1 >= *argc)
+            {
+              *exit_code = adbscope_cli_usage_error (_("--adb-server needs a HOST:PORT"));
+              return FALSE;
+            }
+          value = argv[++i];
+          origin = "--adb-server";
+        }
+      else if (g_str_has_prefix (arg, "--adb-server="))
+        {
+          value = arg + strlen ("--adb-server=");
+          origin = "--adb-server";
+        }
+      else
+        argv[out++] = argv[i];
+    }
+  *argc = out;
+  argv[out] = NULL;
+  if (value != NULL && !adbscope_adb_set_server (value, &error))
+    {
+      *exit_code = adbscope_cli_usage_error ("%s: %s", origin, error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 int
 adbscope_cli_run (int    argc,
                   char **argv)
 {
   const AdbscopeCliCommand *command;
   const char *name;
+  int rc;
 
   g_return_val_if_fail (argc > 1, ADBSCOPE_EXIT_USAGE);
+
+  if (!take_adb_server_option (&argc, argv, &rc))
+    return rc;
+  if (argc < 2)
+    return adbscope_cli_usage_error (_("Name a command: run “adbscope --help” for the list"));
 
   name = argv[1];
   if (g_str_equal (name, "--version"))
@@ -181,7 +244,6 @@ adbscope_cli_run (int    argc,
   {
     g_autofree char *prog = g_strdup_printf ("adbscope %s", name);
     char *saved = argv[1];
-    int rc;
 
     argv[1] = prog;
     rc = command->func (argc - 1, argv + 1);

@@ -6,7 +6,12 @@
  * - Starting the server prints "* daemon not running; starting now…" and
  *   "* daemon started successfully" on stderr: never taken for an error.
  * - ANDROID_ADB_SERVER_PORT is inherited by every adb we spawn, so tests and
- *   benchmarks can run a private server; we never pass -P ourselves.
+ *   benchmarks can run a private server.  Only an adb server chosen with
+ *   adbscope_adb_set_server() (--adb-server, ADBSCOPE_ADB_SERVER, the
+ *   preference) is passed, as `-L tcp:HOST:PORT` (adb's -H/-P, written so
+ *   an IPv6 address survives); it overrides every adb variable.  adb never
+ *   starts a server on a remote host: it fails with "cannot connect to
+ *   daemon at tcp:…", which adbscope_adb_error_from_stderr() reports.
  * - `track-devices` in adb 29 does not report a TCP device going offline:
  *   the device monitor also polls `adb devices -l` (adbscope-device-monitor.c).
  */
@@ -18,9 +23,14 @@
 #include "adbscope-adb-parse.h"
 #include "adbscope-error.h"
 #include "adbscope-adb-private.h"
+#include "adbscope-validate.h"
 
 G_LOCK_DEFINE_STATIC (adb_path);
 static char *adb_path;
+
+G_LOCK_DEFINE_STATIC (adb_server);
+static char *server_host;   /* NULL: adb's own choice (local) */
+static guint server_port;
 
 /* Found once: $ADB (a path, or a name looked up in PATH), else `adb` in PATH. */
 const char *
@@ -77,7 +87,74 @@ _adbscope_adb_reset_path (void)
   G_UNLOCK (adb_path);
 }
 
-/* The one place an adb command line is built: ADB [-s SERIAL] ARGS… */
+/* NULL, "" and "local" give *host NULL (adb's own choice). */
+static gboolean
+parse_server (const char  *address,
+              char       **host,
+              guint       *port,
+              GError     **error)
+{
+  *host = NULL;
+  *port = 0;
+  if (address == NULL || address[0] == '\0' || g_str_equal (address, "local"))
+    return TRUE;
+  if (adbscope_network_address_split (address, ADBSCOPE_ADB_DEFAULT_SERVER_PORT, host, port))
+    return TRUE;
+  g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,
+               _("“%s” is not an adb server address: write HOST:PORT (e.g. farm.example.com:5037) or “local”"),
+               address);
+  return FALSE;
+}
+
+/* Chooses the adb server every later adb command talks to: "HOST:PORT",
+ * "HOST" (port 5037), "[V6]:PORT"; NULL, "" or "local" for adb's default
+ * (the local server, ANDROID_ADB_SERVER_PORT honoured).  Nothing is
+ * contacted here: adbscope_adb_check_server() does that. */
+gboolean
+adbscope_adb_set_server (const char  *address,
+                         GError     **error)
+{
+  g_autofree char *host = NULL;
+  guint port = 0;
+
+  if (!parse_server (address, &host, &port, error))
+    return FALSE;
+  G_LOCK (adb_server);
+  g_free (server_host);
+  server_host = g_steal_pointer (&host);
+  server_port = port;
+  G_UNLOCK (adb_server);
+  return TRUE;
+}
+
+/* "HOST:PORT" of the chosen server, or NULL for the local default. */
+char *
+adbscope_adb_dup_server (void)
+{
+  char *text = NULL;
+
+  G_LOCK (adb_server);
+  if (server_host != NULL)
+    text = adbscope_network_address_join (server_host, server_port);
+  G_UNLOCK (adb_server);
+  return text;
+}
+
+/* Where a port that `adb forward` opened can be reached: the chosen
+ * server's host (its forwards listen on its machine), or NULL for this
+ * machine's loopback. */
+char *
+adbscope_adb_dup_server_host (void)
+{
+  char *host;
+
+  G_LOCK (adb_server);
+  host = g_strdup (server_host);
+  G_UNLOCK (adb_server);
+  return host;
+}
+
+/* The one place an adb command line is built: ADB [-L SERVER] [-s SERIAL] ARGS… */
 char **
 adbscope_adb_build_argv (const char         *path,
                          const char         *serial,
@@ -88,6 +165,15 @@ adbscope_adb_build_argv (const char         *path,
   g_return_val_if_fail (path != NULL, NULL);
 
   g_ptr_array_add (argv, g_strdup (path));
+  G_LOCK (adb_server);
+  if (server_host != NULL)
+    {
+      g_autofree char *address = adbscope_network_address_join (server_host, server_port);
+
+      g_ptr_array_add (argv, g_strdup ("-L"));
+      g_ptr_array_add (argv, g_strconcat ("tcp:", address, NULL));
+    }
+  G_UNLOCK (adb_server);
   if (serial != NULL)
     {
       g_ptr_array_add (argv, g_strdup ("-s"));
@@ -177,6 +263,39 @@ run_communicate_cb (GObject      *object,
  * A non-zero exit status is not an error here: callers know what adb's
  * exit status means for their command (for some it means nothing).
  */
+/* Runs ARGV (a whole adb command line, or NULL with @error) to completion
+ * for adbscope_adb_run_finish(). */
+static void
+run_argv_async (char               **argv,
+                const GError        *error,
+                GCancellable        *cancellable,
+                GAsyncReadyCallback  callback,
+                gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) local = NULL;
+
+  g_task_set_source_tag (task, adbscope_adb_run_async);
+  g_task_set_task_data (task, g_new0 (RunResult, 1), (GDestroyNotify) run_result_free);
+  if (argv == NULL)
+    {
+      g_task_return_error (task, g_error_copy (error));
+      return;
+    }
+  proc = g_subprocess_newv ((const char * const *) argv,
+                            G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                            G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                            G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                            &local);
+  if (proc == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&local));
+      return;
+    }
+  g_subprocess_communicate_utf8_async (proc, NULL, cancellable, run_communicate_cb, g_steal_pointer (&task));
+}
+
 void
 adbscope_adb_run_async (const char         *serial,
                         const char * const *args,
@@ -184,23 +303,13 @@ adbscope_adb_run_async (const char         *serial,
                         GAsyncReadyCallback callback,
                         gpointer            user_data)
 {
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  g_autoptr(GSubprocess) proc = NULL;
   g_autoptr(GError) error = NULL;
+  g_auto(GStrv) argv = NULL;
+  const char *path = adbscope_adb_get_path (&error);
 
-  g_task_set_source_tag (task, adbscope_adb_run_async);
-  g_task_set_task_data (task, g_new0 (RunResult, 1), (GDestroyNotify) run_result_free);
-  proc = adbscope_adb_spawn (serial, args,
-                             G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                             G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                             G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                             &error);
-  if (proc == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  g_subprocess_communicate_utf8_async (proc, NULL, cancellable, run_communicate_cb, g_steal_pointer (&task));
+  if (path != NULL)
+    argv = adbscope_adb_build_argv (path, serial, args);
+  run_argv_async (argv, error, cancellable, callback, user_data);
 }
 
 char *
@@ -303,6 +412,73 @@ adbscope_adb_connect_async (const char         *address,
 gboolean
 adbscope_adb_connect_finish (GAsyncResult  *result,
                              GError       **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+check_server_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err_text = NULL;
+  g_autofree char *out = NULL;
+  int status = 0;
+
+  out = adbscope_adb_run_finish (result, &status, &err_text, &error);
+  if (out == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else if (status != 0)
+    g_task_return_error (task, adbscope_adb_error_from_stderr (err_text, NULL));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Asks the adb server at @address ("HOST:PORT"; NULL, "" or "local" for
+ * the local one) for its device list, without choosing it: an error says
+ * that nothing answers there (or what adb said instead). */
+void
+adbscope_adb_check_server_async (const char          *address,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *host = NULL;
+  const char *path;
+  guint port;
+
+  g_task_set_source_tag (task, adbscope_adb_check_server_async);
+  if (!parse_server (address, &host, &port, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      g_object_unref (task);
+      return;
+    }
+  path = adbscope_adb_get_path (&error);
+  if (path != NULL)
+    {
+      g_ptr_array_add (argv, g_strdup (path));
+      if (host != NULL)
+        {
+          g_autofree char *joined = adbscope_network_address_join (host, port);
+
+          g_ptr_array_add (argv, g_strdup ("-L"));
+          g_ptr_array_add (argv, g_strconcat ("tcp:", joined, NULL));
+        }
+      g_ptr_array_add (argv, g_strdup ("devices"));
+      g_ptr_array_add (argv, NULL);
+    }
+  run_argv_async (path != NULL ? (char **) argv->pdata : NULL, error, cancellable, check_server_cb, task);
+}
+
+gboolean
+adbscope_adb_check_server_finish (GAsyncResult  *result,
+                                  GError       **error)
 {
   return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -10,6 +10,19 @@
 
 G_BEGIN_DECLS
 
+#define ADBSCOPE_ADB_DEFAULT_SERVER_PORT 5037
+
+gboolean     adbscope_adb_set_server      (const char           *address,
+                                           GError              **error);
+char        *adbscope_adb_dup_server      (void);
+char        *adbscope_adb_dup_server_host (void);
+void         adbscope_adb_check_server_async  (const char          *address,
+                                               GCancellable        *cancellable,
+                                               GAsyncReadyCallback  callback,
+                                               gpointer             user_data);
+gboolean     adbscope_adb_check_server_finish (GAsyncResult        *result,
+                                               GError             **error);
+
 const char  *adbscope_adb_get_path        (GError              **error);
 char       **adbscope_adb_build_argv      (const char           *adb_path,
                                            const char           *serial,

@@ -68,6 +68,7 @@ struct _AdbscopeAgentLink
   GObject              parent_instance;
 
   char                *serial;
+  char                *server_host;  /* the remote adb server's, or NULL */
   AdbscopeNetwork     *network;
   GSocketAddress      *direct[N_STREAMS];
   AdbscopePcapWriter  *pcap;
@@ -381,6 +382,17 @@ connect_cb (GObject      *object,
       attempt_unref (a);
       return;
     }
+  if (conn == NULL && self->server_host != NULL)
+    {
+      g_autofree char *problem =
+        g_strdup_printf (_("The adb forward to the agent is on the adb server's machine (%s, port %d) and does not "
+                           "answer from here: start that server with “adb -a” so its forwards listen on the "
+                           "network (%s)"), self->server_host, stream->port, error->message);
+
+      attempt_failed (self, problem);
+      attempt_unref (a);
+      return;
+    }
   if (conn == NULL)
     {
       attempt_failed (self, error->message);
@@ -415,6 +427,10 @@ connect_streams (AdbscopeAgentLink *self)
 
       if (self->direct[i] != NULL)
         target = G_SOCKET_CONNECTABLE (g_object_ref (self->direct[i]));
+      else if (self->server_host != NULL)
+        /* A remote adb server's forward listens on ITS machine (on every
+         * interface only when that server runs with -a). */
+        target = g_network_address_new (self->server_host, (guint16) s->port);
       else
         {
           g_autoptr(GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
@@ -678,6 +694,7 @@ adbscope_agent_link_finalize (GObject *object)
   g_clear_error (&self->fatal);
   g_free (self->last_problem);
   g_free (self->serial);
+  g_free (self->server_host);
   G_OBJECT_CLASS (adbscope_agent_link_parent_class)->finalize (object);
 }
 
@@ -719,6 +736,7 @@ adbscope_agent_link_new (const char      *serial,
 
   self = g_object_new (ADBSCOPE_TYPE_AGENT_LINK, NULL);
   self->serial = g_strdup (serial);
+  self->server_host = adbscope_adb_dup_server_host ();
   self->network = g_object_ref (network);
   return self;
 }

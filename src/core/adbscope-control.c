@@ -3,6 +3,18 @@
  * POST /mark {"label": "…"} and POST /stop, with "Authorization: Bearer
  * TOKEN".  The server emits "mark" (label) and "stop"; the record decides
  * what they do and answers through the JSON it returns from the handler.
+ *
+ * Several records run at once, one per device.  In
+ * $XDG_RUNTIME_DIR/adbscope/:
+ * - runs/ID.lock: flock(LOCK_EX) held by the record with that id for its
+ *   whole run (ids are unique among the running records);
+ * - runs/ID.json: its port, token, pid, id and serial, written and removed
+ *   only by the holder of ID.lock; one without a held lock is stale;
+ * - devices/KEY.lock: flock(LOCK_EX) per device (serial, and the adb
+ *   server when one was chosen), so two records never watch one device;
+ *   the holder writes its id into it for the message of the next one.
+ * The client lists the live runs and picks one by id or serial, or the
+ * only one.
  */
 #include "config.h"
 
@@ -17,6 +29,7 @@
 #include <unistd.h>
 
 #include "adbscope-control.h"
+#include "adbscope-adb.h"
 #include "adbscope-control-request.h"
 #include "adbscope-error.h"
 
@@ -25,8 +38,11 @@ struct _AdbscopeControlServer
   GObject     parent_instance;
   SoupServer *server;
   char       *token;
+  char       *id;
+  char       *serial;
   char       *state_path;
-  int         lock_fd;     /* flock(LOCK_EX) on record.lock while running */
+  int         lock_fd;     /* flock(LOCK_EX) on runs/ID.lock while running */
+  int         device_fd;   /* flock(LOCK_EX) on devices/KEY.lock */
   guint       port;
 };
 
@@ -40,22 +56,57 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-char *
-adbscope_control_dup_state_path (void)
+static char *
+control_dir (const char *sub)
 {
-  return g_build_filename (g_get_user_runtime_dir (), "adbscope", "record.json", NULL);
+  return g_build_filename (g_get_user_runtime_dir (), "adbscope", sub, NULL);
 }
 
+/* runs/ID.json, runs/ID.lock */
 static char *
-new_token (void)
+run_file (const char *id,
+          const char *suffix)
+{
+  g_autofree char *dir = control_dir ("runs");
+  g_autofree char *name = g_strconcat (id, suffix, NULL);
+
+  return g_build_filename (dir, name, NULL);
+}
+
+char *
+adbscope_control_dup_state_path (const char *id)
+{
+  g_return_val_if_fail (id != NULL, NULL);
+  return run_file (id, ".json");
+}
+
+/* Record ids are file names and command-line words: 1–64 of [A-Za-z0-9._-],
+ * not starting with '.' or '-'. */
+gboolean
+adbscope_control_id_is_valid (const char *id)
+{
+  gsize n;
+
+  if (id == NULL || (n = strlen (id)) == 0 || n > 64 || id[0] == '.' || id[0] == '-')
+    return FALSE;
+  for (gsize i = 0; i < n; i++)
+    if (!g_ascii_isalnum (id[i]) && id[i] != '.' && id[i] != '_' && id[i] != '-')
+      return FALSE;
+  return TRUE;
+}
+
+/* n_bytes random bytes as hex. */
+static char *
+new_token (gsize n_bytes)
 {
   guint8 bytes[16];
   GString *hex = g_string_new (NULL);
 
+  g_assert (n_bytes <= sizeof bytes);
   /* A real random source: the token is what keeps other local users out. */
-  if (getrandom (bytes, sizeof bytes, 0) != sizeof bytes)
+  if (getrandom (bytes, n_bytes, 0) != (gssize) n_bytes)
     g_error ("getrandom failed: %s", g_strerror (errno));
-  for (guint i = 0; i < sizeof bytes; i++)
+  for (guint i = 0; i < n_bytes; i++)
     g_string_append_printf (hex, "%02x", bytes[i]);
   return g_string_free (hex, FALSE);
 }
@@ -165,16 +216,35 @@ on_request_started (SoupServer        *server,
   g_signal_connect (msg, "got-headers", G_CALLBACK (on_got_headers), NULL);
 }
 
-char *
-adbscope_control_dup_lock_path (void)
+/* devices/KEY.lock: the serial, with the adb server when one was chosen
+ * (the same serial on two servers is two devices); every byte that is not
+ * [A-Za-z0-9._-] as %XX, so any serial is one file name. */
+static char *
+device_lock_path (const char *serial)
 {
-  return g_build_filename (g_get_user_runtime_dir (), "adbscope", "record.lock", NULL);
+  g_autofree char *server = adbscope_adb_dup_server ();
+  g_autofree char *key = server != NULL ? g_strconcat (serial, "@", server, NULL) : g_strdup (serial);
+  g_autofree char *dir = control_dir ("devices");
+  GString *name = g_string_new (NULL);
+
+  for (const char *p = key; *p != '\0'; p++)
+    if (g_ascii_isalnum (*p) || *p == '.' || *p == '_' || *p == '-')
+      g_string_append_c (name, *p);
+    else
+      g_string_append_printf (name, "%%%02X", (guchar) *p);
+  g_string_append (name, ".lock");
+  {
+    g_autofree char *file = g_string_free (name, FALSE);
+
+    return g_build_filename (dir, file, NULL);
+  }
 }
 
-/* The pid the state file names, for the message; 0 if unknown. */
+/* The pid a run's state file names, for the message; 0 if unknown. */
 static gint64
-state_file_pid (const char *path)
+state_file_pid (const char *id)
 {
+  g_autofree char *path = adbscope_control_dup_state_path (id);
   g_autoptr(JsonParser) parser = json_parser_new ();
   JsonNode *root;
 
@@ -184,55 +254,45 @@ state_file_pid (const char *path)
   return json_object_get_int_member_with_default (json_node_get_object (root), "pid", 0);
 }
 
-/* One record at a time, atomically: an exclusive flock() on record.lock,
- * held for the whole run and released by the kernel however the run ends.
- * Whoever holds it owns record.json; a file left without the lock is
- * stale, whatever its pid.  Returns the lock fd, or -1. */
+/* An exclusive flock() on PATH, atomically, held until the fd is closed
+ * (by the kernel however the run ends).  Returns the fd; -1 with
+ * *busy TRUE when someone else holds it, -1 with @error otherwise. */
 static int
-take_run_lock (const char  *lock_path,
-               const char  *state_path,
-               GError     **error)
+take_lock (const char  *path,
+           gboolean    *busy,
+           GError     **error)
 {
-  int fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  int fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 
+  *busy = FALSE;
   if (fd < 0)
     {
       int errsv = errno;
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
-                   _("Cannot write %s: %s"), lock_path, g_strerror (errsv));
+                   _("Cannot write %s: %s"), path, g_strerror (errsv));
       return -1;
     }
   if (flock (fd, LOCK_EX | LOCK_NB) != 0)
     {
       int errsv = errno;
-      gint64 pid = state_file_pid (state_path);
 
       close (fd);
-      if (errsv != EWOULDBLOCK)
-        {
-          g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
-                       _("Cannot lock %s: %s"), lock_path, g_strerror (errsv));
-          return -1;
-        }
-      /* Not G_GINT64_FORMAT: xgettext cannot see through it. */
-      if (pid > 0)
-        g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADDRESS_IN_USE,
-                     _("Another record is running (pid %lld); stop it with “adbscope stop”"), (long long) pid);
+      if (errsv == EWOULDBLOCK)
+        *busy = TRUE;
       else
-        g_set_error_literal (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADDRESS_IN_USE,
-                             _("Another record is starting; stop it with “adbscope stop”"));
+        g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                     _("Cannot lock %s: %s"), path, g_strerror (errsv));
       return -1;
     }
   return fd;
 }
 
-/* TRUE when a record holds the lock (for the client: a state file without
- * one is stale). */
+/* TRUE when someone holds PATH's lock (for the client: a state file
+ * without one is stale). */
 static gboolean
-run_lock_is_held (void)
+lock_is_held (const char *path)
 {
-  g_autofree char *lock_path = adbscope_control_dup_lock_path ();
-  int fd = open (lock_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   gboolean held;
 
   if (fd < 0)
@@ -250,6 +310,96 @@ release_run_lock (AdbscopeControlServer *self)
       close (self->lock_fd);
       self->lock_fd = -1;
     }
+  if (self->device_fd >= 0)
+    {
+      close (self->device_fd);
+      self->device_fd = -1;
+    }
+}
+
+/* Removes the files of runs that ended without removing them (killed):
+ * a state file whose lock nobody holds, taken first so that no record can
+ * be starting under that id meanwhile. */
+static void
+remove_stale_runs (const char *own_id)
+{
+  g_autofree char *dir_path = control_dir ("runs");
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *id = NULL;
+      g_autofree char *json = NULL;
+      g_autofree char *lock = NULL;
+      gboolean busy;
+      int fd;
+
+      if (!g_str_has_suffix (name, ".json"))
+        continue;
+      id = g_strndup (name, strlen (name) - strlen (".json"));
+      if (!adbscope_control_id_is_valid (id) || g_str_equal (id, own_id))
+        continue;
+      json = run_file (id, ".json");
+      lock = run_file (id, ".lock");
+      fd = take_lock (lock, &busy, NULL);
+      if (fd < 0)
+        continue;
+      g_unlink (json);
+      g_unlink (lock);
+      close (fd);
+    }
+}
+
+/* One record per device, one record per id. */
+static gboolean
+take_run_locks (AdbscopeControlServer  *self,
+                GError                **error)
+{
+  g_autofree char *run_lock = run_file (self->id, ".lock");
+  gboolean busy;
+
+  if (self->serial != NULL)
+    {
+      g_autofree char *device_lock = device_lock_path (self->serial);
+
+      self->device_fd = take_lock (device_lock, &busy, error);
+      if (self->device_fd < 0 && busy)
+        {
+          g_autofree char *other = NULL;
+          gint64 pid = 0;
+
+          if (g_file_get_contents (device_lock, &other, NULL, NULL) && adbscope_control_id_is_valid (g_strstrip (other)))
+            pid = state_file_pid (other);
+          /* Not G_GINT64_FORMAT: xgettext cannot see through it. */
+          if (pid > 0)
+            g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADDRESS_IN_USE,
+                         _("Another record is running on %s (id %s, pid %lld); stop it with “adbscope stop --id %s”"),
+                         self->serial, other, (long long) pid, other);
+          else
+            g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADDRESS_IN_USE,
+                         _("Another record is starting on %s; stop it with “adbscope stop --serial %s”"),
+                         self->serial, self->serial);
+        }
+      if (self->device_fd < 0)
+        return FALSE;
+    }
+
+  self->lock_fd = take_lock (run_lock, &busy, error);
+  if (self->lock_fd < 0)
+    {
+      if (busy)
+        g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADDRESS_IN_USE,
+                     _("A record with the id “%s” is already running; choose another with --id"), self->id);
+      release_run_lock (self);
+      return FALSE;
+    }
+  remove_stale_runs (self->id);
+  /* Ours now: the next record on this device can name us. */
+  if (self->device_fd >= 0 &&
+      (ftruncate (self->device_fd, 0) != 0 || write (self->device_fd, self->id, strlen (self->id)) < 0))
+    g_debug ("control: cannot write the device lock: %s", g_strerror (errno));
+  return TRUE;
 }
 
 gboolean
@@ -260,8 +410,6 @@ adbscope_control_server_start (AdbscopeControlServer  *self,
   g_autoptr(GSocketAddress) address = NULL;
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonNode) node = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *lock_path = NULL;
   g_autofree char *text = NULL;
   g_autofree char *tmp = NULL;
   GSList *uris;
@@ -270,18 +418,20 @@ adbscope_control_server_start (AdbscopeControlServer  *self,
   g_return_val_if_fail (ADBSCOPE_IS_CONTROL_SERVER (self), FALSE);
   g_return_val_if_fail (self->server == NULL, FALSE);
 
-  self->state_path = adbscope_control_dup_state_path ();
-  lock_path = adbscope_control_dup_lock_path ();
-  dir = g_path_get_dirname (self->state_path);
-  if (g_mkdir_with_parents (dir, 0700) != 0)
+  self->state_path = adbscope_control_dup_state_path (self->id);
+  for (guint i = 0; i < 2; i++)
     {
-      int errsv = errno;
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
-                   _("Cannot create %s: %s"), dir, g_strerror (errsv));
-      return FALSE;
+      g_autofree char *dir = control_dir (i == 0 ? "runs" : "devices");
+
+      if (g_mkdir_with_parents (dir, 0700) != 0)
+        {
+          int errsv = errno;
+          g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                       _("Cannot create %s: %s"), dir, g_strerror (errsv));
+          return FALSE;
+        }
     }
-  self->lock_fd = take_run_lock (lock_path, self->state_path, error);
-  if (self->lock_fd < 0)
+  if (!take_run_locks (self, error))
     return FALSE;
 
   self->server = soup_server_new ("server-header", "adbscope", NULL);
@@ -306,6 +456,13 @@ adbscope_control_server_start (AdbscopeControlServer  *self,
   json_builder_add_string_value (b, self->token);
   json_builder_set_member_name (b, "pid");
   json_builder_add_int_value (b, getpid ());
+  json_builder_set_member_name (b, "id");
+  json_builder_add_string_value (b, self->id);
+  json_builder_set_member_name (b, "serial");
+  if (self->serial != NULL)
+    json_builder_add_string_value (b, self->serial);
+  else
+    json_builder_add_null_value (b);
   json_builder_end_object (b);
   node = json_builder_get_root (b);
   text = json_to_string (node, FALSE);
@@ -335,9 +492,15 @@ adbscope_control_server_stop (AdbscopeControlServer *self)
     {
       soup_server_disconnect (self->server);
       g_clear_object (&self->server);
-      /* Ours to remove: we hold the lock.  Removed before the lock goes. */
+      /* Ours to remove: we hold the lock.  Removed before the lock goes
+       * (the lock file too: ids are mostly random, they would pile up). */
       if (self->state_path != NULL && self->lock_fd >= 0)
-        g_unlink (self->state_path);
+        {
+          g_autofree char *lock = run_file (self->id, ".lock");
+
+          g_unlink (self->state_path);
+          g_unlink (lock);
+        }
     }
   release_run_lock (self);
 }
@@ -356,6 +519,13 @@ adbscope_control_server_get_token (AdbscopeControlServer *self)
   return self->token;
 }
 
+const char *
+adbscope_control_server_get_id (AdbscopeControlServer *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CONTROL_SERVER (self), NULL);
+  return self->id;
+}
+
 static void
 adbscope_control_server_finalize (GObject *object)
 {
@@ -363,6 +533,8 @@ adbscope_control_server_finalize (GObject *object)
 
   adbscope_control_server_stop (self);
   g_free (self->token);
+  g_free (self->id);
+  g_free (self->serial);
   g_free (self->state_path);
   G_OBJECT_CLASS (adbscope_control_server_parent_class)->finalize (object);
 }
@@ -388,45 +560,175 @@ adbscope_control_server_class_init (AdbscopeControlServerClass *klass)
 static void
 adbscope_control_server_init (AdbscopeControlServer *self)
 {
-  self->token = new_token ();
+  self->token = new_token (16);
   self->lock_fd = -1;
+  self->device_fd = -1;
 }
 
+/* A control server for the record with @id (NULL: a new random one) on
+ * the device @serial (NULL: no device lock). */
 AdbscopeControlServer *
-adbscope_control_server_new (void)
+adbscope_control_server_new (const char *id,
+                             const char *serial)
 {
-  return g_object_new (ADBSCOPE_TYPE_CONTROL_SERVER, NULL);
+  AdbscopeControlServer *self;
+
+  g_return_val_if_fail (id == NULL || adbscope_control_id_is_valid (id), NULL);
+
+  self = g_object_new (ADBSCOPE_TYPE_CONTROL_SERVER, NULL);
+  self->id = id != NULL ? g_strdup (id) : new_token (4);
+  self->serial = g_strdup (serial);
+  return self;
 }
 
-/* Client side: sends COMMAND ("mark" or "stop") to the running record and
- * returns its JSON answer.
+/* The live runs: each runs/ID.json whose ID.lock is held (the others are
+ * stale, whatever pid they name), as the state objects, sorted by id. */
+static GPtrArray *
+list_runs (void)
+{
+  g_autofree char *dir_path = control_dir ("runs");
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  GPtrArray *runs = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *id = NULL;
+      g_autofree char *lock = NULL;
+      g_autofree char *path = NULL;
+      g_autoptr(JsonParser) parser = NULL;
+      JsonNode *root;
+
+      if (!g_str_has_suffix (name, ".json"))
+        continue;
+      id = g_strndup (name, strlen (name) - strlen (".json"));
+      if (!adbscope_control_id_is_valid (id))
+        continue;
+      lock = run_file (id, ".lock");
+      if (!lock_is_held (lock))
+        continue;
+      path = run_file (id, ".json");
+      parser = json_parser_new ();
+      if (!json_parser_load_from_file (parser, path, NULL) ||
+          (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+        continue;
+      /* The file name is the id, whatever the file says. */
+      json_object_set_string_member (json_node_get_object (root), "id", id);
+      g_ptr_array_add (runs, json_node_copy (root));
+    }
+  return runs;
+}
+
+static int
+compare_run_ids (gconstpointer a,
+                 gconstpointer b)
+{
+  JsonObject *x = json_node_get_object (*(JsonNode **) a);
+  JsonObject *y = json_node_get_object (*(JsonNode **) b);
+
+  return g_strcmp0 (json_object_get_string_member (x, "id"), json_object_get_string_member (y, "id"));
+}
+
+/* "ID (device SERIAL, pid N), …" for the messages. */
+static char *
+describe_runs (GPtrArray *runs)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < runs->len; i++)
+    {
+      JsonObject *o = json_node_get_object (g_ptr_array_index (runs, i));
+
+      if (i > 0)
+        g_string_append (text, ", ");
+      /* Not G_GINT64_FORMAT: xgettext cannot see through it. */
+      g_string_append_printf (text, _("%s (device %s, pid %lld)"),
+                              json_object_get_string_member (o, "id"),
+                              json_object_get_string_member_with_default (o, "serial", "?"),
+                              (long long) json_object_get_int_member_with_default (o, "pid", 0));
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* The run that @id and/or @serial name, or the only one. */
+static JsonNode *
+choose_run (const char  *id,
+            const char  *serial,
+            GError     **error)
+{
+  g_autoptr(GPtrArray) runs = list_runs ();
+  g_autoptr(GPtrArray) matches = g_ptr_array_new ();
+  g_autofree char *all = NULL;
+
+  g_ptr_array_sort (runs, compare_run_ids);
+  for (guint i = 0; i < runs->len; i++)
+    {
+      JsonObject *o = json_node_get_object (g_ptr_array_index (runs, i));
+
+      if (id != NULL && g_strcmp0 (json_object_get_string_member (o, "id"), id) != 0)
+        continue;
+      if (serial != NULL && g_strcmp0 (json_object_get_string_member_with_default (o, "serial", NULL), serial) != 0)
+        continue;
+      g_ptr_array_add (matches, g_ptr_array_index (runs, i));
+    }
+  if (matches->len == 1)
+    return json_node_copy (g_ptr_array_index (matches, 0));
+
+  all = describe_runs (runs);
+  if (runs->len == 0)
+    {
+      g_autofree char *dir = control_dir ("runs");
+
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NO_RECORDING,
+                   _("No record is running (none in %s)"), dir);
+    }
+  else if (matches->len == 0 && id != NULL)
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NO_RECORDING,
+                 _("No record with the id “%s” is running; running: %s"), id, all);
+  else if (matches->len == 0)
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NO_RECORDING,
+                 _("No record is running on %s; running: %s"), serial, all);
+  else
+    {
+      g_autofree char *which = describe_runs (matches);
+
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_MULTIPLE_RECORDS,
+                   _("Several records are running; name one with --serial or --id: %s"), which);
+    }
+  return NULL;
+}
+
+/* Client side: sends COMMAND ("mark" or "stop") to the running record that
+ * @id or @serial name (NULL, NULL: the only one) and returns its JSON
+ * answer, with "record" (the id) added.
  */
 JsonNode *
-adbscope_control_request (const char  *command,
+adbscope_control_request (const char  *id,
+                          const char  *serial,
+                          const char  *command,
                           const char  *label,
                           GError     **error)
 {
-  g_autofree char *path = adbscope_control_dup_state_path ();
-  g_autoptr(JsonParser) state = json_parser_new ();
+  g_autoptr(JsonNode) run = NULL;
   g_autoptr(JsonParser) reply = json_parser_new ();
   g_autoptr(SoupSession) session = NULL;
   g_autoptr(SoupMessage) msg = NULL;
   g_autoptr(GBytes) body = NULL;
   g_autofree char *url = NULL;
   g_autofree char *auth = NULL;
+  g_autofree char *path = NULL;
   JsonObject *obj;
   JsonNode *root;
   gint64 port;
   const char *token;
 
-  if (!run_lock_is_held () || !json_parser_load_from_file (state, path, NULL) ||
-      (root = json_parser_get_root (state)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NO_RECORDING,
-                   _("No record is running (no %s)"), path);
-      return NULL;
-    }
-  obj = json_node_get_object (root);
+  if (label != NULL && !adbscope_control_label_is_valid (label, error))
+    return NULL;
+  run = choose_run (id, serial, error);
+  if (run == NULL)
+    return NULL;
+  obj = json_node_get_object (run);
+  path = adbscope_control_dup_state_path (json_object_get_string_member (obj, "id"));
   port = json_object_get_int_member_with_default (obj, "port", 0);
   token = json_object_get_string_member_with_default (obj, "token", NULL);
   if (port <= 0 || port > 65535 || token == NULL)
@@ -444,8 +746,6 @@ adbscope_control_request (const char  *command,
   msg = soup_message_new ("POST", url);
   auth = g_strdup_printf ("Bearer %s", token);
   soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
-  if (label != NULL && !adbscope_control_label_is_valid (label, error))
-    return NULL;
   if (label != NULL)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
@@ -494,5 +794,8 @@ adbscope_control_request (const char  *command,
                    "%s", message);
       return NULL;
     }
-  return json_node_copy (root);
+  root = json_node_copy (root);
+  if (JSON_NODE_HOLDS_OBJECT (root))
+    json_object_set_string_member (json_node_get_object (root), "record", json_object_get_string_member (obj, "id"));
+  return root;
 }

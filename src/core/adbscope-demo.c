@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 
 #include "adbscope-demo.h"
+#include "adbscope-adb.h"
 #include "adbscope-error.h"
 
 struct _AdbscopeDemo
@@ -134,6 +135,22 @@ adbscope_demo_start_async (AdbscopeDemo  *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, adbscope_demo_start_async);
+
+  /* The simulated device listens on this machine's loopback and connects
+   * itself to the adb server adb finds from here; an adb server chosen
+   * elsewhere would never see it. */
+  {
+    g_autofree char *server = adbscope_adb_dup_server ();
+
+    if (server != NULL)
+      {
+        g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
+                                 _("The demo device runs on this machine with the local adb server; it cannot be "
+                                   "used with the adb server at %s"), server);
+        g_object_unref (task);
+        return;
+      }
+  }
 
   g_ptr_array_add (argv, bin);
   g_ptr_array_add (argv, (char *) "sim");

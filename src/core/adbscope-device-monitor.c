@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "adbscope-adb.h"
 #include "adbscope-adb-parse.h"
@@ -207,8 +208,12 @@ refresh_cb (GObject      *object,
         {
           /* No list on stdout: adb's own words on stderr say why. */
           g_autofree char *line = adbscope_adb_stderr_last_line (err);
-          g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADB_FAILED,
-                       _("adb devices failed: %s"), line ? line : _("no output"));
+
+          if (line != NULL && strstr (line, "cannot connect to daemon at ") != NULL)
+            error = adbscope_adb_error_from_stderr (err, NULL);
+          else
+            g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADB_FAILED,
+                         _("adb devices failed: %s"), line ? line : _("no output"));
         }
     }
 

@@ -1028,6 +1028,44 @@ adbscope_recording_path_beside (const char *report_path)
   return g_strconcat (base, ADBSCOPE_RECORDING_SUFFIX, NULL);
 }
 
+/* A new recording at BASE, or BASE-2, BASE-3, … when that name is taken
+ * (also by another run creating it at the same instant: records of one
+ * app on two devices, two windows).  The path used in *path_out. */
+AdbscopeRecording *
+adbscope_recording_create_unique (const char  *base,
+                                  char       **path_out,
+                                  GError     **error)
+{
+  g_autofree char *stem = g_str_has_suffix (base, ADBSCOPE_RECORDING_SUFFIX)
+    ? g_strndup (base, strlen (base) - strlen (ADBSCOPE_RECORDING_SUFFIX)) : g_strdup (base);
+
+  for (guint i = 1; i < 10000; i++)
+    {
+      g_autofree char *path = i == 1 ? g_strconcat (stem, ADBSCOPE_RECORDING_SUFFIX, NULL)
+                                     : g_strdup_printf ("%s-%u" ADBSCOPE_RECORDING_SUFFIX, stem, i);
+      g_autoptr(GError) local = NULL;
+      AdbscopeRecording *recording;
+
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        continue;
+      recording = adbscope_recording_create (path, &local);
+      if (recording != NULL)
+        {
+          if (path_out != NULL)
+            *path_out = g_steal_pointer (&path);
+          return recording;
+        }
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+    }
+  g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+               _("Cannot create the recording %s: every name beside it is taken"), base);
+  return NULL;
+}
+
 /* The file and the WAL and index beside it. */
 void
 adbscope_recording_remove_files (const char *path)

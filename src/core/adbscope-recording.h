@@ -110,6 +110,9 @@ char              *adbscope_recording_default_dir   (void);
 char              *adbscope_recording_default_name  (const char         *package,
                                                      GDateTime          *start);
 char              *adbscope_recording_path_beside   (const char         *report_path);
+AdbscopeRecording *adbscope_recording_create_unique (const char         *base,
+                                                     char              **path_out,
+                                                     GError            **error);
 void               adbscope_recording_remove_files  (const char         *path);
 
 G_END_DECLS

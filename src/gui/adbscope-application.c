@@ -3,7 +3,9 @@
 
 #include <glib/gi18n.h>
 
+#include "adbscope-adb.h"
 #include "adbscope-application.h"
+#include "adbscope-validate.h"
 #include "adbscope-window-private.h"
 #include "adbscope-preferences-window.h"
 #include "adbscope-window.h"
@@ -59,6 +61,41 @@ preferences_action (GSimpleAction *action,
 }
 
 static void
+new_window_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  gtk_window_present (GTK_WINDOW (adbscope_window_new (ADBSCOPE_APPLICATION (user_data))));
+}
+
+/* app.open-device('SERIAL'): that device in a window of its own, with its
+ * own session (the device picker's "Open in New Window"). */
+static void
+open_device_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  const char *serial = g_variant_get_string (param, NULL);
+  AdbscopeWindow *window;
+
+  if (!adbscope_serial_is_valid (serial))
+    return;
+  window = adbscope_window_new (ADBSCOPE_APPLICATION (user_data));
+  _adbscope_window_choose_device (window, serial);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+/* The adb server was changed (Preferences): every window lists the
+ * devices of the new one. */
+void
+adbscope_application_adb_server_changed (AdbscopeApplication *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (ADBSCOPE_IS_WINDOW (l->data))
+      _adbscope_window_restart_monitor (l->data);
+}
+
+static void
 about_action (GSimpleAction *action,
               GVariant      *param,
               gpointer       user_data)
@@ -103,6 +140,8 @@ quit_action (GSimpleAction *action,
 
 static const GActionEntry app_actions[] = {
   { "preferences", preferences_action },
+  { "new-window", new_window_action },
+  { "open-device", open_device_action, "s" },
   { "about", about_action },
   { "quit", quit_action },
 };
@@ -113,13 +152,26 @@ adbscope_application_startup (GApplication *app)
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *prefs_accels[] = { "<Control>comma", NULL };
   static const char *close_accels[] = { "<Control>w", NULL };
+  static const char *new_window_accels[] = { "<Control>n", NULL };
 
   G_APPLICATION_CLASS (adbscope_application_parent_class)->startup (app);
+
+  /* The adb server: $ADBSCOPE_ADB_SERVER for this run, else the preference. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+    g_autofree char *pref = g_settings_get_string (settings, "adb-server");
+    const char *env = g_getenv ("ADBSCOPE_ADB_SERVER");
+    g_autoptr(GError) error = NULL;
+
+    if (!adbscope_adb_set_server (env != NULL ? env : pref, &error))
+      g_message ("%s", error->message);
+  }
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "window.close", close_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.new-window", new_window_accels);
 }
 
 static void

@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (AdbscopeApplication, adbscope_application, ADBSCOPE, APPLICATION, AdwApplication)
 
 AdbscopeApplication *adbscope_application_new (void);
+void                 adbscope_application_adb_server_changed (AdbscopeApplication *self);
 int                  adbscope_application_run (int    argc,
                                            char **argv);
 

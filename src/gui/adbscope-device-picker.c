@@ -75,6 +75,7 @@ update_row (AdwActionRow   *row,
   g_autofree char *subtitle = NULL;
   GtkWidget *badge = g_object_get_data (G_OBJECT (row), "badge");
   GtkWidget *arrow = g_object_get_data (G_OBJECT (row), "arrow");
+  GtkWidget *new_window = g_object_get_data (G_OBJECT (row), "new-window");
   gboolean ready = state == ADBSCOPE_DEVICE_STATE_DEVICE;
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
@@ -87,6 +88,7 @@ update_row (AdwActionRow   *row,
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), ready);
   gtk_widget_set_sensitive (GTK_WIDGET (row), TRUE);
   gtk_widget_set_visible (arrow, ready);
+  gtk_widget_set_visible (new_window, ready);
   gtk_widget_set_visible (badge, self != NULL && g_strcmp0 (self->demo_serial, adbscope_device_get_serial (device)) == 0);
   if (ready)
     gtk_widget_remove_css_class (GTK_WIDGET (row), "dim-label");
@@ -112,16 +114,28 @@ create_row (gpointer item,
   GtkWidget *icon = gtk_image_new_from_icon_name ("phone-symbolic");
   GtkWidget *badge = gtk_label_new (_("Simulated"));
   GtkWidget *arrow = gtk_image_new_from_icon_name ("go-next-symbolic");
+  GtkWidget *new_window = gtk_button_new_from_icon_name ("window-new-symbolic");
 
+  /* The device in a window of its own (app.open-device), this one stays. */
+  gtk_widget_set_tooltip_text (new_window, _("Open in New Window"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (new_window), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Open in New Window"), -1);
+  gtk_widget_add_css_class (new_window, "flat");
+  gtk_widget_set_valign (new_window, GTK_ALIGN_CENTER);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (new_window), "app.open-device");
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (new_window),
+                                          g_variant_new_string (adbscope_device_get_serial (device)));
   gtk_widget_add_css_class (badge, "simulated-badge");
   gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), badge);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), new_window);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), arrow);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 3);
   g_object_set_data (G_OBJECT (row), "picker", self);
   g_object_set_data (G_OBJECT (row), "badge", badge);
   g_object_set_data (G_OBJECT (row), "arrow", arrow);
+  g_object_set_data (G_OBJECT (row), "new-window", new_window);
   g_object_set_data_full (G_OBJECT (row), "device", g_object_ref (device), g_object_unref);
   update_row (ADW_ACTION_ROW (row), device);
   g_signal_connect_object (device, "notify", G_CALLBACK (on_device_notify), row, 0);

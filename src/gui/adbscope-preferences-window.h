@@ -1,4 +1,4 @@
-/* adbscope-preferences-window.h: sampling settings, bound to GSettings */
+/* adbscope-preferences-window.h: sampling settings and the adb server */
 #pragma once
 
 #include <adwaita.h>
@@ -9,6 +9,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AdbscopePreferencesWindow, adbscope_preferences_window, ADBSCOPE, PREFERENCES_WINDOW, AdwPreferencesWindow)
 
-GtkWidget *adbscope_preferences_window_new (GtkWindow *parent);
+GtkWidget   *adbscope_preferences_window_new (GtkWindow *parent);
+AdwEntryRow *_adbscope_preferences_window_get_adb_server_row (AdbscopePreferencesWindow *self);
 
 G_END_DECLS

@@ -88,6 +88,7 @@ void         _adbscope_window_choose_app         (AdbscopeWindow      *self,
                                                   const char          *package);
 void         _adbscope_window_stop_session       (AdbscopeWindow      *self);
 void         _adbscope_window_show_pickers       (AdbscopeWindow      *self);
+void         _adbscope_window_restart_monitor    (AdbscopeWindow      *self);
 gboolean     _adbscope_window_export_report      (AdbscopeWindow      *self,
                                                   const char          *path,
                                                   GError             **error);

@@ -128,6 +128,15 @@ _adbscope_window_choose_device (AdbscopeWindow *self,
   _adbscope_window_update_title (self);
 }
 
+/* Another adb server: its devices replace the list (a running session
+ * keeps its own adb commands, which now go to that server too). */
+void
+_adbscope_window_restart_monitor (AdbscopeWindow *self)
+{
+  adbscope_device_monitor_stop (self->monitor);
+  adbscope_device_monitor_start (self->monitor);
+}
+
 static void
 on_restarted (AdbscopeSession *session,
               int              pid,
@@ -282,9 +291,10 @@ start_session (AdbscopeWindow *self)
     g_autofree char *name = adbscope_recording_default_name (self->package, now);
     g_autofree char *path = g_build_filename (dir, name, NULL);
 
-    /* Every run is a file too; without one it still runs, from memory. */
+    /* Every run is a file too; without one it still runs, from memory.
+     * Another window may start a run of the same app in the same second. */
     g_mkdir_with_parents (dir, 0700);
-    self->recording = adbscope_recording_create (path, &error);
+    self->recording = adbscope_recording_create_unique (path, NULL, &error);
     if (self->recording != NULL)
       adbscope_session_set_recording (self->session, self->recording);
     else

@@ -5,6 +5,8 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "adbscope-adb.h"
+#include "adbscope-error.h"
 #include "adbscope-test-device.h"
 #include "adbscope-validate.h"
 
@@ -133,6 +135,55 @@ test_normalize (void)
     }
 }
 
+/* --adb-server's value: what reaches adb's command line, and what is refused. */
+static void
+test_server_address (void)
+{
+  const struct { const char *in, *spec; gboolean ok; } cases[] = {
+    { "farm-3.example.com:7401", "tcp:farm-3.example.com:7401", TRUE },
+    { "10.77.0.2", "tcp:10.77.0.2:5037", TRUE },
+    { "[fe80::1]:5038", "tcp:[fe80::1]:5038", TRUE },
+    { "local", NULL, TRUE },
+    { "", NULL, TRUE },
+    { "farm:0", NULL, FALSE },
+    { "farm:70000", NULL, FALSE },
+    { "far m:5037", NULL, FALSE },
+    { "-L:5037", NULL, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *args[] = { "devices", NULL };
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) argv = NULL;
+      gboolean ok;
+
+      g_assert_true (adbscope_adb_set_server ("local", NULL));
+      ok = adbscope_adb_set_server (cases[i].in, &error);
+      g_assert_cmpint (ok, ==, cases[i].ok);
+      if (!ok)
+        {
+          g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE);
+          g_assert_null (adbscope_adb_dup_server ());
+          continue;
+        }
+      argv = adbscope_adb_build_argv ("adb", "SERIAL", args);
+      if (cases[i].spec == NULL)
+        {
+          g_assert_cmpuint (g_strv_length (argv), ==, 4);
+          g_assert_null (adbscope_adb_dup_server ());
+        }
+      else
+        {
+          g_assert_cmpuint (g_strv_length (argv), ==, 6);
+          g_assert_cmpstr (argv[1], ==, "-L");
+          g_assert_cmpstr (argv[2], ==, cases[i].spec);
+          g_assert_cmpstr (argv[3], ==, "-s");
+        }
+    }
+  g_assert_true (adbscope_adb_set_server (NULL, NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -144,6 +195,7 @@ main (int   argc,
   dev = adbscope_test_device_start ("pixel-14", NULL, &error);
   g_assert_no_error (error);
   g_test_add_func ("/connect/normalize", test_normalize);
+  g_test_add_func ("/connect/server-address", test_server_address);
   g_test_add_func ("/connect/sim", test_connect);
   g_test_add_func ("/connect/refused", test_refused);
   g_test_add_func ("/connect/bad-address", test_bad_address);

@@ -255,6 +255,25 @@ server_unref (void)
   g_clear_pointer (&server.home, g_free);
 }
 
+/* The state file of a running record in RUNTIME's adbscope/runs/ (the
+ * first by name), or NULL when there is none. */
+char *
+adbscope_test_find_record_state (const char *runtime)
+{
+  g_autofree char *dir_path = g_build_filename (runtime, "adbscope", "runs", NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  g_autofree char *first = NULL;
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".json") && (first == NULL || strcmp (name, first) < 0))
+      {
+        g_free (first);
+        first = g_strdup (name);
+      }
+  return first != NULL ? g_build_filename (dir_path, first, NULL) : NULL;
+}
+
 GArray *
 adbscope_test_list_descendants (GPid pid)
 {

@@ -60,6 +60,8 @@ gboolean            adbscope_test_device_skip_if_unsupported (const GError *erro
 
 /* The adb binary tests use: $ADB or "adb". */
 const char         *adbscope_test_adb_path           (void);
+/* A running record's control file in RUNTIME (its XDG_RUNTIME_DIR), or NULL. */
+char               *adbscope_test_find_record_state  (const char          *runtime);
 /* Pids of every live descendant of pid (for leftover checks). */
 GArray             *adbscope_test_list_descendants   (GPid                 pid);
 

@@ -434,6 +434,9 @@ main (int    argc,
       gui_test_spin (400);
       dialog = find_window (app, ADW_TYPE_PREFERENCES_WINDOW);
       save_widget (dir, "10-preferences", schemes[s], GTK_WIDGET (dialog));
+      adw_preferences_window_set_visible_page_name (ADW_PREFERENCES_WINDOW (dialog), "devices");
+      gui_test_spin (200);
+      save_widget (dir, "10-preferences-devices", schemes[s], GTK_WIDGET (dialog));
       gtk_window_destroy (dialog);
 
       gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);

@@ -88,15 +88,17 @@ error_code (JsonNode *node)
   return code ? json_node_get_string (code) : NULL;
 }
 
-static void
+/* Waits for the running record's control file; returns its path. */
+static char *
 wait_for_state_file (void)
 {
-  g_autofree char *path = g_build_filename (runtime_dir, "adbscope", "record.json", NULL);
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  char *path;
 
-  while (!g_file_test (path, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+  while ((path = adbscope_test_find_record_state (runtime_dir)) == NULL && g_get_monotonic_time () < deadline)
     g_usleep (50 * 1000);
-  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_nonnull (path);
+  return path;
 }
 
 /* Runs `adbscope ARGS…` to the end with stdout to @stdout_path (or a pipe
@@ -181,11 +183,11 @@ test_mark_stop_samples (void)
   g_autofree char *out = NULL;
   g_autofree char *csv = NULL;
   g_autofree char *csv_path = g_build_filename (runtime_dir, "samples.csv", NULL);
-  g_autofree char *state_path = g_build_filename (runtime_dir, "adbscope", "record.json", NULL);
+  g_autofree char *state_path = NULL;
   g_autofree char *state = NULL;
   g_autofree char *other = g_dir_make_tmp ("adbscope-rt-XXXXXX", NULL);
-  g_autofree char *other_state_dir = g_build_filename (other, "adbscope", NULL);
-  g_autofree char *other_state = g_build_filename (other_state_dir, "record.json", NULL);
+  g_autofree char *other_state_dir = g_build_filename (other, "adbscope", "runs", NULL);
+  g_autofree char *other_state = g_build_filename (other_state_dir, "copy.json", NULL);
   g_autoptr(GRegex) token_re = g_regex_new ("\"token\":\"[0-9a-f]+\"", 0, 0, NULL);
   g_autofree char *bad = NULL;
   g_auto(GStrv) lines = NULL;
@@ -197,10 +199,28 @@ test_mark_stop_samples (void)
                "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
                "--samples", csv_path, "--duration", "60s", NULL);
   g_assert_no_error (error);
-  wait_for_state_file ();
+  state_path = wait_for_state_file ();
   g_assert_cmpint (g_stat (state_path, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0600);
-  g_usleep (2500 * 1000);
+  /* The session starts after the control file: wait for its second sample
+   * (a second in, under any load) rather than a fixed time. */
+  {
+    gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+    guint rows = 0;
+
+    while (rows < 3 && g_get_monotonic_time () < deadline)
+      {
+        g_autofree char *text = NULL;
+
+        g_usleep (100 * 1000);
+        rows = 0;
+        if (g_file_get_contents (csv_path, &text, NULL, NULL))
+          for (const char *p = text; *p != '\0'; p++)
+            rows += *p == '\n';
+      }
+    g_assert_cmpuint (rows, >=, 3);
+  }
+  g_usleep (500 * 1000);
 
   mark = run_json (&status, "mark", "scrolling starts", NULL);
   g_assert_cmpint (status, ==, 0);
@@ -214,7 +234,7 @@ test_mark_stop_samples (void)
   /* That copy looks live (its run lock is held), so the request goes out
    * and the record itself refuses the token. */
   {
-    g_autofree char *lock_path = g_build_filename (other_state_dir, "record.lock", NULL);
+    g_autofree char *lock_path = g_build_filename (other_state_dir, "copy.lock", NULL);
     lock_fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     g_assert_cmpint (flock (lock_fd, LOCK_EX | LOCK_NB), ==, 0);
   }
@@ -273,10 +293,13 @@ test_mark_stop_samples (void)
                    json_node_get_int (adbscope_report_lookup (report, "run.samples")));
   g_assert_cmpint (g_strv_length (lines), >=, 4);
   {
-    g_autofree char *lock_path = g_build_filename (other_state_dir, "record.lock", NULL);
+    g_autofree char *lock_path = g_build_filename (other_state_dir, "copy.lock", NULL);
+    g_autofree char *parent = g_path_get_dirname (other_state_dir);
     g_unlink (lock_path);
+    g_unlink (other_state);
+    g_rmdir (other_state_dir);
+    g_rmdir (parent);
   }
-  g_rmdir (other_state_dir);
   g_rmdir (other);
 }
 
@@ -294,7 +317,7 @@ test_sigint_still_writes_report (void)
                "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
                "-o", path, NULL);
   g_assert_no_error (error);
-  wait_for_state_file ();
+  g_free (wait_for_state_file ());
   g_usleep (2500 * 1000);
   g_subprocess_send_signal (rec, SIGINT);
   g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
@@ -646,7 +669,7 @@ test_sighup_writes_report (void)
   rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
                "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE, NULL);
   g_assert_no_error (error);
-  wait_for_state_file ();
+  g_free (wait_for_state_file ());
   g_usleep (2500 * 1000);
   g_subprocess_send_signal (rec, SIGHUP);
   g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
@@ -675,7 +698,7 @@ test_device_lost (void)
                "record", "-s", adbscope_test_device_get_serial (lost), "-p", ADBSCOPE_DEMO_PACKAGE,
                "--duration", "8s", NULL);
   g_assert_no_error (error);
-  wait_for_state_file ();
+  g_free (wait_for_state_file ());
   g_usleep (2500 * 1000);
   adbscope_test_device_kill (lost);
   g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
@@ -752,7 +775,7 @@ test_never_ran_is_null (void)
 static JsonNode *
 read_state (void)
 {
-  g_autofree char *path = g_build_filename (runtime_dir, "adbscope", "record.json", NULL);
+  g_autofree char *path = wait_for_state_file ();
   g_autofree char *text = NULL;
 
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
@@ -766,7 +789,6 @@ static void
 test_two_records_race (void)
 {
   const char *serial = adbscope_test_device_get_serial (device);
-  g_autofree char *state_path = g_build_filename (runtime_dir, "adbscope", "record.json", NULL);
 
   for (guint round = 0; round < 5; round++)
     {
@@ -805,7 +827,6 @@ test_two_records_race (void)
         g_assert_cmpint (g_subprocess_get_exit_status (recs[1 - winner]), ==, 1);
         g_assert_cmpstr (error_code (j), ==, "address_in_use");
       }
-      wait_for_state_file ();
       {
         g_autoptr(JsonNode) state = read_state ();
 
@@ -819,7 +840,11 @@ test_two_records_race (void)
       g_subprocess_wait (recs[winner], NULL, &error);
       g_assert_no_error (error);
       g_assert_cmpint (g_subprocess_get_exit_status (recs[winner]), ==, 0);
-      g_assert_false (g_file_test (state_path, G_FILE_TEST_EXISTS));
+      {
+        g_autofree char *left = adbscope_test_find_record_state (runtime_dir);
+
+        g_assert_null (left);
+      }
       g_object_unref (recs[0]);
       g_object_unref (recs[1]);
     }
@@ -830,8 +855,8 @@ test_two_records_race (void)
 static void
 test_stale_control_file (void)
 {
-  g_autofree char *dir = g_build_filename (runtime_dir, "adbscope", NULL);
-  g_autofree char *state_path = g_build_filename (dir, "record.json", NULL);
+  g_autofree char *dir = g_build_filename (runtime_dir, "adbscope", "runs", NULL);
+  g_autofree char *state_path = g_build_filename (dir, "old.json", NULL);
   g_autoptr(JsonNode) mark = NULL;
   g_autoptr(JsonNode) rec = NULL;
   int status;
@@ -915,7 +940,7 @@ test_hostile_bodies (void)
                "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
                "--duration", "60s", NULL);
   g_assert_no_error (error);
-  wait_for_state_file ();
+  g_free (wait_for_state_file ());
   state = read_state ();
   port = (guint) json_node_get_int (adbscope_report_lookup (state, "port"));
   token = json_node_get_string (adbscope_report_lookup (state, "token"));
@@ -994,7 +1019,7 @@ test_failing_test_leaves_nothing (void)
       rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, NULL, &error,
                    "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE, NULL);
       g_assert_no_error (error);
-      wait_for_state_file ();
+      g_free (wait_for_state_file ());
       (void) rec;
       g_error ("failing on purpose with a record, a sim and an adb server running");
     }
@@ -1088,6 +1113,153 @@ test_no_recording (void)
   g_assert_cmpstr (error_code (mark), ==, "no_recording");
 }
 
+static guint
+count_state_files (void)
+{
+  g_autofree char *path = g_build_filename (runtime_dir, "adbscope", "runs", NULL);
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    n += g_str_has_suffix (name, ".json");
+  return n;
+}
+
+/* The labels of a report's markers, joined by "|". */
+static char *
+marker_labels (JsonNode *report)
+{
+  JsonArray *markers = json_node_get_array (adbscope_report_lookup (report, "markers"));
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (markers); i++)
+    g_string_append_printf (text, "%s%s", i > 0 ? "|" : "",
+                            json_object_get_string_member (json_array_get_object_element (markers, i), "label"));
+  return g_string_free (text, FALSE);
+}
+
+static JsonNode *
+finish_record (GSubprocess *rec)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (rec), ==, 0);
+  return parse_json (out);
+}
+
+/* Two devices, two records at once: mark and stop reach the one named by
+ * --serial or --id, an unnamed request with two running says which ones
+ * exist, and with one left it goes to that one.  Each report has only
+ * its own markers, its own device and its own app's pid. */
+static void
+test_parallel_records (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) tablet = adbscope_test_device_start ("tablet-13", NULL, &error);
+  const char *phone_serial = adbscope_test_device_get_serial (device);
+  const char *tablet_serial;
+  g_autoptr(GSubprocess) phone_rec = NULL;
+  g_autoptr(GSubprocess) tablet_rec = NULL;
+  g_autoptr(JsonNode) phone_report = NULL;
+  g_autoptr(JsonNode) tablet_report = NULL;
+  g_autoptr(JsonNode) j = NULL;
+  g_autofree char *phone_id = NULL;
+  g_autofree char *labels = NULL;
+  gint64 deadline;
+  const char *message;
+  int status;
+
+  g_assert_no_error (error);
+  tablet_serial = adbscope_test_device_get_serial (tablet);
+  g_assert_cmpstr (phone_serial, !=, tablet_serial);
+
+  phone_rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
+                     "record", "-s", phone_serial, "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "60s", NULL);
+  g_assert_no_error (error);
+  tablet_rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
+                      "record", "-s", tablet_serial, "-p", ADBSCOPE_DEMO_PACKAGE, "--id", "ci-tablet",
+                      "--duration", "60s", NULL);
+  g_assert_no_error (error);
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (count_state_files () < 2 && g_get_monotonic_time () < deadline)
+    g_usleep (50 * 1000);
+  g_assert_cmpuint (count_state_files (), ==, 2);
+  g_usleep (2500 * 1000);
+
+  /* Nothing named, two running: which ones, and nothing marked. */
+  j = run_json (&status, "mark", "ambiguous", NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_cmpstr (error_code (j), ==, "multiple_records");
+  message = json_node_get_string (adbscope_report_lookup (j, "error.message"));
+  g_assert_nonnull (strstr (message, "ci-tablet"));
+  g_assert_nonnull (strstr (message, phone_serial));
+  g_assert_nonnull (strstr (message, tablet_serial));
+  g_clear_pointer (&j, json_node_unref);
+
+  j = run_json (&status, "mark", "-s", phone_serial, "phone only", NULL);
+  g_assert_cmpint (status, ==, 0);
+  phone_id = g_strdup (json_node_get_string (adbscope_report_lookup (j, "record")));
+  g_assert_cmpstr (phone_id, !=, "ci-tablet");
+  g_clear_pointer (&j, json_node_unref);
+
+  j = run_json (&status, "mark", "--id", "ci-tablet", "tablet only", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (json_node_get_string (adbscope_report_lookup (j, "record")), ==, "ci-tablet");
+  g_clear_pointer (&j, json_node_unref);
+
+  j = run_json (&status, "mark", "--id", "nope", "x", NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_cmpstr (error_code (j), ==, "no_recording");
+  g_assert_nonnull (strstr (json_node_get_string (adbscope_report_lookup (j, "error.message")), "ci-tablet"));
+  g_clear_pointer (&j, json_node_unref);
+
+  /* A second record on a device that has one is refused, naming it. */
+  j = run_json (&status, "record", "-s", phone_serial, "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "1s", NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_cmpstr (error_code (j), ==, "address_in_use");
+  g_assert_nonnull (strstr (json_node_get_string (adbscope_report_lookup (j, "error.message")), phone_id));
+  g_clear_pointer (&j, json_node_unref);
+
+  j = run_json (&status, "stop", "--id", "ci-tablet", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&j, json_node_unref);
+  tablet_report = finish_record (tablet_rec);
+
+  /* One left: an unnamed mark and stop go to it. */
+  j = run_json (&status, "mark", "phone again", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (json_node_get_string (adbscope_report_lookup (j, "record")), ==, phone_id);
+  g_clear_pointer (&j, json_node_unref);
+  j = run_json (&status, "stop", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&j, json_node_unref);
+  phone_report = finish_record (phone_rec);
+
+  labels = marker_labels (tablet_report);
+  g_assert_cmpstr (labels, ==, "tablet only");
+  g_clear_pointer (&labels, g_free);
+  labels = marker_labels (phone_report);
+  g_assert_cmpstr (labels, ==, "phone only|phone again");
+  g_assert_cmpstr (json_node_get_string (adbscope_report_lookup (tablet_report, "device.serial")), ==, tablet_serial);
+  g_assert_cmpstr (json_node_get_string (adbscope_report_lookup (phone_report, "device.serial")), ==, phone_serial);
+  g_assert_cmpstr (json_node_get_string (adbscope_report_lookup (tablet_report, "device.model")), !=,
+                   json_node_get_string (adbscope_report_lookup (phone_report, "device.model")));
+  {
+    JsonArray *tp = json_node_get_array (adbscope_report_lookup (tablet_report, "app.pids"));
+    JsonArray *pp = json_node_get_array (adbscope_report_lookup (phone_report, "app.pids"));
+
+    g_assert_cmpint (json_array_get_int_element (tp, 0), ==,
+                     adbscope_test_device_get_app_pid (tablet, ADBSCOPE_DEMO_PACKAGE));
+    g_assert_cmpint (json_array_get_int_element (pp, 0), ==,
+                     adbscope_test_device_get_app_pid (device, ADBSCOPE_DEMO_PACKAGE));
+  }
+  g_assert_cmpuint (count_state_files (), ==, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1110,6 +1282,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/cli/device-lost", test_device_lost);
   g_test_add_func ("/record/cli/two-records-race", test_two_records_race);
   g_test_add_func ("/record/cli/stale-control-file", test_stale_control_file);
+  g_test_add_func ("/record/cli/parallel-records", test_parallel_records);
   g_test_add_func ("/record/cli/hostile-bodies", test_hostile_bodies);
   g_test_add_func ("/record/cli/slow-series-at-short-interval", test_slow_series_at_short_interval);
   g_test_add_func ("/record/cli/failing-test-leaves-nothing", test_failing_test_leaves_nothing);

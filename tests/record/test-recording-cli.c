@@ -258,7 +258,6 @@ test_report_equals_record (void)
   g_autofree char *rec = path_in ("run.adbscope");
   g_autofree char *runtime = path_in ("rt");
   g_autofree char *printed = NULL;
-  g_autofree char *state = g_build_filename (runtime, "adbscope", "record.json", NULL);
   g_autofree char *from_file = NULL;
   g_autofree char *p50_sql = NULL;
   g_autoptr(JsonNode) written = NULL;
@@ -277,8 +276,12 @@ test_report_equals_record (void)
 
   g_mkdir_with_parents (runtime, 0700);
   proc = spawnv (G_SUBPROCESS_FLAGS_STDOUT_PIPE, runtime, args);
-  while (!g_file_test (state, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
-    g_usleep (50 * 1000);
+  {
+    g_autofree char *state = NULL;
+
+    while ((state = adbscope_test_find_record_state (runtime)) == NULL && g_get_monotonic_time () < deadline)
+      g_usleep (50 * 1000);
+  }
   g_usleep (4 * G_USEC_PER_SEC);
   mark = run ("mark", "half way", NULL);
   g_assert_cmpint (mark.status, ==, 0);

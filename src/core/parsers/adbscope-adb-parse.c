@@ -309,6 +309,28 @@ adbscope_adb_error_from_stderr (const char *text,
                           _("Device %s is unauthorized: allow USB debugging in the dialog on the phone"),
                           serial != NULL ? serial : "");
     }
+  {
+    /* adb 29: "… cannot connect to daemon at tcp:HOST:PORT: failed to
+     * connect to 'HOST:PORT': Connection refused" for a server that does
+     * not answer (adb starts none on a remote host). */
+    const char *at = strstr (line, "cannot connect to daemon at ");
+
+    if (at != NULL)
+      {
+        const char *spec = at + strlen ("cannot connect to daemon at ");
+        const char *end;
+        g_autofree char *address = NULL;
+
+        if (g_str_has_prefix (spec, "tcp:"))
+          spec += 4;
+        /* The address ends at the ": " before the reason. */
+        end = strstr (spec, ": ");
+        address = end != NULL ? g_strndup (spec, end - spec) : g_strdup (spec);
+        return g_error_new (ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADB_FAILED,
+                            _("No adb server answers at %s (%s)"), address,
+                            end != NULL ? end + 2 : line);
+      }
+  }
   if (strstr (line, "offline") != NULL)
     code = ADBSCOPE_ERROR_DEVICE_OFFLINE;
   else if (strstr (line, "not found") != NULL || strstr (line, "no devices") != NULL)

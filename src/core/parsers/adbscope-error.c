@@ -35,6 +35,7 @@ static const char * const code_names[ADBSCOPE_ERROR_N_CODES] = {
   [ADBSCOPE_ERROR_AGENT_PROTOCOL] = "agent_protocol",
   [ADBSCOPE_ERROR_AGENT_FAILED] = "agent_failed",
   [ADBSCOPE_ERROR_VPN_CONSENT_DENIED] = "vpn_consent_denied",
+  [ADBSCOPE_ERROR_MULTIPLE_RECORDS] = "multiple_records",
 };
 
 const char *

@@ -40,9 +40,10 @@ typedef enum
   ADBSCOPE_ERROR_AGENT_PROTOCOL,      /* "agent_protocol" */
   ADBSCOPE_ERROR_AGENT_FAILED,        /* "agent_failed" */
   ADBSCOPE_ERROR_VPN_CONSENT_DENIED,  /* "vpn_consent_denied" */
+  ADBSCOPE_ERROR_MULTIPLE_RECORDS,    /* "multiple_records" */
 } AdbscopeErrorCode;
 
-#define ADBSCOPE_ERROR_N_CODES (ADBSCOPE_ERROR_VPN_CONSENT_DENIED + 1)
+#define ADBSCOPE_ERROR_N_CODES (ADBSCOPE_ERROR_MULTIPLE_RECORDS + 1)
 
 GQuark       adbscope_error_quark          (void);
 const char  *adbscope_error_code_to_string (int          code);

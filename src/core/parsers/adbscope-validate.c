@@ -65,29 +65,34 @@ adbscope_serial_is_valid (const char *serial)
   return TRUE;
 }
 
-char *
-adbscope_network_address_normalize (const char *text)
+/* "host", "host:port", "[v6]:port" → host (without brackets) and port
+ * (default_port when none is given). */
+gboolean
+adbscope_network_address_split (const char  *text,
+                                guint        default_port,
+                                char       **host_out,
+                                guint       *port_out)
 {
   g_autofree char *host = NULL;
   const char *colon;
-  guint64 port = 5555;
+  guint64 port = default_port;
   gsize n;
 
   if (text == NULL || *text == '\0' || strlen (text) > 260)
-    return NULL;
+    return FALSE;
   if (text[0] == '[')
     {
       const char *close = strchr (text, ']');
 
       if (close == NULL || close == text + 1)
-        return NULL;
+        return FALSE;
       host = g_strndup (text + 1, close - text - 1);
       for (const char *p = host; *p != '\0'; p++)
         if (!g_ascii_isxdigit (*p) && *p != ':' && *p != '.')
-          return NULL;
+          return FALSE;
       colon = close[1] == ':' ? close + 1 : NULL;
       if (close[1] != '\0' && colon == NULL)
-        return NULL;
+        return FALSE;
     }
   else
     {
@@ -95,14 +100,37 @@ adbscope_network_address_normalize (const char *text)
       host = colon != NULL ? g_strndup (text, colon - text) : g_strdup (text);
       n = strlen (host);
       if (n == 0 || n > 253 || host[0] == '-' || host[0] == '.')
-        return NULL;
+        return FALSE;
       for (const char *p = host; *p != '\0'; p++)
         if (!g_ascii_isalnum (*p) && *p != '-' && *p != '.')
-          return NULL;
+          return FALSE;
     }
   if (colon != NULL && !g_ascii_string_to_unsigned (colon + 1, 10, 1, 65535, &port, NULL))
+    return FALSE;
+  if (host_out != NULL)
+    *host_out = g_steal_pointer (&host);
+  if (port_out != NULL)
+    *port_out = (guint) port;
+  return TRUE;
+}
+
+/* The host and port back as text: "host:port", "[v6]:port". */
+char *
+adbscope_network_address_join (const char *host,
+                               guint       port)
+{
+  if (strchr (host, ':') != NULL)
+    return g_strdup_printf ("[%s]:%u", host, port);
+  return g_strdup_printf ("%s:%u", host, port);
+}
+
+char *
+adbscope_network_address_normalize (const char *text)
+{
+  g_autofree char *host = NULL;
+  guint port;
+
+  if (!adbscope_network_address_split (text, 5555, &host, &port))
     return NULL;
-  if (text[0] == '[')
-    return g_strdup_printf ("[%s]:%u", host, (guint) port);
-  return g_strdup_printf ("%s:%u", host, (guint) port);
+  return adbscope_network_address_join (host, port);
 }

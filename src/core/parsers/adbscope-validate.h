@@ -10,5 +10,11 @@ gboolean adbscope_serial_is_valid       (const char *serial);
 /* "host", "host:port", "[v6]:port" → "host:port" (5555 by default, adb's
  * port for network debugging); NULL when it is not such an address. */
 char    *adbscope_network_address_normalize (const char *text);
+gboolean adbscope_network_address_split     (const char  *text,
+                                             guint        default_port,
+                                             char       **host,
+                                             guint       *port);
+char    *adbscope_network_address_join      (const char  *host,
+                                             guint        port);
 
 G_END_DECLS
