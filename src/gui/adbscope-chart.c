@@ -460,8 +460,17 @@ snapshot_legend (AdbscopeChart *self,
 
       if (x + LEGEND_SWATCH + 4 + w > gtk_widget_get_width (GTK_WIDGET (self)))
         break;
-      gtk_snapshot_append_color (snapshot, &e->color,
-                                 &GRAPHENE_RECT_INIT (x, y, LEGEND_SWATCH, LEGEND_SWATCH));
+      if (e->dashed)
+        {
+          /* Like the overlaid line: dashes across the swatch. */
+          for (double dx = 0; dx < LEGEND_SWATCH; dx += 4)
+            gtk_snapshot_append_color (snapshot, &e->color,
+                                       &GRAPHENE_RECT_INIT (x + dx, y + LEGEND_SWATCH / 2.0 - 1,
+                                                            MIN (3, LEGEND_SWATCH - dx), 2));
+        }
+      else
+        gtk_snapshot_append_color (snapshot, &e->color,
+                                   &GRAPHENE_RECT_INIT (x, y, LEGEND_SWATCH, LEGEND_SWATCH));
       x += LEGEND_SWATCH + 4;
       append_text (self, snapshot, e->title, x, 0, text_color);
       x += w + 12;

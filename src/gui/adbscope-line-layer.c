@@ -61,14 +61,21 @@ bucket (AdbscopeLineLayer *self,
   return self->buckets;
 }
 
-static void
-trace (cairo_t                   *cr,
-       const AdbscopeChartBucket *buckets,
-       guint                      width,
-       double                     height,
-       double                     min,
-       double                     max,
-       gboolean                   area)
+/**
+ * adbscope_line_layer_trace:
+ * @area: the outline of the filled area instead of the line
+ *
+ * Appends the path of bucketed columns to @cr (the overlay layer draws
+ * the same line, dashed).
+ */
+void
+adbscope_line_layer_trace (cairo_t                   *cr,
+                           const AdbscopeChartBucket *buckets,
+                           guint                      width,
+                           double                     height,
+                           double                     min,
+                           double                     max,
+                           gboolean                   area)
 {
   double scale = height / (max - min);
   double base = height - (MAX (min, 0) - min) * scale;
@@ -149,12 +156,12 @@ adbscope_line_layer_snapshot (GtkWidget   *widget,
 
   if (self->fill)
     {
-      trace (cr, buckets, width, height, min, max, TRUE);
+      adbscope_line_layer_trace (cr, buckets, width, height, min, max, TRUE);
       cairo_set_source_rgba (cr, color.red, color.green, color.blue, color.alpha * 0.2);
       cairo_fill (cr);
     }
 
-  trace (cr, buckets, width, height, min, max, FALSE);
+  adbscope_line_layer_trace (cr, buckets, width, height, min, max, FALSE);
   /* Round caps: a lone sample between two gaps is still drawn, as a dot. */
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);

@@ -17,5 +17,12 @@ void                adbscope_line_layer_set_series (AdbscopeLineLayer *self,
 gboolean            adbscope_line_layer_get_fill   (AdbscopeLineLayer *self);
 void                adbscope_line_layer_set_fill   (AdbscopeLineLayer *self,
                                                     gboolean           fill);
+void                adbscope_line_layer_trace      (cairo_t                   *cr,
+                                                    const AdbscopeChartBucket *buckets,
+                                                    guint                      width,
+                                                    double                     height,
+                                                    double                     min,
+                                                    double                     max,
+                                                    gboolean                   area);
 
 G_END_DECLS

@@ -241,7 +241,7 @@ adbscope_stacked_layer_add_legend_entries (AdbscopeChartLayer *layer,
   /* Top band first, as the legend reads top to bottom like the stack. */
   for (guint j = self->parts->len; j > 0; j--)
     {
-      AdbscopeChartLegendEntry entry;
+      AdbscopeChartLegendEntry entry = { 0 };
 
       entry.title = g_array_index (self->parts, Part, j - 1).title;
       if (entry.title == NULL)

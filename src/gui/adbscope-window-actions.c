@@ -40,6 +40,9 @@ _adbscope_window_update_actions (AdbscopeWindow *self)
   gtk_widget_action_set_enabled (widget, "win.export-pcap",
                                  in_session && adbscope_network_get_pcap_file (adbscope_data_view_get_network (self->view)) != NULL);
   gtk_widget_action_set_enabled (widget, "win.export-connections", in_session);
+  gtk_widget_action_set_enabled (widget, "win.compare-recording", in_session);
+  gtk_widget_action_set_enabled (widget, "win.remove-comparison", in_session && self->comparison != NULL);
+  gtk_widget_action_set_enabled (widget, "win.compare-summary", in_session && self->comparison != NULL);
 
   /* The toggle buttons show the state; their action has no state of its
    * own (class actions are stateless in GTK 4.8). */
@@ -108,22 +111,25 @@ _adbscope_window_add_marker (AdbscopeWindow *self,
   if (label == NULL || *label == '\0')
     label = _("Marker");
   adbscope_session_add_marker (self->session, label);
+  _adbscope_window_update_compare_markers (self);
   /* Translators: a toast; %s is the marker's label */
   text = g_strdup_printf (_("Marker “%s” added"), label);
   _adbscope_window_toast (self, text);
 }
 
-gboolean
-_adbscope_window_export_report (AdbscopeWindow  *self,
-                                const char      *path,
-                                GError         **error)
+/**
+ * _adbscope_window_build_report:
+ *
+ * The report of what the window shows (what Export Report writes).
+ */
+JsonNode *
+_adbscope_window_build_report (AdbscopeWindow  *self,
+                               GError         **error)
 {
-  g_autoptr(JsonNode) report = NULL;
-
   if (self->session == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("Nothing was recorded yet"));
-      return FALSE;
+      return NULL;
     }
   /* An opened recording, or a live run that has ended: its file, so the
    * report covers the whole run, exactly as `adbscope report` gives it. */
@@ -134,13 +140,19 @@ _adbscope_window_export_report (AdbscopeWindow  *self,
       const char *file = self->opened_path ? self->opened_path : adbscope_recording_get_path (self->recording);
       g_autoptr(AdbscopeRun) run = adbscope_run_load (file, G_MININT64, G_MAXINT64, error);
 
-      if (run == NULL)
-        return FALSE;
-      report = adbscope_report_build_run (run, NULL);
+      return run != NULL ? adbscope_report_build_run (run, NULL) : NULL;
     }
-  else
-    report = adbscope_report_build (self->session, NULL);
-  return adbscope_report_write (report, path, error);
+  return adbscope_report_build (self->session, NULL);
+}
+
+gboolean
+_adbscope_window_export_report (AdbscopeWindow  *self,
+                                const char      *path,
+                                GError         **error)
+{
+  g_autoptr(JsonNode) report = _adbscope_window_build_report (self, error);
+
+  return report != NULL && adbscope_report_write (report, path, error);
 }
 
 gboolean
@@ -251,17 +263,16 @@ measure_startup_action (GtkWidget  *widget,
 }
 
 static void
-open_recording_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *param)
+choose_recording (AdbscopeWindow *self,
+                  const char     *title,
+                  ExportFunc      func)
 {
-  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
   GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
   g_autofree char *dir = adbscope_recording_default_dir ();
   g_autoptr(GFile) folder = g_file_new_for_path (dir);
 
-  chooser = gtk_file_chooser_native_new (_("Open Recording"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
                                          _("_Open"), _("_Cancel"));
   gtk_file_filter_add_pattern (filter, "*" ADBSCOPE_RECORDING_SUFFIX);
   gtk_file_filter_set_name (filter, _("Adbscope recordings"));
@@ -269,9 +280,46 @@ open_recording_action (GtkWidget  *widget,
   if (g_file_test (dir, G_FILE_TEST_IS_DIR))
     gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_object_set_data (G_OBJECT (chooser), "chooser-func", _adbscope_window_open_recording);
+  g_object_set_data (G_OBJECT (chooser), "chooser-func", func);
   g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_recording_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  choose_recording (ADBSCOPE_WINDOW (widget), _("Open Recording"), _adbscope_window_open_recording);
+}
+
+static void
+compare_recording_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  choose_recording (ADBSCOPE_WINDOW (widget), _("Compare With Recording"), _adbscope_window_compare_with);
+}
+
+static void
+remove_comparison_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  _adbscope_window_remove_comparison (ADBSCOPE_WINDOW (widget));
+}
+
+static void
+compare_summary_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) diff = _adbscope_window_show_compare_summary (self, &error);
+
+  if (diff == NULL)
+    _adbscope_window_toast (self, error->message);
 }
 
 static void
@@ -462,10 +510,15 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-pcap", NULL, export_pcap_action);
   gtk_widget_class_install_action (widget_class, "win.export-connections", NULL, export_connections_action);
   gtk_widget_class_install_action (widget_class, "win.open-recording", NULL, open_recording_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-recording", NULL, compare_recording_action);
+  gtk_widget_class_install_action (widget_class, "win.remove-comparison", NULL, remove_comparison_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-summary", NULL, compare_summary_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.record", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-recording", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.compare-recording", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, GDK_CONTROL_MASK, "win.pause", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, GDK_CONTROL_MASK, "win.add-marker", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-report", NULL);

@@ -198,6 +198,8 @@ close_recording (AdbscopeWindow *self)
 void
 _adbscope_window_stop_session (AdbscopeWindow *self)
 {
+  /* The overlay was aligned to this run */
+  _adbscope_window_remove_comparison (self);
   _adbscope_window_dispose_capture (self);
   g_cancellable_cancel (self->start_cancellable);
   g_clear_object (&self->start_cancellable);
@@ -645,6 +647,7 @@ adbscope_window_init (AdbscopeWindow *self)
     gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   }
 
+  _adbscope_window_init_compare (self);
   set_mode (self, "devices");
 }
 
