@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "adbscope-chart.h"
+#include "adbscope-chart-source.h"
 #include "adbscope-line-layer.h"
 #include "adbscope-overlay-layer.h"
 
@@ -25,7 +26,7 @@ struct _AdbscopeOverlayLayer
 
   AdbscopeComparison  *comparison;
   GArray              *samples;       /* AdbscopeSample, the other run's clock */
-  AdbscopeSeries      *placed;        /* the same, on the chart's clock */
+  AdbscopeChartSource *placed;        /* the same, on the chart's clock */
   AdbscopeChartLayer  *partner;       /* weak */
   guint                partner_index;
   AdbscopeChartBucket *buckets;
@@ -40,16 +41,17 @@ place (AdbscopeOverlayLayer *self)
   guint cap = CLAMP (self->samples->len, 2, ADBSCOPE_SERIES_MAX_CAPACITY);
   guint first = self->samples->len > cap ? self->samples->len - cap : 0;
   gint64 offset = adbscope_comparison_get_offset (self->comparison);
+  g_autoptr(AdbscopeSeries) series = adbscope_series_new (cap);
   AdbscopeChart *chart;
 
-  g_clear_pointer (&self->placed, adbscope_series_unref);
-  self->placed = adbscope_series_new (cap);
   for (guint i = first; i < self->samples->len; i++)
     {
       const AdbscopeSample *s = &g_array_index (self->samples, AdbscopeSample, i);
 
-      adbscope_series_push (self->placed, s->time_us + offset, s->value);
+      adbscope_series_push (series, s->time_us + offset, s->value);
     }
+  g_clear_object (&self->placed);
+  self->placed = adbscope_chart_source_new_for_series (series);
   if ((chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self))) != NULL)
     adbscope_chart_queue_update (chart);
 }
@@ -89,7 +91,7 @@ adbscope_overlay_layer_snapshot (GtkWidget   *widget,
       self->n_buckets = width;
     }
   adbscope_chart_get_time_window (chart, &t0, &t1);
-  adbscope_chart_bucket_series (self->placed, t0, t1, adbscope_chart_get_interval (chart),
+  adbscope_chart_source_bucket (self->placed, t0, t1, adbscope_chart_get_interval (chart),
                                 self->buckets, width);
   adbscope_chart_get_value_range (chart, &min, &max);
   get_line_color (self, &color);
@@ -124,13 +126,7 @@ adbscope_overlay_layer_get_value_extent (AdbscopeChartLayer *layer,
                                          double             *max)
 {
   AdbscopeOverlayLayer *self = ADBSCOPE_OVERLAY_LAYER (layer);
-  AdbscopeSeriesStats stats;
-
-  if (!adbscope_series_compute_stats_range (self->placed, t0_us, t1_us, &stats))
-    return FALSE;
-  *min = stats.min;
-  *max = stats.max;
-  return TRUE;
+  return adbscope_chart_source_get_extent (self->placed, t0_us, t1_us, min, max);
 }
 
 static void
@@ -207,7 +203,7 @@ adbscope_overlay_layer_finalize (GObject *object)
   AdbscopeOverlayLayer *self = ADBSCOPE_OVERLAY_LAYER (object);
 
   g_clear_pointer (&self->samples, g_array_unref);
-  g_clear_pointer (&self->placed, adbscope_series_unref);
+  g_clear_object (&self->placed);
   g_clear_pointer (&self->buckets, g_free);
   G_OBJECT_CLASS (adbscope_overlay_layer_parent_class)->finalize (object);
 }
@@ -294,6 +290,6 @@ adbscope_overlay_layer_find_sample (AdbscopeOverlayLayer *self,
 {
   g_return_val_if_fail (ADBSCOPE_IS_OVERLAY_LAYER (self), FALSE);
 
-  return adbscope_series_find_nearest (self->placed, time_us, max_distance_us, sample) &&
+  return adbscope_chart_source_find_nearest (self->placed, time_us, max_distance_us, sample) &&
          isfinite (sample->value);
 }
