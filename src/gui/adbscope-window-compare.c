@@ -245,7 +245,9 @@ add_cell (GtkGrid    *grid,
   GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1 : 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* Numbers to copy; the header row would only grab the focus and select */
+  gtk_label_set_selectable (GTK_LABEL (label), row > 0);
+  gtk_widget_set_hexpand (label, column == 0);
   if (numeric)
     gtk_widget_add_css_class (label, "numeric");
   if (red)
@@ -319,6 +321,7 @@ build_summary (AdbscopeWindow *self,
       row++;
     }
   gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (grid));
   gtk_box_append (GTK_BOX (box), scrolled);
   gtk_widget_set_margin_start (box, 12);
@@ -391,7 +394,7 @@ _adbscope_window_show_compare_summary (AdbscopeWindow  *self,
   window = adw_window_new ();
   gtk_window_set_title (GTK_WINDOW (window), _("Comparison"));
   gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (self));
-  gtk_window_set_default_size (GTK_WINDOW (window), 720, 560);
+  gtk_window_set_default_size (GTK_WINDOW (window), 760, 560);
   gtk_window_set_hide_on_close (GTK_WINDOW (window), FALSE);
   content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   header = adw_header_bar_new ();
