@@ -416,7 +416,6 @@ _adbscope_window_init_compare (AdbscopeWindow *self)
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *names = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *align_label, *summary, *remove;
-  const char * const start[] = { N_("Start"), NULL };
   GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self->main_stack));
 
   gtk_widget_add_css_class (bar, "toolbar");
@@ -434,11 +433,12 @@ _adbscope_window_init_compare (AdbscopeWindow *self)
   gtk_widget_set_hexpand (names, TRUE);
   gtk_box_append (GTK_BOX (bar), names);
 
-  /* Translators: comparison bar, before "Start" or a marker label */
+  /* Translators: comparison bar, before "Run start" or a marker label */
   align_label = gtk_label_new (_("Align at"));
   gtk_box_append (GTK_BOX (bar), align_label);
   self->align_labels = gtk_string_list_new (NULL);
-  gtk_string_list_append (self->align_labels, _(start[0]));
+  /* Translators: align the runs at their starts */
+  gtk_string_list_append (self->align_labels, _("Run start"));
   self->align_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (self->align_labels), NULL));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->align_dropdown),
                                _("Line the runs up at their start, or at a marker both have"));
