@@ -130,6 +130,7 @@ build_overlays (AdbscopeChartCard *self)
       else
         layer = adbscope_overlay_layer_new (self->comparison, adbscope_comparison_get_samples (self->comparison, id),
                                             g_ptr_array_index (self->layers, i), 0);
+      adbscope_overlay_layer_set_in_legend (ADBSCOPE_OVERLAY_LAYER (layer), i == 0);
       adbscope_chart_add_layer (self->chart, layer);
       g_ptr_array_add (self->overlays, layer);
     }

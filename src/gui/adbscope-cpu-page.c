@@ -183,6 +183,7 @@ sync_core_overlays (AdbscopeCpuPage *self)
       if (samples == NULL)
         continue;
       layer = adbscope_overlay_layer_new (self->comparison, samples, g_ptr_array_index (self->core_layers, i), 0);
+      adbscope_overlay_layer_set_in_legend (ADBSCOPE_OVERLAY_LAYER (layer), self->core_overlays->len == 0);
       adbscope_chart_add_layer (self->core_chart, layer);
       g_ptr_array_add (self->core_overlays, layer);
     }

@@ -29,6 +29,7 @@ struct _AdbscopeOverlayLayer
   AdbscopeChartSource *placed;        /* the same, on the chart's clock */
   AdbscopeChartLayer  *partner;       /* weak */
   guint                partner_index;
+  gboolean             in_legend;
   AdbscopeChartBucket *buckets;
   guint                n_buckets;
 };
@@ -136,7 +137,10 @@ adbscope_overlay_layer_add_legend_entries (AdbscopeChartLayer *layer,
   AdbscopeOverlayLayer *self = ADBSCOPE_OVERLAY_LAYER (layer);
   AdbscopeChartLegendEntry entry = { 0 };
 
-  entry.title = adbscope_chart_layer_get_title (layer);
+  /* One entry for the other run: dashed is that file, whatever the series */
+  if (!self->in_legend)
+    return;
+  entry.title = adbscope_comparison_get_name (self->comparison);
   entry.dashed = TRUE;
   get_line_color (self, &entry.color);
   g_array_append_val (entries, entry);
@@ -255,6 +259,7 @@ adbscope_overlay_layer_new (AdbscopeComparison *comparison,
   g_array_append_vals (self->samples, samples->data, samples->len);
   g_set_weak_pointer (&self->partner, partner);
   self->partner_index = partner_index;
+  self->in_legend = partner_index == 0;
   /* Translators: legend of an overlaid run: series title (other file) */
   if (title != NULL && title[0] != '\0')
     {
@@ -267,6 +272,25 @@ adbscope_overlay_layer_new (AdbscopeComparison *comparison,
   place (self);
   g_signal_connect_swapped (comparison, "notify::offset-us", G_CALLBACK (place), self);
   return ADBSCOPE_CHART_LAYER (self);
+}
+
+/**
+ * adbscope_overlay_layer_set_in_legend:
+ *
+ * Whether the layer names the other run in the chart's legend (one of a
+ * chart's overlays does, so the legend keeps room for the shown series).
+ */
+void
+adbscope_overlay_layer_set_in_legend (AdbscopeOverlayLayer *self,
+                                      gboolean              in_legend)
+{
+  AdbscopeChart *chart;
+
+  g_return_if_fail (ADBSCOPE_IS_OVERLAY_LAYER (self));
+
+  self->in_legend = !!in_legend;
+  if ((chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self))) != NULL)
+    gtk_widget_queue_allocate (GTK_WIDGET (chart));
 }
 
 AdbscopeComparison *

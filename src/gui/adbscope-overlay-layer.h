@@ -14,6 +14,8 @@ AdbscopeChartLayer *adbscope_overlay_layer_new            (AdbscopeComparison   
                                                            const GArray         *samples,
                                                            AdbscopeChartLayer   *partner,
                                                            guint                 partner_index);
+void                adbscope_overlay_layer_set_in_legend  (AdbscopeOverlayLayer *self,
+                                                           gboolean              in_legend);
 AdbscopeComparison *adbscope_overlay_layer_get_comparison (AdbscopeOverlayLayer *self);
 gboolean            adbscope_overlay_layer_find_sample    (AdbscopeOverlayLayer *self,
                                                            gint64                time_us,
