@@ -421,6 +421,7 @@ _adbscope_window_open_recording (AdbscopeWindow  *self,
   g_free (self->package);
   self->package = g_strdup (run->package);
   self->view = adbscope_data_view_new (session);
+  adbscope_data_view_set_opened_path (self->view, path);
   adbscope_data_view_set_visible_seconds (self->view, CLAMP (self->opened_end_us / 1e6, 10, 24 * 3600));
   adbscope_data_view_set_end_time (self->view, self->opened_end_us);
   g_signal_connect (self->view, "notify::visible-seconds", G_CALLBACK (on_visible_seconds), self);
