@@ -260,6 +260,8 @@ adbscope_chart_bind_view (AdbscopeChart    *chart,
   bindings[0] = g_object_bind_property (view, "visible-seconds", chart, "visible-seconds", G_BINDING_SYNC_CREATE);
   bindings[1] = g_object_bind_property (view, "interval-us", chart, "interval", G_BINDING_SYNC_CREATE);
   bindings[2] = g_object_bind_property (view, "end-time", chart, "end-time", G_BINDING_SYNC_CREATE);
+  /* a recording is on its own clock, never "now" */
+  adbscope_chart_set_run_clock (chart, adbscope_data_view_get_opened_path (view) != NULL);
 }
 
 /**
@@ -335,15 +337,15 @@ adbscope_chart_card_update (AdbscopeChartCard *self,
 
   for (guint i = 0; i < self->ids->len; i++)
     {
-      AdbscopeSeries *series = adbscope_data_view_get_series (view, g_array_index (self->ids, AdbscopeSeriesId, i));
+      AdbscopeChartSource *from = adbscope_data_view_get_source (view, g_array_index (self->ids, AdbscopeSeriesId, i));
       double value;
 
       if (self->stacked)
-        adbscope_stacked_layer_set_series (g_ptr_array_index (self->layers, 0), i, series);
+        adbscope_stacked_layer_set_source (g_ptr_array_index (self->layers, 0), i, from);
       else
-        adbscope_line_layer_set_series (g_ptr_array_index (self->layers, i), series);
+        adbscope_line_layer_set_source (g_ptr_array_index (self->layers, i), from);
 
-      if (series != NULL && adbscope_series_get_last_finite (series, NULL, &value))
+      if (from != NULL && adbscope_chart_source_get_last_finite (from, NULL, &value))
         {
           /* A stack is read as its total; lines by the first one. */
           if (self->stacked)

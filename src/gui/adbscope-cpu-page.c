@@ -232,8 +232,8 @@ update_cores (AdbscopeCpuPage  *self,
       sync_core_overlays (self);
     }
   for (guint i = 0; i < self->core_layers->len; i++)
-    adbscope_line_layer_set_series (g_ptr_array_index (self->core_layers, i),
-                                    i < n ? adbscope_data_view_get_core_series (view, i) : NULL);
+    adbscope_line_layer_set_source (g_ptr_array_index (self->core_layers, i),
+                                    i < n ? adbscope_data_view_get_core_source (view, i) : NULL);
 
   adbscope_chart_sync_markers (self->core_chart, view);
   adbscope_chart_queue_update (self->core_chart);

@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "adbscope-connect-dialog.h"
 
 #include <glib/gi18n.h>
@@ -72,17 +74,53 @@ _adbscope_window_set_paused (AdbscopeWindow *self,
   _adbscope_window_update_title (self);
 }
 
+static guint
+whole_seconds (AdbscopeWindow *self)
+{
+  guint history = g_settings_get_uint (self->settings, "history-length");
+
+  if (self->opened_path != NULL)
+    return (guint) MIN (self->opened_end_us / G_USEC_PER_SEC + 1, 24 * 3600);
+  if (self->view != NULL && adbscope_data_view_get_reader (self->view) != NULL)
+    {
+      gint64 run_s = (g_get_monotonic_time () - adbscope_session_get_start_us (self->session)) / G_USEC_PER_SEC + 1;
+
+      return (guint) CLAMP (run_s, history, 24 * 3600);
+    }
+  return history;
+}
+
+/**
+ * _adbscope_window_zoom:
+ * @factor: the new window over the old one: 0.5 zooms in, 2 out
+ *
+ * Between 10 s and the whole run (reaching into a live run's recording
+ * beyond what memory keeps).
+ */
+void
+_adbscope_window_zoom (AdbscopeWindow *self,
+                       double          factor)
+{
+  double whole, next;
+
+  if (self->view == NULL)
+    return;
+  whole = MAX (whole_seconds (self), 10);
+  next = CLAMP (round (adbscope_data_view_get_visible_seconds (self->view) * factor), 10, whole);
+  _adbscope_window_set_visible_seconds (self, next >= whole ? 0 : (guint) next);
+}
+
 void
 _adbscope_window_set_visible_seconds (AdbscopeWindow *self,
                                       guint           seconds)
 {
   g_autofree char *label = NULL;
 
-  /* 0: the whole run (of a recording; of what a live view keeps) */
+  /* 0: the whole run (of a recording; of a live run, what memory keeps
+   * or, with its recording, since it started) */
   if (seconds == 0)
     {
-      guint whole = self->opened_path != NULL ? (guint) MIN (self->opened_end_us / G_USEC_PER_SEC + 1, 24 * 3600)
-                                              : g_settings_get_uint (self->settings, "history-length");
+      guint whole = whole_seconds (self);
 
       gtk_menu_button_set_label (self->time_button, _("Whole run"));
       if (self->view != NULL)
@@ -385,6 +423,14 @@ time_window_action (GtkWidget  *widget,
 }
 
 static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  _adbscope_window_zoom (ADBSCOPE_WINDOW (widget), g_str_equal (action_name, "win.zoom-in") ? 0.5 : 2);
+}
+
+static void
 show_page_action (GtkWidget  *widget,
                   const char *action_name,
                   GVariant   *param)
@@ -501,6 +547,8 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.add-marker", NULL, add_marker_action);
   gtk_widget_class_install_action (widget_class, "win.time-window", "u", time_window_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.export-report", NULL, export_report_action);
   gtk_widget_class_install_action (widget_class, "win.export-samples", NULL, export_samples_action);
   gtk_widget_class_install_action (widget_class, "win.try-demo", NULL, try_demo_action);
@@ -532,6 +580,11 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK, "win.time-window", "u", 300);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK, "win.time-window", "u", 900);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_CONTROL_MASK, "win.time-window", "u", 0);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "win.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "win.zoom-out", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK,
                                          "win.show-page", "s", page_names[i]);

@@ -118,6 +118,8 @@ gboolean     _adbscope_window_open_recording     (AdbscopeWindow      *self,
                                                   const char          *path,
                                                   GError             **error);
 const char  *_adbscope_window_get_opened_path    (AdbscopeWindow      *self);
+void         _adbscope_window_zoom               (AdbscopeWindow      *self,
+                                                  double               factor);
 void         _adbscope_window_scroll_to          (AdbscopeWindow      *self,
                                                   double               end_s);
 
