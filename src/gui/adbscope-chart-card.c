@@ -125,10 +125,10 @@ build_overlays (AdbscopeChartCard *self)
           g_autoptr(GArray) top = adbscope_comparison_sum_samples (self->comparison,
                                                                    (AdbscopeSeriesId *) self->ids->data, i + 1);
 
-          layer = adbscope_overlay_layer_new (self->comparison, top, g_ptr_array_index (self->layers, 0), i);
+          layer = adbscope_overlay_layer_new_for_samples (self->comparison, top, g_ptr_array_index (self->layers, 0), i);
         }
       else
-        layer = adbscope_overlay_layer_new (self->comparison, adbscope_comparison_get_samples (self->comparison, id),
+        layer = adbscope_overlay_layer_new (self->comparison, adbscope_series_id_get_path (id),
                                             g_ptr_array_index (self->layers, i), 0);
       adbscope_overlay_layer_set_in_legend (ADBSCOPE_OVERLAY_LAYER (layer), i == 0);
       adbscope_chart_add_layer (self->chart, layer);

@@ -1,8 +1,10 @@
 /* adbscope-comparison.c: a second recording overlaid on the one shown
  *
- * Holds the whole second run (read once, like an opened recording) and
- * the alignment: overlay layers draw its sample at time t at t + offset
- * in the shown run's clock, and follow the offset when it changes.
+ * Holds the whole second run (read once, like an opened recording: its
+ * report and markers), a reader of its file (charts read their visible
+ * window through its level of detail) and the alignment: overlay layers
+ * draw its sample at time t at t + offset in the shown run's clock, and
+ * follow the offset when it changes.
  */
 #include "config.h"
 
@@ -16,6 +18,7 @@ struct _AdbscopeComparison
   GObject      parent_instance;
 
   AdbscopeRun *run;
+  AdbscopeRecordingReader *reader;
   char        *path;
   char        *name;
   gint64       offset_us;
@@ -37,6 +40,7 @@ adbscope_comparison_finalize (GObject *object)
   AdbscopeComparison *self = ADBSCOPE_COMPARISON (object);
 
   g_clear_pointer (&self->run, adbscope_run_free);
+  g_clear_object (&self->reader);
   g_free (self->path);
   g_free (self->name);
   G_OBJECT_CLASS (adbscope_comparison_parent_class)->finalize (object);
@@ -110,6 +114,7 @@ adbscope_comparison_new (const char  *path,
                          GError     **error)
 {
   AdbscopeRun *run;
+  AdbscopeRecordingReader *reader;
   AdbscopeComparison *self;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -117,8 +122,15 @@ adbscope_comparison_new (const char  *path,
   run = adbscope_run_load (path, G_MININT64, G_MAXINT64, error);
   if (run == NULL)
     return NULL;
+  reader = adbscope_recording_reader_new (path, error);
+  if (reader == NULL)
+    {
+      adbscope_run_free (run);
+      return NULL;
+    }
   self = g_object_new (ADBSCOPE_TYPE_COMPARISON, NULL);
   self->run = run;
+  self->reader = reader;
   self->path = g_strdup (path);
   self->name = g_path_get_basename (path);
   return self;
@@ -136,6 +148,14 @@ adbscope_comparison_get_path (AdbscopeComparison *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_COMPARISON (self), NULL);
   return self->path;
+}
+
+/* Returns: (transfer none): where overlay layers read the file */
+AdbscopeRecordingReader *
+adbscope_comparison_get_reader (AdbscopeComparison *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_COMPARISON (self), NULL);
+  return self->reader;
 }
 
 /* The file's name, for legends */
@@ -195,21 +215,6 @@ adbscope_comparison_set_offset (AdbscopeComparison *self,
     return;
   self->offset_us = offset_us;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OFFSET]);
-}
-
-/**
- * adbscope_comparison_get_samples:
- *
- * Returns: (transfer none) (element-type AdbscopeSample): the second run's
- *   series @id, times since its start
- */
-const GArray *
-adbscope_comparison_get_samples (AdbscopeComparison *self,
-                                 AdbscopeSeriesId    id)
-{
-  g_return_val_if_fail (ADBSCOPE_IS_COMPARISON (self), NULL);
-  g_return_val_if_fail (id < ADBSCOPE_N_SERIES, NULL);
-  return self->run->series[id];
 }
 
 /* Returns: (transfer none) (nullable): core @core's samples, if it had one */

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "adbscope-recording-reader.h"
 #include "adbscope-run.h"
 
 G_BEGIN_DECLS
@@ -15,13 +16,12 @@ AdbscopeComparison *adbscope_comparison_new             (const char         *pat
                                                          GError            **error);
 const AdbscopeRun  *adbscope_comparison_get_run         (AdbscopeComparison *self);
 const char         *adbscope_comparison_get_path        (AdbscopeComparison *self);
+AdbscopeRecordingReader *adbscope_comparison_get_reader (AdbscopeComparison *self);
 const char         *adbscope_comparison_get_name        (AdbscopeComparison *self);
 char               *adbscope_comparison_dup_description (AdbscopeComparison *self);
 gint64              adbscope_comparison_get_offset      (AdbscopeComparison *self);
 void                adbscope_comparison_set_offset      (AdbscopeComparison *self,
                                                          gint64              offset_us);
-const GArray       *adbscope_comparison_get_samples     (AdbscopeComparison *self,
-                                                         AdbscopeSeriesId    id);
 const GArray       *adbscope_comparison_get_core_samples (AdbscopeComparison *self,
                                                           guint               core);
 GArray             *adbscope_comparison_sum_samples     (AdbscopeComparison *self,

@@ -177,12 +177,12 @@ sync_core_overlays (AdbscopeCpuPage *self)
     return;
   for (guint i = 0; i < self->core_layers->len; i++)
     {
-      const GArray *samples = adbscope_comparison_get_core_samples (self->comparison, i);
+      g_autofree char *path = g_strdup_printf ("cpu.core%u_pct", i);
       AdbscopeChartLayer *layer;
 
-      if (samples == NULL)
-        continue;
-      layer = adbscope_overlay_layer_new (self->comparison, samples, g_ptr_array_index (self->core_layers, i), 0);
+      if (adbscope_comparison_get_core_samples (self->comparison, i) == NULL)
+        continue;  /* the other phone has fewer cores */
+      layer = adbscope_overlay_layer_new (self->comparison, path, g_ptr_array_index (self->core_layers, i), 0);
       adbscope_overlay_layer_set_in_legend (ADBSCOPE_OVERLAY_LAYER (layer), self->core_overlays->len == 0);
       adbscope_chart_add_layer (self->core_chart, layer);
       g_ptr_array_add (self->core_overlays, layer);

@@ -1,8 +1,10 @@
 /* adbscope-overlay-layer.c: a series of a second recording, dashed over a chart
  *
- * The comparison's samples (times since the second run's start) are placed
- * on the shown run's clock by the comparison's offset: start to start, or
- * marker to marker of the same label.  The line is bucketed and traced like
+ * A series of the comparison's recording, read through its level of detail
+ * (an AdbscopeRecordingSource, like an opened recording's charts), or
+ * samples computed from it (a stack's top), placed on the shown run's
+ * clock by the comparison's offset: start to start, or marker to marker of
+ * the same label.  The line is bucketed and traced like
  * an AdbscopeLineLayer, in the colour of the series it is compared with
  * (its partner), dashed and a little lighter, so it reads as "the other
  * run" in light and dark styles; the legend names the other file.
@@ -16,6 +18,7 @@
 #include "adbscope-chart-source.h"
 #include "adbscope-line-layer.h"
 #include "adbscope-overlay-layer.h"
+#include "adbscope-recording-source.h"
 
 #define LINE_WIDTH 1.5
 #define OVERLAY_ALPHA 0.85
@@ -25,6 +28,7 @@ struct _AdbscopeOverlayLayer
   AdbscopeChartLayer   parent_instance;
 
   AdbscopeComparison  *comparison;
+  char                *series_path;   /* read from the file, or */
   GArray              *samples;       /* AdbscopeSample, the other run's clock */
   AdbscopeChartSource *placed;        /* the same, on the chart's clock */
   AdbscopeChartLayer  *partner;       /* weak */
@@ -39,20 +43,27 @@ G_DEFINE_FINAL_TYPE (AdbscopeOverlayLayer, adbscope_overlay_layer, ADBSCOPE_TYPE
 static void
 place (AdbscopeOverlayLayer *self)
 {
-  guint cap = CLAMP (self->samples->len, 2, ADBSCOPE_SERIES_MAX_CAPACITY);
-  guint first = self->samples->len > cap ? self->samples->len - cap : 0;
   gint64 offset = adbscope_comparison_get_offset (self->comparison);
-  g_autoptr(AdbscopeSeries) series = adbscope_series_new (cap);
   AdbscopeChart *chart;
 
-  for (guint i = first; i < self->samples->len; i++)
-    {
-      const AdbscopeSample *s = &g_array_index (self->samples, AdbscopeSample, i);
-
-      adbscope_series_push (series, s->time_us + offset, s->value);
-    }
   g_clear_object (&self->placed);
-  self->placed = adbscope_chart_source_new_for_series (series);
+  if (self->series_path != NULL)
+    self->placed = adbscope_recording_source_new (adbscope_comparison_get_reader (self->comparison),
+                                                  self->series_path, offset, NULL);
+  else
+    {
+      guint cap = CLAMP (self->samples->len, 2, ADBSCOPE_SERIES_MAX_CAPACITY);
+      guint first = self->samples->len > cap ? self->samples->len - cap : 0;
+      g_autoptr(AdbscopeSeries) series = adbscope_series_new (cap);
+
+      for (guint i = first; i < self->samples->len; i++)
+        {
+          const AdbscopeSample *s = &g_array_index (self->samples, AdbscopeSample, i);
+
+          adbscope_series_push (series, s->time_us + offset, s->value);
+        }
+      self->placed = adbscope_chart_source_new_for_series (series);
+    }
   if ((chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self))) != NULL)
     adbscope_chart_queue_update (chart);
 }
@@ -207,6 +218,7 @@ adbscope_overlay_layer_finalize (GObject *object)
   AdbscopeOverlayLayer *self = ADBSCOPE_OVERLAY_LAYER (object);
 
   g_clear_pointer (&self->samples, g_array_unref);
+  g_free (self->series_path);
   g_clear_object (&self->placed);
   g_clear_pointer (&self->buckets, g_free);
   G_OBJECT_CLASS (adbscope_overlay_layer_parent_class)->finalize (object);
@@ -234,44 +246,77 @@ adbscope_overlay_layer_init (AdbscopeOverlayLayer *self)
 {
 }
 
-/**
- * adbscope_overlay_layer_new:
- * @samples: (element-type AdbscopeSample): the other run's series (copied)
- * @partner: (nullable): the layer drawing the same series of the shown
- *   run, whose colour and title the overlay takes
- * @partner_index: which of @partner's series (a stack's band)
- */
-AdbscopeChartLayer *
-adbscope_overlay_layer_new (AdbscopeComparison *comparison,
-                            const GArray       *samples,
-                            AdbscopeChartLayer *partner,
-                            guint               partner_index)
+static AdbscopeChartLayer *
+overlay_new (AdbscopeComparison *comparison,
+             const char         *series_path,
+             const GArray       *samples,
+             AdbscopeChartLayer *partner,
+             guint               partner_index)
 {
   AdbscopeOverlayLayer *self;
   const char *title = partner != NULL ? adbscope_chart_layer_get_title (partner) : NULL;
 
-  g_return_val_if_fail (ADBSCOPE_IS_COMPARISON (comparison), NULL);
-  g_return_val_if_fail (samples != NULL, NULL);
-
   self = g_object_new (ADBSCOPE_TYPE_OVERLAY_LAYER, NULL);
   self->comparison = g_object_ref (comparison);
-  self->samples = g_array_sized_new (FALSE, FALSE, sizeof (AdbscopeSample), samples->len);
-  g_array_append_vals (self->samples, samples->data, samples->len);
+  self->series_path = g_strdup (series_path);
+  if (samples != NULL)
+    {
+      self->samples = g_array_sized_new (FALSE, FALSE, sizeof (AdbscopeSample), samples->len);
+      g_array_append_vals (self->samples, samples->data, samples->len);
+    }
   g_set_weak_pointer (&self->partner, partner);
   self->partner_index = partner_index;
   self->in_legend = partner_index == 0;
-  /* Translators: legend of an overlaid run: series title (other file) */
   if (title != NULL && title[0] != '\0')
     {
-      g_autofree char *legend = g_strdup_printf (_("%s (%s)"), title, adbscope_comparison_get_name (comparison));
+      /* Translators: tooltip name of an overlaid series: series title (other file) */
+      g_autofree char *name = g_strdup_printf (_("%s (%s)"), title, adbscope_comparison_get_name (comparison));
 
-      adbscope_chart_layer_set_title (ADBSCOPE_CHART_LAYER (self), legend);
+      adbscope_chart_layer_set_title (ADBSCOPE_CHART_LAYER (self), name);
     }
   else
     adbscope_chart_layer_set_title (ADBSCOPE_CHART_LAYER (self), adbscope_comparison_get_name (comparison));
   place (self);
   g_signal_connect_swapped (comparison, "notify::offset-us", G_CALLBACK (place), self);
   return ADBSCOPE_CHART_LAYER (self);
+}
+
+/**
+ * adbscope_overlay_layer_new:
+ * @series_path: the series of the comparison's recording ("cpu.app_pct")
+ * @partner: (nullable): the layer drawing the same series of the shown
+ *   run, whose colour and title the overlay takes
+ * @partner_index: which of @partner's series (a stack's band)
+ */
+AdbscopeChartLayer *
+adbscope_overlay_layer_new (AdbscopeComparison *comparison,
+                            const char         *series_path,
+                            AdbscopeChartLayer *partner,
+                            guint               partner_index)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_COMPARISON (comparison), NULL);
+  g_return_val_if_fail (series_path != NULL, NULL);
+
+  return overlay_new (comparison, series_path, NULL, partner, partner_index);
+}
+
+/**
+ * adbscope_overlay_layer_new_for_samples:
+ * @samples: (element-type AdbscopeSample): values computed from the other
+ *   run (copied), its clock
+ *
+ * Like adbscope_overlay_layer_new(), for what the file has no series of.
+ */
+AdbscopeChartLayer *
+adbscope_overlay_layer_new_for_samples (AdbscopeComparison *comparison,
+                                        const GArray       *samples,
+                                        AdbscopeChartLayer *partner,
+                                        guint               partner_index)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_COMPARISON (comparison), NULL);
+  g_return_val_if_fail (samples != NULL, NULL);
+
+  return overlay_new (comparison, NULL, samples, partner, partner_index);
 }
 
 /**

@@ -11,9 +11,13 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (AdbscopeOverlayLayer, adbscope_overlay_layer, ADBSCOPE, OVERLAY_LAYER, AdbscopeChartLayer)
 
 AdbscopeChartLayer *adbscope_overlay_layer_new            (AdbscopeComparison   *comparison,
-                                                           const GArray         *samples,
+                                                           const char           *series_path,
                                                            AdbscopeChartLayer   *partner,
                                                            guint                 partner_index);
+AdbscopeChartLayer *adbscope_overlay_layer_new_for_samples (AdbscopeComparison  *comparison,
+                                                            const GArray        *samples,
+                                                            AdbscopeChartLayer  *partner,
+                                                            guint                partner_index);
 void                adbscope_overlay_layer_set_in_legend  (AdbscopeOverlayLayer *self,
                                                            gboolean              in_legend);
 AdbscopeComparison *adbscope_overlay_layer_get_comparison (AdbscopeOverlayLayer *self);

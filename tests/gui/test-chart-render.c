@@ -664,8 +664,7 @@ test_render_overlay (void)
   set_dark (FALSE);
   adbscope_chart_layer_set_color (line, &red);
   adbscope_chart_add_layer (ADBSCOPE_CHART (chart), line);
-  overlay = adbscope_overlay_layer_new (comparison, adbscope_comparison_get_samples (comparison, ADBSCOPE_SERIES_FPS),
-                                        line, 0);
+  overlay = adbscope_overlay_layer_new (comparison, "frames.fps", line, 0);
   adbscope_chart_add_layer (ADBSCOPE_CHART (chart), overlay);
   adbscope_chart_set_value_range (ADBSCOPE_CHART (chart), 0, 100);
   adbscope_chart_set_end_time (ADBSCOPE_CHART (chart), T_END);
