@@ -245,8 +245,6 @@ add_cell (GtkGrid    *grid,
   GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1 : 0);
-  /* Numbers to copy; the header row would only grab the focus and select */
-  gtk_label_set_selectable (GTK_LABEL (label), row > 0);
   gtk_widget_set_hexpand (label, column == 0);
   if (numeric)
     gtk_widget_add_css_class (label, "numeric");
@@ -299,8 +297,10 @@ build_summary (AdbscopeWindow *self,
   add_cell (grid, _("Shown"), 1, 0, TRUE, FALSE);
   add_cell (grid, _("Compared"), 2, 0, TRUE, FALSE);
   add_cell (grid, _("Change"), 3, 0, TRUE, FALSE);
-  for (guint i = 0; i < json_array_get_length (metrics); i++)
+  /* Regressions first, then everything in the order `adbscope compare` lists it */
+  for (guint k = 0; k < 2 * json_array_get_length (metrics); k++)
     {
+      guint i = k % json_array_get_length (metrics);
       JsonObject *m = json_array_get_object_element (metrics, i);
       const char *path = json_object_get_string_member (m, "path");
       gboolean red = g_hash_table_contains (failed, path);
@@ -309,6 +309,8 @@ build_summary (AdbscopeWindow *self,
       g_autoptr(GString) change = g_string_new (NULL);
       JsonNode *pct = json_object_get_member (m, "change_pct");
 
+      if (red != (k < json_array_get_length (metrics)))
+        continue;
       format_number (m, "base", base);
       format_number (m, "run", run);
       format_number (m, "change", change);

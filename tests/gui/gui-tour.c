@@ -332,16 +332,16 @@ main (int    argc,
       {
         set_scheme (schemes[s]);
         gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "overview");
-        save (dir, "18-compare-overview", schemes[s]);
+        save (dir, "22-compare-overview", schemes[s]);
         gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "cpu");
-        save (dir, "18-compare-cpu", schemes[s]);
+        save (dir, "23-compare-cpu", schemes[s]);
         g_clear_pointer (&window->compare_diff, json_node_unref);
         {
           g_autoptr(JsonNode) diff = _adbscope_window_show_compare_summary (window, &error);
 
           if (diff == NULL)
             g_error ("summary: %s", error->message);
-          save_widget (dir, "19-compare-summary", schemes[s], GTK_WIDGET (window->compare_dialog));
+          save_widget (dir, "24-compare-summary", schemes[s], GTK_WIDGET (window->compare_dialog));
         }
       }
     _adbscope_window_remove_comparison (window);

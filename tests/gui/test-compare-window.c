@@ -295,6 +295,12 @@ test_summary_is_compare (void)
       g_assert_false (json_object_get_null_member (c, "base") || json_object_get_null_member (c, "run"));
       g_assert_cmpint (!json_object_get_boolean_member (c, "pass"), ==, worse);
       n_red += worse;
+      if (g_str_equal (json_object_get_string_member (c, "path"), "cpu.app_pct.max"))
+        {
+          g_assert_cmpfloat (b, ==, run_a.spike_value);
+          g_assert_cmpfloat (r, ==, run_b.spike_value);
+          g_assert_true (worse);
+        }
     }
   /* B's spike is higher than A's: the app CPU maximum regressed */
   g_assert_cmpuint (n_red, >, 0);
