@@ -157,6 +157,23 @@ adbscope_overlay_layer_add_legend_entries (AdbscopeChartLayer *layer,
   g_array_append_val (entries, entry);
 }
 
+/* "TITLE (FILE): VALUE" of the sample within @distance of @time_us */
+static void
+describe_near (AdbscopeOverlayLayer *self,
+               gint64                time_us,
+               gint64                distance,
+               GString              *text)
+{
+  AdbscopeChartLayer *layer = ADBSCOPE_CHART_LAYER (self);
+  AdbscopeSample sample;
+
+  g_string_append_printf (text, "%s: ", adbscope_chart_layer_get_title (layer));
+  if (adbscope_overlay_layer_find_sample (self, time_us, distance, &sample))
+    adbscope_chart_layer_format_value (layer, sample.value, text);
+  else
+    adbscope_chart_layer_format_value (layer, NAN, text);
+}
+
 static void
 adbscope_overlay_layer_describe_at (AdbscopeChartLayer *layer,
                                     double              x,
@@ -164,13 +181,25 @@ adbscope_overlay_layer_describe_at (AdbscopeChartLayer *layer,
                                     GString            *text)
 {
   AdbscopeOverlayLayer *self = ADBSCOPE_OVERLAY_LAYER (layer);
-  AdbscopeSample sample;
 
-  g_string_append_printf (text, "%s: ", adbscope_chart_layer_get_title (layer));
-  if (adbscope_overlay_layer_find_sample (self, time_us, hover_distance (self), &sample))
-    adbscope_chart_layer_format_value (layer, sample.value, text);
-  else
-    adbscope_chart_layer_format_value (layer, NAN, text);
+  describe_near (self, time_us, hover_distance (self), text);
+}
+
+/* For screen readers: the other run's value at the window's right edge,
+ * beside the shown run's current one. */
+static void
+adbscope_overlay_layer_describe_current (AdbscopeChartLayer *layer,
+                                         GString            *text)
+{
+  AdbscopeChart *chart = adbscope_chart_layer_get_chart (layer);
+  gint64 t0, t1;
+
+  if (chart == NULL)
+    return;
+  adbscope_chart_get_time_window (chart, &t0, &t1);
+  /* (not the hover's distance: that follows the width, 0 before the first allocation) */
+  describe_near (ADBSCOPE_OVERLAY_LAYER (layer), t1,
+                 adbscope_chart_get_interval (chart) * ADBSCOPE_CHART_GAP_FACTOR, text);
 }
 
 static void
@@ -238,6 +267,7 @@ adbscope_overlay_layer_class_init (AdbscopeOverlayLayerClass *klass)
   layer_class->get_value_extent = adbscope_overlay_layer_get_value_extent;
   layer_class->add_legend_entries = adbscope_overlay_layer_add_legend_entries;
   layer_class->describe_at = adbscope_overlay_layer_describe_at;
+  layer_class->describe_current = adbscope_overlay_layer_describe_current;
   layer_class->snapshot_hover = adbscope_overlay_layer_snapshot_hover;
 }
 
@@ -336,13 +366,6 @@ adbscope_overlay_layer_set_in_legend (AdbscopeOverlayLayer *self,
   self->in_legend = !!in_legend;
   if ((chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self))) != NULL)
     gtk_widget_queue_allocate (GTK_WIDGET (chart));
-}
-
-AdbscopeComparison *
-adbscope_overlay_layer_get_comparison (AdbscopeOverlayLayer *self)
-{
-  g_return_val_if_fail (ADBSCOPE_IS_OVERLAY_LAYER (self), NULL);
-  return self->comparison;
 }
 
 /**

@@ -20,7 +20,6 @@ AdbscopeChartLayer *adbscope_overlay_layer_new_for_samples (AdbscopeComparison  
                                                             guint                partner_index);
 void                adbscope_overlay_layer_set_in_legend  (AdbscopeOverlayLayer *self,
                                                            gboolean              in_legend);
-AdbscopeComparison *adbscope_overlay_layer_get_comparison (AdbscopeOverlayLayer *self);
 gboolean            adbscope_overlay_layer_find_sample    (AdbscopeOverlayLayer *self,
                                                            gint64                time_us,
                                                            gint64                max_distance_us,

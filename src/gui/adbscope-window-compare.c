@@ -360,7 +360,7 @@ _adbscope_window_show_compare_summary (AdbscopeWindow  *self,
   base = _adbscope_window_build_report (self, error);
   if (base == NULL)
     return NULL;
-  run = adbscope_report_build_run ((AdbscopeRun *) adbscope_comparison_get_run (self->comparison), NULL);
+  run = adbscope_report_build_run (adbscope_comparison_get_run (self->comparison), NULL);
 
   /* Every statistic of a measured series is gated, as --max-regress would */
   {
