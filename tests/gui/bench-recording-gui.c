@@ -44,6 +44,8 @@ typedef struct
   gint64      update_us;
   GArray     *work_us;   /* gint64 per frame */
   GArray     *read_us;   /* of it, reading the file: every source of the Overview */
+  GArray     *paint_us;  /* of it, the paint phase: snapshot and the renderer */
+  gint64      paint_start_us;
   gboolean    done;
 } Sweep;
 
@@ -112,6 +114,13 @@ on_update (GdkFrameClock *clock,
 }
 
 static void
+on_paint (GdkFrameClock *clock,
+          Sweep         *s)
+{
+  s->paint_start_us = g_get_monotonic_time ();
+}
+
+static void
 on_after_paint (GdkFrameClock *clock,
                 Sweep         *s)
 {
@@ -119,6 +128,8 @@ on_after_paint (GdkFrameClock *clock,
 
   if (s->update_us == 0)
     return;
+  w = g_get_monotonic_time () - s->paint_start_us;
+  g_array_append_val (s->paint_us, w);
   w = g_get_monotonic_time () - s->update_us;
   g_array_append_val (s->work_us, w);
   s->update_us = 0;
@@ -145,18 +156,21 @@ run_sweep (JsonBuilder *b,
            Sweep       *s)
 {
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
-  gulong u, p;
+  gulong u, p, q;
   gint64 sum = 0;
   guint dropped = 0, n;
 
   s->work_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   s->read_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  s->paint_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   u = g_signal_connect (clock, "update", G_CALLBACK (on_update), s);
   p = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), s);
+  q = g_signal_connect (clock, "paint", G_CALLBACK (on_paint), s);
   gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_UPDATE);
   g_assert_true (gui_test_wait (sweep_done, s, 300000));
   g_signal_handler_disconnect (clock, u);
   g_signal_handler_disconnect (clock, p);
+  g_signal_handler_disconnect (clock, q);
 
   n = s->work_us->len;
   g_array_sort (s->work_us, compare_int64);
@@ -181,6 +195,12 @@ run_sweep (JsonBuilder *b,
   json_builder_add_double_value (b, n ? g_array_index (s->work_us, gint64, n - 1) / 1e3 : 0);
   json_builder_set_member_name (b, "dropped");
   json_builder_add_int_value (b, dropped);
+  g_array_sort (s->paint_us, compare_int64);
+  if (s->paint_us->len > 0)
+    {
+      json_builder_set_member_name (b, "paint_ms_p50");
+      json_builder_add_double_value (b, g_array_index (s->paint_us, gint64, s->paint_us->len / 2) / 1e3);
+    }
   g_array_sort (s->read_us, compare_int64);
   if (s->read_us->len > 0)
     {
@@ -196,6 +216,7 @@ run_sweep (JsonBuilder *b,
   json_builder_end_object (b);
   g_array_unref (s->work_us);
   g_array_unref (s->read_us);
+  g_array_unref (s->paint_us);
   return n ? (double) dropped / n : 1;
 }
 
