@@ -1133,12 +1133,15 @@ adbscope_agent_engine_run (AdbscopeAgentEngine *e)
             case ENGINE_EV_LISTENER:
               engine_server_accept (e, (EngineListener *) ev);
               break;
+            /* ev is the first member of the object epoll was given (its
+             * own, malloc-aligned address), so the casts below through
+             * void * are sound; -Wcast-align=strict cannot know that. */
             case ENGINE_EV_CLIENT:
-              engine_client_event (e, (EngineClient *) ev, evs[i].events);
+              engine_client_event (e, (EngineClient *) (void *) ev, evs[i].events);
               break;
             case ENGINE_EV_FLOW:
               {
-                EngineFlow *f = (EngineFlow *) ev;
+                EngineFlow *f = (EngineFlow *) (void *) ev;
 
                 if (f->tcp)
                   engine_tcp_event (e, f, evs[i].events);
