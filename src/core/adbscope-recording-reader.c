@@ -386,6 +386,10 @@ sample_from_row (sqlite3_stmt   *st,
 /**
  * adbscope_recording_reader_get_last:
  * @finite: the newest sample with a value, rather than the newest
+ *
+ * Never a scan of the whole file, even for a series with no value at all:
+ * the newest rows are searched back to the end of the level of detail,
+ * and before that the level of detail says where the last value is.
  */
 gboolean
 adbscope_recording_reader_get_last (AdbscopeRecordingReader *self,
@@ -394,7 +398,8 @@ adbscope_recording_reader_get_last (AdbscopeRecordingReader *self,
                                     AdbscopeSample          *sample)
 {
   sqlite3_stmt *st;
-  gboolean found;
+  gboolean found = FALSE;
+  gint64 lod_end = G_MININT64, from_rowid;
   int id;
 
   g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), FALSE);
@@ -402,16 +407,49 @@ adbscope_recording_reader_get_last (AdbscopeRecordingReader *self,
 
   if ((id = series_id (self, series_path)) < 0)
     return FALSE;
-  /* newest rows first: the search stops soon after the end */
-  st = prepare (self, finite ? "SELECT t_us, value FROM sample WHERE series = ?1 AND value IS NOT NULL"
-                               " ORDER BY rowid DESC LIMIT 1"
-                             : "SELECT t_us, value FROM sample WHERE series = ?1 ORDER BY rowid DESC LIMIT 1");
+
+  /* where the finest level of detail ends, and its last finite bucket */
+  st = prepare (self, "SELECT max (t_us), max (CASE WHEN n > 0 THEN t_us END) FROM lod"
+                " WHERE series = ?1 AND level = 0");
   if (st == NULL)
     return FALSE;
   sqlite3_bind_int (st, 1, id);
-  found = sample_from_row (st, sample);
+  if (sqlite3_step (st) == SQLITE_ROW && sqlite3_column_type (st, 0) != SQLITE_NULL)
+    lod_end = sqlite3_column_int64 (st, 0);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      /* pass 0: the rows after the level of detail (all of them without
+       * one); pass 1: the last finite bucket's rows */
+      gint64 from = pass == 0 ? lod_end : sqlite3_column_int64 (st, 1);
+
+      if (pass == 1 && (!finite || sqlite3_column_type (st, 1) == SQLITE_NULL))
+        break;
+      /* no level of detail yet: the series never had a value, or the
+       * run is younger than a bucket; look back one coarsest bucket */
+      if (from == G_MININT64)
+        from = newest_time (self) - adbscope_recording_level_width_us (ADBSCOPE_RECORDING_LOD_LEVELS - 1);
+      from_rowid = _adbscope_recording_rowid_at (self->db, from - ADBSCOPE_RECORDING_ROWID_SLACK_US);
+      {
+        sqlite3_stmt *q = prepare (self, finite ? "SELECT t_us, value FROM sample WHERE rowid >= ?2 AND series = ?1"
+                                                  " AND value IS NOT NULL ORDER BY rowid DESC LIMIT 1"
+                                                : "SELECT t_us, value FROM sample WHERE rowid >= ?2 AND series = ?1"
+                                                  " ORDER BY rowid DESC LIMIT 1");
+
+        if (q == NULL)
+          break;
+        sqlite3_bind_int (q, 1, id);
+        sqlite3_bind_int64 (q, 2, from_rowid);
+        found = sample_from_row (q, sample);
+        sqlite3_finalize (q);
+      }
+      if (found)
+        {
+          sqlite3_finalize (st);
+          return TRUE;
+        }
+    }
   sqlite3_finalize (st);
-  return found;
+  return FALSE;
 }
 
 /* The sample of @series_path nearest @time_us, within @max_distance_us. */

@@ -29,6 +29,11 @@ struct _AdbscopeRecordingSource
   gint64                   from_us;
   gint64                   to_us;
   gint64                   complete_to_us;
+
+  /* the newest sample and the newest finite one, read at last_read_us */
+  AdbscopeSample           last[2];
+  gboolean                 has_last[2];
+  gint64                   last_read_us[2];
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeRecordingSource, adbscope_recording_source, ADBSCOPE_TYPE_CHART_SOURCE)
@@ -56,6 +61,9 @@ ensure_chunk (AdbscopeRecordingSource *self,
 {
   gboolean live = adbscope_chart_source_get_series (ADBSCOPE_CHART_SOURCE (self)) != NULL;
   gint64 span = MAX (to_us - from_us, 1);
+
+  /* nothing before the start: a window reaching past it is inside a chunk from 0 */
+  from_us = MAX (from_us, 0);
 
   if (self->rows != NULL && level == self->level && from_us >= self->from_us && to_us <= self->to_us &&
       (!live || to_us <= self->complete_to_us))
@@ -190,8 +198,17 @@ recording_get_last (AdbscopeChartSource *source,
   if (ADBSCOPE_CHART_SOURCE_CLASS (adbscope_recording_source_parent_class)->get_last (source, finite,
                                                                                       time_us, value))
     return TRUE;
-  if (!adbscope_recording_reader_get_last (self->reader, self->path, finite, &s))
+  finite = !!finite;
+  /* charts ask on every redraw: read the file again at most once a second */
+  if (self->last_read_us[finite] == 0 || g_get_monotonic_time () - self->last_read_us[finite] > G_USEC_PER_SEC)
+    {
+      self->has_last[finite] = adbscope_recording_reader_get_last (self->reader, self->path, finite,
+                                                                   &self->last[finite]);
+      self->last_read_us[finite] = g_get_monotonic_time ();
+    }
+  if (!self->has_last[finite])
     return FALSE;
+  s = self->last[finite];
   if (time_us != NULL)
     *time_us = s.time_us + self->origin_us;
   if (value != NULL)
