@@ -20,6 +20,7 @@
 #include "adbscope-frames-collector.h"
 #include "adbscope-probe.h"
 #include "adbscope-recording.h"
+#include "adbscope-recording-reader.h"
 #include "adbscope-report.h"
 #include "adbscope-run.h"
 #include "adbscope-session.h"

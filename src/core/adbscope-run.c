@@ -851,7 +851,7 @@ adbscope_run_find_marker (const char  *path,
 /* Rows arrive in time order but for a device answer stamped at the middle
  * of a slow round trip (at most the shell's 15 s timeout): bisecting with
  * this much slack finds every row of a range. */
-#define ROWID_SLACK_US (20 * G_USEC_PER_SEC)
+#define ROWID_SLACK_US ADBSCOPE_RECORDING_ROWID_SLACK_US
 
 /* The first rowid of the sample table at or after @t_us, as if rows were
  * in time order (see ROWID_SLACK_US). */
@@ -1090,4 +1090,27 @@ adbscope_run_dup_probe (const AdbscopeRun *run)
       p->reason[i] = g_strdup (member_string (so, "reason"));
     }
   return p;
+}
+
+/* For AdbscopeRecordingReader, which reads the same file the same way. */
+sqlite3 *
+_adbscope_recording_open_db (const char  *path,
+                             GError     **error)
+{
+  return open_db (path, error);
+}
+
+GHashTable *
+_adbscope_recording_read_meta (sqlite3     *db,
+                               const char  *path,
+                               GError     **error)
+{
+  return read_meta (db, path, error);
+}
+
+gint64
+_adbscope_recording_rowid_at (sqlite3 *db,
+                              gint64   t_us)
+{
+  return rowid_at (db, t_us);
 }

@@ -199,6 +199,110 @@ adbscope_chart_bucket_series (const AdbscopeSeries *series,
   adbscope_chart_bucket_spans (&spans, t0_us, t1_us, interval_us, buckets, width);
 }
 
+static void
+bucket_add (AdbscopeChartBucket *b,
+            double               min,
+            double               max,
+            double               first,
+            double               last,
+            double               sum,
+            guint                count)
+{
+  if (b->count == 0)
+    {
+      b->min = min;
+      b->max = max;
+      b->first = first;
+    }
+  else
+    {
+      b->min = MIN (b->min, min);
+      b->max = MAX (b->max, max);
+    }
+  b->last = last;
+  b->sum += sum;
+  b->count += count;
+}
+
+/**
+ * adbscope_chart_bucket_rows:
+ * @rows: (array length=n_rows): time ranges in time order, as a recording
+ *   reader returns them: samples (width 0) or level-of-detail buckets
+ *
+ * adbscope_chart_bucket_spans() for ranges: a row's min and max go into
+ * the column where it starts (or the first column, for one that began
+ * before @t0_us), its mean is where the line enters and leaves it.  A row
+ * without a finite value, or a stretch between two rows longer than
+ * %ADBSCOPE_CHART_GAP_FACTOR × the wider of @interval_us and the row's own
+ * width, is a gap.  Pass the row before the window too, so a missing
+ * stretch that began before it is seen.
+ */
+void
+adbscope_chart_bucket_rows (const AdbscopeRunBucket *rows,
+                            guint                    n_rows,
+                            gint64                   t0_us,
+                            gint64                   t1_us,
+                            gint64                   interval_us,
+                            AdbscopeChartBucket     *buckets,
+                            guint                    width)
+{
+  static const AdbscopeSeriesSpans none = { 0 };
+  const AdbscopeRunBucket *prev = NULL;
+  gint64 prev_col = 0;
+
+  g_return_if_fail (rows != NULL || n_rows == 0);
+
+  adbscope_chart_bucket_spans (&none, t0_us, t1_us, interval_us, buckets, width);
+  if (width == 0 || t1_us <= t0_us)
+    return;
+
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const AdbscopeRunBucket *r = &rows[i];
+      gint64 end = r->t_us + r->width_us;
+      gint64 col = end < t0_us ? -1 : column_of (MAX (r->t_us, t0_us), t0_us, t1_us, width);
+      double step = ADBSCOPE_CHART_GAP_FACTOR * (double) MAX (interval_us, r->width_us);
+
+      if (r->n > 0 && col >= 0 && col < width)
+        bucket_add (&buckets[col], r->min, r->max, r->avg, r->avg, r->avg * r->n, r->n);
+      else if (r->n == 0)
+        mark_missing (buckets, width, col, col);
+
+      if (prev != NULL &&
+          (r->n == 0 || prev->n == 0 || (double) (r->t_us - prev->t_us - prev->width_us) > step))
+        mark_missing (buckets, width, prev_col, col);
+      if (r->t_us > t1_us)
+        break;
+      prev = r;
+      prev_col = col;
+    }
+
+  for (guint c = 0; c < width; c++)
+    buckets[c].gap = buckets[c].gap && buckets[c].count == 0;
+}
+
+/**
+ * adbscope_chart_bucket_merge:
+ * @more: (array length=width): columns of the same window from another
+ *   stretch of the same series (later in time than @buckets' samples)
+ *
+ * Adds @more into @buckets column by column.
+ */
+void
+adbscope_chart_bucket_merge (AdbscopeChartBucket       *buckets,
+                             const AdbscopeChartBucket *more,
+                             guint                      width)
+{
+  for (guint c = 0; c < width; c++)
+    {
+      const AdbscopeChartBucket *m = &more[c];
+
+      if (m->count > 0)
+        bucket_add (&buckets[c], m->min, m->max, m->first, m->last, m->sum, m->count);
+      buckets[c].gap = (buckets[c].gap || m->gap) && buckets[c].count == 0;
+    }
+}
+
 /**
  * adbscope_chart_nice_step:
  *
@@ -473,6 +577,106 @@ adbscope_chart_time_ticks (gint64                   t0_us,
 
   adbscope_chart_layout_labels (ticks, n, length, padding / 2);
 
+  return n;
+}
+
+/**
+ * adbscope_chart_format_elapsed:
+ * @elapsed_us: time since the run's start
+ * @long_form: always hours ("0:05:00"), for a run of an hour or more
+ *
+ * A run's clock: "1:23:45", or "5:07" under an hour.
+ */
+void
+adbscope_chart_format_elapsed (gint64    elapsed_us,
+                               gboolean  long_form,
+                               char     *buf,
+                               gsize     size)
+{
+  gint64 s = MAX (elapsed_us, 0) / G_USEC_PER_SEC;
+
+  if (long_form || s >= 3600)
+    g_snprintf (buf, size, "%d:%02d:%02d", (int) (s / 3600), (int) (s / 60 % 60), (int) (s % 60));
+  else
+    g_snprintf (buf, size, "%d:%02d", (int) (s / 60), (int) (s % 60));
+}
+
+static guint
+fill_elapsed_ticks (gint64                   t0_us,
+                    gint64                   t1_us,
+                    double                   length,
+                    guint                    step_s,
+                    AdbscopeChartMeasureFunc measure,
+                    gpointer                 user_data,
+                    AdbscopeChartTick       *ticks,
+                    guint                    max_ticks)
+{
+  gint64 step_us = (gint64) step_s * G_USEC_PER_SEC;
+  gint64 t = MAX (t1_us, 0) / step_us * step_us;
+  double span_us = (double) (t1_us - t0_us);
+  guint n = 0;
+
+  /* newest first, like the live axis: the right end's label wins */
+  for (; t >= t0_us && t >= 0 && n < max_ticks; t -= step_us)
+    {
+      AdbscopeChartTick *tick = &ticks[n++];
+
+      tick->value = (double) t;
+      tick->pos = length * (double) (t - t0_us) / span_us;
+      adbscope_chart_format_elapsed (t, t1_us >= (gint64) 3600 * G_USEC_PER_SEC, tick->label, sizeof tick->label);
+      tick->label_size = measure (tick->label, user_data);
+    }
+  return n;
+}
+
+/**
+ * adbscope_chart_elapsed_ticks:
+ * @t0_us: time since the run's start at the left edge
+ * @t1_us: … at the right edge
+ *
+ * The axis of a recording: ticks at whole multiples of the smallest step
+ * from 1 s to 24 h that leaves room for the widest label, labelled with
+ * the run's clock (adbscope_chart_format_elapsed()), never "now".
+ *
+ * Returns: the number of ticks written, newest first
+ */
+guint
+adbscope_chart_elapsed_ticks (gint64                   t0_us,
+                              gint64                   t1_us,
+                              double                   length,
+                              AdbscopeChartMeasureFunc measure,
+                              gpointer                 user_data,
+                              AdbscopeChartTick       *ticks,
+                              guint                    max_ticks)
+{
+  const double padding = 12;
+  double span_us;
+  guint n = 0;
+
+  g_return_val_if_fail (measure != NULL, 0);
+  g_return_val_if_fail (ticks != NULL || max_ticks == 0, 0);
+
+  if (t1_us <= t0_us || length <= 0 || max_ticks == 0)
+    return 0;
+
+  span_us = (double) (t1_us - t0_us);
+  for (guint s = 0; s < G_N_ELEMENTS (time_steps_s); s++)
+    {
+      guint step_s = time_steps_s[s];
+      double spacing = length * step_s * G_USEC_PER_SEC / span_us;
+      double widest = 0;
+      gboolean last_step = s + 1 == G_N_ELEMENTS (time_steps_s);
+
+      if (span_us / (step_s * (double) G_USEC_PER_SEC) + 1 > max_ticks && !last_step)
+        continue;
+      n = fill_elapsed_ticks (t0_us, t1_us, length, step_s, measure, user_data, ticks, max_ticks);
+      for (guint i = 0; i < n; i++)
+        widest = MAX (widest, ticks[i].label_size);
+      if (spacing >= widest + padding || last_step)
+        break;
+    }
+
+  adbscope_chart_layout_labels (ticks, n, length, padding / 2);
   return n;
 }
 

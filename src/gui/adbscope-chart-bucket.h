@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "adbscope-run.h"
 #include "adbscope-series.h"
 
 G_BEGIN_DECLS
@@ -32,7 +33,8 @@ typedef struct
 
 typedef struct
 {
-  double   value;       /* the value, or for time ticks the offset from the end in µs (≤ 0) */
+  double   value;       /* the value; time ticks: the offset from the end in µs (≤ 0), or on a
+                         * run's clock the time since its start */
   double   pos;         /* along the axis, px: x from the left, y from the top */
   double   label_pos;   /* where the label starts along the axis */
   double   label_size;  /* the label's extent along the axis */
@@ -56,6 +58,16 @@ void   adbscope_chart_bucket_series (const AdbscopeSeries      *series,
                                      gint64                     interval_us,
                                      AdbscopeChartBucket       *buckets,
                                      guint                      width);
+void   adbscope_chart_bucket_rows   (const AdbscopeRunBucket   *rows,
+                                     guint                      n_rows,
+                                     gint64                     t0_us,
+                                     gint64                     t1_us,
+                                     gint64                     interval_us,
+                                     AdbscopeChartBucket       *buckets,
+                                     guint                      width);
+void   adbscope_chart_bucket_merge  (AdbscopeChartBucket       *buckets,
+                                     const AdbscopeChartBucket *more,
+                                     guint                      width);
 
 double adbscope_chart_nice_step     (double                     raw);
 void   adbscope_chart_auto_range    (double                     data_min,
@@ -75,6 +87,17 @@ guint  adbscope_chart_time_ticks    (gint64                     t0_us,
                                      gpointer                   user_data,
                                      AdbscopeChartTick         *ticks,
                                      guint                      max_ticks);
+guint  adbscope_chart_elapsed_ticks (gint64                     t0_us,
+                                     gint64                     t1_us,
+                                     double                     length,
+                                     AdbscopeChartMeasureFunc   measure,
+                                     gpointer                   user_data,
+                                     AdbscopeChartTick         *ticks,
+                                     guint                      max_ticks);
+void   adbscope_chart_format_elapsed (gint64                    elapsed_us,
+                                      gboolean                  long_form,
+                                      char                     *buf,
+                                      gsize                     size);
 void   adbscope_chart_layout_labels (AdbscopeChartTick         *ticks,
                                      guint                      n_ticks,
                                      double                     length,

@@ -17,6 +17,7 @@
 #include "adbscope-chart-bucket.h"
 #include "adbscope-chart-card.h"
 #include "adbscope-line-layer.h"
+#include "adbscope-overlay-layer.h"
 #include "adbscope-stacked-layer.h"
 
 struct _AdbscopeChartCard
@@ -36,6 +37,8 @@ struct _AdbscopeChartCard
   char           *source_key;
   GArray         *ids;          /* AdbscopeSeriesId, in layer order */
   GPtrArray      *layers;       /* AdbscopeChartLayer*, borrowed from the chart */
+  GPtrArray      *overlays;     /* AdbscopeOverlayLayer*, borrowed from the chart */
+  AdbscopeComparison *comparison;
   AdbscopeDataView *view;
   GBinding       *bindings[3];
   /* What the chart drew last: the same series with no new sample and no
@@ -101,6 +104,56 @@ set_string (char       **field,
   *field = g_strdup (value);
 }
 
+/* The other run's series over the shown ones: a line for each line, the
+ * top of each band for a stack (what the stack's outline shows). */
+static void
+build_overlays (AdbscopeChartCard *self)
+{
+  for (guint i = 0; i < self->overlays->len; i++)
+    adbscope_chart_remove_layer (self->chart, g_ptr_array_index (self->overlays, i));
+  g_ptr_array_set_size (self->overlays, 0);
+  if (self->comparison == NULL || !self->built)
+    return;
+
+  for (guint i = 0; i < self->ids->len; i++)
+    {
+      AdbscopeSeriesId id = g_array_index (self->ids, AdbscopeSeriesId, i);
+      AdbscopeChartLayer *layer;
+
+      if (self->stacked)
+        {
+          g_autoptr(GArray) top = adbscope_comparison_sum_samples (self->comparison,
+                                                                   (AdbscopeSeriesId *) self->ids->data, i + 1);
+
+          layer = adbscope_overlay_layer_new_for_samples (self->comparison, top, g_ptr_array_index (self->layers, 0), i);
+        }
+      else
+        layer = adbscope_overlay_layer_new (self->comparison, adbscope_series_id_get_path (id),
+                                            g_ptr_array_index (self->layers, i), 0);
+      adbscope_overlay_layer_set_in_legend (ADBSCOPE_OVERLAY_LAYER (layer), i == 0);
+      adbscope_chart_add_layer (self->chart, layer);
+      g_ptr_array_add (self->overlays, layer);
+    }
+  adbscope_chart_queue_update (self->chart);
+}
+
+/**
+ * adbscope_chart_card_set_comparison:
+ * @comparison: (nullable): another run to overlay, or %NULL to remove it
+ */
+void
+adbscope_chart_card_set_comparison (AdbscopeChartCard  *self,
+                                    AdbscopeComparison *comparison)
+{
+  g_return_if_fail (ADBSCOPE_IS_CHART_CARD (self));
+  g_return_if_fail (comparison == NULL || ADBSCOPE_IS_COMPARISON (comparison));
+
+  if (self->comparison == comparison)
+    return;
+  g_set_object (&self->comparison, comparison);
+  build_overlays (self);
+}
+
 /* Layers are made on the first update: GtkBuilder sets the properties in
  * any order. */
 static void
@@ -155,6 +208,7 @@ build_layers (AdbscopeChartCard *self,
           g_ptr_array_add (self->layers, layer);
         }
     }
+  build_overlays (self);
 }
 
 /**
@@ -206,6 +260,8 @@ adbscope_chart_bind_view (AdbscopeChart    *chart,
   bindings[0] = g_object_bind_property (view, "visible-seconds", chart, "visible-seconds", G_BINDING_SYNC_CREATE);
   bindings[1] = g_object_bind_property (view, "interval-us", chart, "interval", G_BINDING_SYNC_CREATE);
   bindings[2] = g_object_bind_property (view, "end-time", chart, "end-time", G_BINDING_SYNC_CREATE);
+  /* a recording is on its own clock, never "now" */
+  adbscope_chart_set_run_clock (chart, adbscope_data_view_get_opened_path (view) != NULL);
 }
 
 /**
@@ -281,15 +337,15 @@ adbscope_chart_card_update (AdbscopeChartCard *self,
 
   for (guint i = 0; i < self->ids->len; i++)
     {
-      AdbscopeSeries *series = adbscope_data_view_get_series (view, g_array_index (self->ids, AdbscopeSeriesId, i));
+      AdbscopeChartSource *from = adbscope_data_view_get_source (view, g_array_index (self->ids, AdbscopeSeriesId, i));
       double value;
 
       if (self->stacked)
-        adbscope_stacked_layer_set_series (g_ptr_array_index (self->layers, 0), i, series);
+        adbscope_stacked_layer_set_source (g_ptr_array_index (self->layers, 0), i, from);
       else
-        adbscope_line_layer_set_series (g_ptr_array_index (self->layers, i), series);
+        adbscope_line_layer_set_source (g_ptr_array_index (self->layers, i), from);
 
-      if (series != NULL && adbscope_series_get_last_finite (series, NULL, &value))
+      if (from != NULL && adbscope_chart_source_get_last_finite (from, NULL, &value))
         {
           /* A stack is read as its total; lines by the first one. */
           if (self->stacked)
@@ -444,6 +500,7 @@ adbscope_chart_card_dispose (GObject *object)
   for (guint i = 0; i < G_N_ELEMENTS (self->bindings); i++)
     g_clear_pointer (&self->bindings[i], g_binding_unbind);
   g_clear_object (&self->view);
+  g_clear_object (&self->comparison);
   gtk_widget_dispose_template (GTK_WIDGET (self), ADBSCOPE_TYPE_CHART_CARD);
   /* The header box has no id, so dispose_template leaves it. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
@@ -463,6 +520,7 @@ adbscope_chart_card_finalize (GObject *object)
   g_free (self->source_key);
   g_array_unref (self->ids);
   g_ptr_array_unref (self->layers);
+  g_ptr_array_unref (self->overlays);
   G_OBJECT_CLASS (adbscope_chart_card_parent_class)->finalize (object);
 }
 
@@ -523,6 +581,7 @@ adbscope_chart_card_init (AdbscopeChartCard *self)
 {
   self->ids = g_array_new (FALSE, FALSE, sizeof (AdbscopeSeriesId));
   self->layers = g_ptr_array_new ();
+  self->overlays = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
@@ -533,4 +592,17 @@ GtkWidget *
 adbscope_chart_card_new (void)
 {
   return g_object_new (ADBSCOPE_TYPE_CHART_CARD, NULL);
+}
+
+/**
+ * adbscope_chart_card_list_overlays:
+ *
+ * Returns: (transfer container) (element-type AdbscopeOverlayLayer): the
+ *   layers of the overlaid run, one per series, in series order
+ */
+GPtrArray *
+adbscope_chart_card_list_overlays (AdbscopeChartCard *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART_CARD (self), NULL);
+  return g_ptr_array_copy (self->overlays, NULL, NULL);
 }

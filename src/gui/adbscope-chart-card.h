@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "adbscope-chart.h"
+#include "adbscope-comparison.h"
 #include "adbscope-data-view.h"
 
 G_BEGIN_DECLS
@@ -21,6 +22,9 @@ void           adbscope_chart_card_set_view   (AdbscopeChartCard *self,
                                                AdbscopeDataView  *view);
 void           adbscope_chart_card_update     (AdbscopeChartCard *self,
                                                AdbscopeDataView  *view);
+void           adbscope_chart_card_set_comparison (AdbscopeChartCard  *self,
+                                                   AdbscopeComparison *comparison);
+GPtrArray     *adbscope_chart_card_list_overlays (AdbscopeChartCard *self);
 
 void           adbscope_chart_sync_markers    (AdbscopeChart     *chart,
                                                AdbscopeDataView  *view);

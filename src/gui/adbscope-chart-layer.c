@@ -67,7 +67,7 @@ adbscope_chart_layer_real_add_legend_entries (AdbscopeChartLayer *self,
                                               GArray             *entries)
 {
   AdbscopeChartLayerPrivate *priv = adbscope_chart_layer_get_instance_private (self);
-  AdbscopeChartLegendEntry entry;
+  AdbscopeChartLegendEntry entry = { 0 };
 
   if (priv->title == NULL || priv->title[0] == '\0')
     return;

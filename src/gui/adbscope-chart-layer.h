@@ -22,6 +22,7 @@ typedef struct
 {
   const char *title;  /* borrowed from the layer */
   GdkRGBA     color;
+  gboolean    dashed; /* an overlaid run: a dashed swatch */
 } AdbscopeChartLegendEntry;
 
 struct _AdbscopeChartLayerClass

@@ -57,6 +57,7 @@ struct _AdbscopeChart
 
   guint               auto_range : 1;
   guint               hovering : 1;
+  guint               run_clock : 1;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeChart, adbscope_chart, GTK_TYPE_WIDGET)
@@ -68,6 +69,7 @@ enum {
   PROP_VISIBLE_SECONDS,
   PROP_END_TIME,
   PROP_INTERVAL,
+  PROP_RUN_CLOCK,
   PROP_AUTO_RANGE,
   PROP_VALUE_MIN,
   PROP_VALUE_MAX,
@@ -294,7 +296,7 @@ x_to_time (AdbscopeChart *self,
  * @time_us: a time in the series' clock
  *
  * Appends @time_us relative to the chart's end: "now", "12 s ago",
- * "3:05 min ago".
+ * "3:05 min ago"; on a run's clock, the time since its start ("1:23:45").
  */
 void
 adbscope_chart_format_time (AdbscopeChart *self,
@@ -309,7 +311,14 @@ adbscope_chart_format_time (AdbscopeChart *self,
   adbscope_chart_get_time_window (self, &t0, &t1);
   s = (t1 - time_us + G_USEC_PER_SEC / 2) / G_USEC_PER_SEC;
 
-  if (s <= 0)
+  if (self->run_clock)
+    {
+      char buf[32];
+
+      adbscope_chart_format_elapsed (time_us + G_USEC_PER_SEC / 2, t1 >= (gint64) 3600 * G_USEC_PER_SEC, buf, sizeof buf);
+      g_string_append (text, buf);
+    }
+  else if (s <= 0)
     g_string_append (text, _("now"));
   else if (s < 60)
     /* Translators: hover time, seconds before now */
@@ -320,6 +329,20 @@ adbscope_chart_format_time (AdbscopeChart *self,
 }
 
 static void describe_events_at (AdbscopeChart *self, double plot_x, GString *text);
+
+static guint
+time_ticks (AdbscopeChart     *self,
+            double             length,
+            AdbscopeChartTick *ticks,
+            guint              max_ticks)
+{
+  gint64 t0, t1;
+
+  adbscope_chart_get_time_window (self, &t0, &t1);
+  if (self->run_clock)
+    return adbscope_chart_elapsed_ticks (t0, t1, length, measure_text, self, ticks, max_ticks);
+  return adbscope_chart_time_ticks (t0, t1, length, measure_text, self, ticks, max_ticks);
+}
 
 static gboolean
 on_query_tooltip (AdbscopeChart *self,
@@ -460,8 +483,17 @@ snapshot_legend (AdbscopeChart *self,
 
       if (x + LEGEND_SWATCH + 4 + w > gtk_widget_get_width (GTK_WIDGET (self)))
         break;
-      gtk_snapshot_append_color (snapshot, &e->color,
-                                 &GRAPHENE_RECT_INIT (x, y, LEGEND_SWATCH, LEGEND_SWATCH));
+      if (e->dashed)
+        {
+          /* Like the overlaid line: dashes across the swatch. */
+          for (double dx = 0; dx < LEGEND_SWATCH; dx += 4)
+            gtk_snapshot_append_color (snapshot, &e->color,
+                                       &GRAPHENE_RECT_INIT (x + dx, y + LEGEND_SWATCH / 2.0 - 1,
+                                                            MIN (3, LEGEND_SWATCH - dx), 2));
+        }
+      else
+        gtk_snapshot_append_color (snapshot, &e->color,
+                                   &GRAPHENE_RECT_INIT (x, y, LEGEND_SWATCH, LEGEND_SWATCH));
       x += LEGEND_SWATCH + 4;
       append_text (self, snapshot, e->title, x, 0, text_color);
       x += w + 12;
@@ -613,13 +645,7 @@ adbscope_chart_snapshot (GtkWidget   *widget,
       adbscope_chart_layout_labels (x_ticks, n_x_ticks, p->size.width, 6);
     }
   else if (self->x_axis == ADBSCOPE_CHART_X_AXIS_TIME)
-    {
-      gint64 t0, t1;
-
-      adbscope_chart_get_time_window (self, &t0, &t1);
-      n_x_ticks = adbscope_chart_time_ticks (t0, t1, p->size.width, measure_text, self,
-                                             x_ticks, G_N_ELEMENTS (x_ticks));
-    }
+    n_x_ticks = time_ticks (self, p->size.width, x_ticks, G_N_ELEMENTS (x_ticks));
 
   /* Grid under the data. */
   for (guint i = 0; i < self->n_value_ticks; i++)
@@ -747,6 +773,10 @@ adbscope_chart_get_property (GObject    *object,
       g_value_set_int64 (value, self->interval_us);
       break;
 
+    case PROP_RUN_CLOCK:
+      g_value_set_boolean (value, self->run_clock);
+      break;
+
     case PROP_AUTO_RANGE:
       g_value_set_boolean (value, self->auto_range);
       break;
@@ -792,6 +822,10 @@ adbscope_chart_set_property (GObject      *object,
 
     case PROP_INTERVAL:
       adbscope_chart_set_interval (self, g_value_get_int64 (value));
+      break;
+
+    case PROP_RUN_CLOCK:
+      adbscope_chart_set_run_clock (self, g_value_get_boolean (value));
       break;
 
     case PROP_AUTO_RANGE:
@@ -852,6 +886,11 @@ adbscope_chart_class_init (AdbscopeChartClass *klass)
   properties[PROP_INTERVAL] =
     g_param_spec_int64 ("interval", NULL, NULL, 0, G_MAXINT64, G_USEC_PER_SEC,
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Time labels on the run's clock (time 0 is its start: a recording),
+   * rather than counted back from the right edge ("now": a live run). */
+  properties[PROP_RUN_CLOCK] =
+    g_param_spec_boolean ("run-clock", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_AUTO_RANGE] =
     g_param_spec_boolean ("auto-range", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -1322,6 +1361,44 @@ adbscope_chart_get_time_window (AdbscopeChart *self,
 
   *t1_us = end;
   *t0_us = end - (gint64)(self->visible_seconds * G_USEC_PER_SEC);
+}
+
+gboolean
+adbscope_chart_get_run_clock (AdbscopeChart *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART (self), FALSE);
+  return self->run_clock;
+}
+
+void
+adbscope_chart_set_run_clock (AdbscopeChart *self,
+                              gboolean       run_clock)
+{
+  g_return_if_fail (ADBSCOPE_IS_CHART (self));
+
+  run_clock = !!run_clock;
+  if (self->run_clock == run_clock)
+    return;
+  self->run_clock = run_clock;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUN_CLOCK]);
+}
+
+/* The time axis labels shown now, newest first (tests). */
+GStrv
+_adbscope_chart_dup_time_labels (AdbscopeChart *self)
+{
+  AdbscopeChartTick ticks[ADBSCOPE_CHART_MAX_TICKS];
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  guint n;
+
+  g_return_val_if_fail (ADBSCOPE_IS_CHART (self), NULL);
+
+  n = time_ticks (self, self->plot.size.width, ticks, G_N_ELEMENTS (ticks));
+  for (guint i = 0; i < n; i++)
+    if (ticks[i].show_label)
+      g_strv_builder_add (b, ticks[i].label);
+  return g_strv_builder_end (b);
 }
 
 /**

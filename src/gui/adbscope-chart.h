@@ -51,6 +51,9 @@ void                adbscope_chart_set_end_time     (AdbscopeChart            *s
 gint64              adbscope_chart_get_interval     (AdbscopeChart            *self);
 void                adbscope_chart_set_interval     (AdbscopeChart            *self,
                                                      gint64                    interval_us);
+gboolean            adbscope_chart_get_run_clock    (AdbscopeChart            *self);
+void                adbscope_chart_set_run_clock    (AdbscopeChart            *self,
+                                                     gboolean                  run_clock);
 gboolean            adbscope_chart_get_auto_range   (AdbscopeChart            *self);
 void                adbscope_chart_set_auto_range   (AdbscopeChart            *self,
                                                      gboolean                  auto_range);

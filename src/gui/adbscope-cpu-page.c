@@ -7,6 +7,7 @@
 #include "adbscope-chart-card.h"
 #include "adbscope-cpu-page.h"
 #include "adbscope-line-layer.h"
+#include "adbscope-overlay-layer.h"
 
 struct _AdbscopeCpuPage
 {
@@ -16,6 +17,8 @@ struct _AdbscopeCpuPage
   GtkListBox     *cluster_list;
 
   GPtrArray      *core_layers;     /* AdbscopeLineLayer*, borrowed */
+  GPtrArray      *core_overlays;   /* AdbscopeOverlayLayer*, borrowed */
+  AdbscopeComparison *comparison;
   GPtrArray      *cluster_rows;    /* AdwActionRow*, borrowed */
   GPtrArray      *cluster_bars;    /* GtkLevelBar*, borrowed */
   gboolean        clusters_built;
@@ -163,6 +166,40 @@ update_clusters (AdbscopeCpuPage  *self,
     }
 }
 
+/* Each core of the other run over the same core of this one. */
+static void
+sync_core_overlays (AdbscopeCpuPage *self)
+{
+  for (guint i = 0; i < self->core_overlays->len; i++)
+    adbscope_chart_remove_layer (self->core_chart, g_ptr_array_index (self->core_overlays, i));
+  g_ptr_array_set_size (self->core_overlays, 0);
+  if (self->comparison == NULL)
+    return;
+  for (guint i = 0; i < self->core_layers->len; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("cpu.core%u_pct", i);
+      AdbscopeChartLayer *layer;
+
+      if (adbscope_comparison_get_core_samples (self->comparison, i) == NULL)
+        continue;  /* the other phone has fewer cores */
+      layer = adbscope_overlay_layer_new (self->comparison, path, g_ptr_array_index (self->core_layers, i), 0);
+      adbscope_overlay_layer_set_in_legend (ADBSCOPE_OVERLAY_LAYER (layer), self->core_overlays->len == 0);
+      adbscope_chart_add_layer (self->core_chart, layer);
+      g_ptr_array_add (self->core_overlays, layer);
+    }
+  adbscope_chart_queue_update (self->core_chart);
+}
+
+static void
+adbscope_cpu_page_set_comparison (AdbscopePage       *page,
+                                  AdbscopeComparison *comparison)
+{
+  AdbscopeCpuPage *self = ADBSCOPE_CPU_PAGE (page);
+
+  if (g_set_object (&self->comparison, comparison))
+    sync_core_overlays (self);
+}
+
 static void
 update_cores (AdbscopeCpuPage  *self,
               AdbscopeDataView *view)
@@ -182,17 +219,21 @@ update_cores (AdbscopeCpuPage  *self,
   self->drawn_markers = adbscope_data_view_get_n_markers (view);
   self->drawn_end_time = adbscope_data_view_get_end_time (view);
 
-  while (self->core_layers->len < n)
+  if (self->core_layers->len < n)
     {
-      g_autofree char *title = g_strdup_printf (_("CPU %u"), self->core_layers->len);
-      AdbscopeChartLayer *layer = adbscope_line_layer_new (NULL, title);
+      while (self->core_layers->len < n)
+        {
+          g_autofree char *title = g_strdup_printf (_("CPU %u"), self->core_layers->len);
+          AdbscopeChartLayer *layer = adbscope_line_layer_new (NULL, title);
 
-      adbscope_chart_add_layer (self->core_chart, layer);
-      g_ptr_array_add (self->core_layers, layer);
+          adbscope_chart_add_layer (self->core_chart, layer);
+          g_ptr_array_add (self->core_layers, layer);
+        }
+      sync_core_overlays (self);
     }
   for (guint i = 0; i < self->core_layers->len; i++)
-    adbscope_line_layer_set_series (g_ptr_array_index (self->core_layers, i),
-                                    i < n ? adbscope_data_view_get_core_series (view, i) : NULL);
+    adbscope_line_layer_set_source (g_ptr_array_index (self->core_layers, i),
+                                    i < n ? adbscope_data_view_get_core_source (view, i) : NULL);
 
   adbscope_chart_sync_markers (self->core_chart, view);
   adbscope_chart_queue_update (self->core_chart);
@@ -227,6 +268,7 @@ adbscope_cpu_page_dispose (GObject *object)
 
   for (guint i = 0; i < G_N_ELEMENTS (self->bindings); i++)
     g_clear_pointer (&self->bindings[i], g_binding_unbind);
+  g_clear_object (&self->comparison);
   G_OBJECT_CLASS (adbscope_cpu_page_parent_class)->dispose (object);
 }
 
@@ -236,6 +278,7 @@ adbscope_cpu_page_finalize (GObject *object)
   AdbscopeCpuPage *self = ADBSCOPE_CPU_PAGE (object);
 
   g_ptr_array_unref (self->core_layers);
+  g_ptr_array_unref (self->core_overlays);
   g_ptr_array_unref (self->cluster_rows);
   g_ptr_array_unref (self->cluster_bars);
   G_OBJECT_CLASS (adbscope_cpu_page_parent_class)->finalize (object);
@@ -252,6 +295,7 @@ adbscope_cpu_page_class_init (AdbscopeCpuPageClass *klass)
   object_class->finalize = adbscope_cpu_page_finalize;
   page_class->update = adbscope_cpu_page_update;
   page_class->set_view = adbscope_cpu_page_set_view;
+  page_class->set_comparison = adbscope_cpu_page_set_comparison;
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/adbscope/Adbscope/adbscope-cpu-page.ui");
   gtk_widget_class_bind_template_child (widget_class, AdbscopeCpuPage, core_chart);
@@ -262,6 +306,7 @@ static void
 adbscope_cpu_page_init (AdbscopeCpuPage *self)
 {
   self->core_layers = g_ptr_array_new ();
+  self->core_overlays = g_ptr_array_new ();
   self->cluster_rows = g_ptr_array_new ();
   self->cluster_bars = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));

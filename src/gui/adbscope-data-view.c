@@ -20,6 +20,8 @@
 
 #include "adbscope-data-view.h"
 #include "adbscope-run.h"
+#include "adbscope-recording.h"
+#include "adbscope-recording-source.h"
 #include "adbscope-thread.h"
 
 typedef struct
@@ -53,6 +55,12 @@ struct _AdbscopeDataView
   GArray           *markers;        /* AdbscopeMarker, copies */
   Frozen           *frozen;         /* only while paused */
   char             *recording;      /* the file the screenshots are in, or NULL */
+  /* where charts read: the recording (opened, or the one the live session
+   * writes) through its level of detail, else the series in memory */
+  char             *opened_path;
+  AdbscopeRecordingReader *reader;
+  gint64            reader_tried_us;
+  GHashTable       *sources;        /* AdbscopeSeries* (ref) → AdbscopeChartSource* */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeDataView, adbscope_data_view, G_TYPE_OBJECT)
@@ -228,6 +236,9 @@ adbscope_data_view_finalize (GObject *object)
 
   g_array_unref (self->markers);
   g_free (self->recording);
+  g_hash_table_unref (self->sources);
+  g_clear_object (&self->reader);
+  g_free (self->opened_path);
   G_OBJECT_CLASS (adbscope_data_view_parent_class)->finalize (object);
 }
 
@@ -350,6 +361,7 @@ adbscope_data_view_init (AdbscopeDataView *self)
   self->interval_us = G_USEC_PER_SEC;
   self->markers = g_array_new (FALSE, FALSE, sizeof (AdbscopeMarker));
   g_array_set_clear_func (self->markers, (GDestroyNotify) marker_clear);
+  self->sources = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) adbscope_series_unref, g_object_unref);
 }
 
 AdbscopeDataView *
@@ -386,6 +398,7 @@ adbscope_data_view_set_paused (AdbscopeDataView *self,
   else
     {
       g_clear_pointer (&self->frozen, frozen_free);
+      g_hash_table_remove_all (self->sources);
       sync_interval (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
@@ -490,6 +503,121 @@ adbscope_data_view_get_series (AdbscopeDataView *self,
   if (self->frozen != NULL)
     return self->frozen->series[id];
   return adbscope_session_get_series (self->session, id);
+}
+
+/* The reader of the recording behind the view, once it can be opened: a
+ * live session's file has its first rows a second after the start. */
+static AdbscopeRecordingReader *
+get_reader (AdbscopeDataView *self)
+{
+  AdbscopeRecording *recording = adbscope_session_get_recording (self->session);
+  g_autoptr(GError) error = NULL;
+  const char *path = self->opened_path;
+  gint64 now = g_get_monotonic_time ();
+
+  if (self->reader != NULL)
+    return self->reader;
+  if (path == NULL && recording != NULL && adbscope_recording_has_begun (recording))
+    path = adbscope_recording_get_path (recording);
+  if (path == NULL || now - self->reader_tried_us < G_USEC_PER_SEC)
+    return NULL;
+  self->reader_tried_us = now;
+  self->reader = adbscope_recording_reader_new (path, &error);
+  if (self->reader == NULL && self->opened_path != NULL)
+    g_warning ("%s", error->message);
+  return self->reader;
+}
+
+static AdbscopeChartSource *
+source_for (AdbscopeDataView *self,
+            AdbscopeSeries   *series,
+            const char       *path)
+{
+  AdbscopeRecordingReader *reader;
+  AdbscopeChartSource *source;
+
+  if (series == NULL)
+    return NULL;
+  reader = get_reader (self);
+  source = g_hash_table_lookup (self->sources, series);
+  if (source != NULL && (reader == NULL || ADBSCOPE_IS_RECORDING_SOURCE (source)))
+    return source;
+
+  if (reader == NULL)
+    source = adbscope_chart_source_new_for_series (series);
+  else if (self->opened_path != NULL)
+    source = adbscope_recording_source_new (reader, path, 0, NULL);
+  else
+    source = adbscope_recording_source_new (reader, path, adbscope_session_get_start_us (self->session), series);
+  g_hash_table_replace (self->sources, adbscope_series_ref (series), source);
+  return source;
+}
+
+/**
+ * adbscope_data_view_get_source:
+ *
+ * Where charts read series @id: the recording the view shows or the live
+ * session writes, through its level of detail (the newest stretch from
+ * memory), or the series in memory alone.
+ *
+ * Returns: (transfer none) (nullable):
+ */
+AdbscopeChartSource *
+adbscope_data_view_get_source (AdbscopeDataView *self,
+                               AdbscopeSeriesId  id)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  g_return_val_if_fail (id < ADBSCOPE_N_SERIES, NULL);
+
+  return source_for (self, adbscope_data_view_get_series (self, id), adbscope_series_id_get_path (id));
+}
+
+AdbscopeChartSource *
+adbscope_data_view_get_core_source (AdbscopeDataView *self,
+                                    guint             core)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  g_return_val_if_fail (core < adbscope_data_view_get_n_cores (self), NULL);
+
+  path = g_strdup_printf ("cpu.core%u_pct", core);
+  return source_for (self, adbscope_data_view_get_core_series (self, core), path);
+}
+
+/**
+ * adbscope_data_view_set_opened_path:
+ * @path: the recording the view's session was loaded from
+ *
+ * Charts read it from the file (times since its start) instead of memory.
+ */
+void
+adbscope_data_view_set_opened_path (AdbscopeDataView *self,
+                                    const char       *path)
+{
+  g_return_if_fail (ADBSCOPE_IS_DATA_VIEW (self));
+
+  g_free (self->opened_path);
+  self->opened_path = g_strdup (path);
+  g_clear_object (&self->reader);
+  self->reader_tried_us = 0;
+  g_hash_table_remove_all (self->sources);
+}
+
+/* Returns: (nullable): the recording shown, NULL for a live session */
+const char *
+adbscope_data_view_get_opened_path (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  return self->opened_path;
+}
+
+/* Returns: (transfer none) (nullable): the reader charts use, if any */
+AdbscopeRecordingReader *
+adbscope_data_view_get_reader (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), NULL);
+  return get_reader (self);
 }
 
 guint

@@ -3,6 +3,8 @@
 
 #include <gio/gio.h>
 
+#include "adbscope-chart-source.h"
+#include "adbscope-recording-reader.h"
 #include "adbscope-session.h"
 
 G_BEGIN_DECLS
@@ -30,6 +32,14 @@ gboolean                   adbscope_data_view_is_supported        (AdbscopeDataV
                                                                    const char      **reason);
 AdbscopeSeries            *adbscope_data_view_get_series          (AdbscopeDataView *self,
                                                                    AdbscopeSeriesId  id);
+AdbscopeChartSource       *adbscope_data_view_get_source          (AdbscopeDataView *self,
+                                                                   AdbscopeSeriesId  id);
+AdbscopeChartSource       *adbscope_data_view_get_core_source     (AdbscopeDataView *self,
+                                                                   guint             core);
+void                       adbscope_data_view_set_opened_path     (AdbscopeDataView *self,
+                                                                   const char       *path);
+const char                *adbscope_data_view_get_opened_path     (AdbscopeDataView *self);
+AdbscopeRecordingReader   *adbscope_data_view_get_reader          (AdbscopeDataView *self);
 guint                      adbscope_data_view_get_n_cores         (AdbscopeDataView *self);
 AdbscopeSeries            *adbscope_data_view_get_core_series     (AdbscopeDataView *self,
                                                                    guint             core);

@@ -1,6 +1,7 @@
 /* adbscope-line-layer.c: one series drawn as a line (optionally filled)
  *
- * Drawn per pixel column from adbscope_chart_bucket_series(): the line
+ * Read through an AdbscopeChartSource (a series in memory, or a
+ * recording), drawn per pixel column from its buckets: the line
  * enters a column at its first sample, runs down to min, up to max and
  * leaves at its last, so a spike narrower than a pixel still reaches its
  * height.  Gap columns break the line; nothing is drawn at 0 for them.
@@ -11,6 +12,7 @@
 #include <math.h>
 
 #include "adbscope-chart.h"
+#include "adbscope-chart-source.h"
 #include "adbscope-line-layer.h"
 
 #define LINE_WIDTH 1.5
@@ -19,7 +21,7 @@ struct _AdbscopeLineLayer
 {
   AdbscopeChartLayer   parent_instance;
 
-  AdbscopeSeries      *series;
+  AdbscopeChartSource *source;
   AdbscopeChartBucket *buckets;
   guint                n_buckets;
   guint                fill : 1;
@@ -30,6 +32,7 @@ G_DEFINE_FINAL_TYPE (AdbscopeLineLayer, adbscope_line_layer, ADBSCOPE_TYPE_CHART
 enum {
   PROP_0,
   PROP_SERIES,
+  PROP_SOURCE,
   PROP_FILL,
   N_PROPS
 };
@@ -45,7 +48,7 @@ bucket (AdbscopeLineLayer *self,
   int w = gtk_widget_get_width (GTK_WIDGET (self));
   gint64 t0, t1;
 
-  if (chart == NULL || self->series == NULL || w <= 0)
+  if (chart == NULL || self->source == NULL || w <= 0)
     return NULL;
 
   if ((guint)w > self->n_buckets)
@@ -55,20 +58,27 @@ bucket (AdbscopeLineLayer *self,
     }
 
   adbscope_chart_get_time_window (chart, &t0, &t1);
-  adbscope_chart_bucket_series (self->series, t0, t1, adbscope_chart_get_interval (chart),
+  adbscope_chart_source_bucket (self->source, t0, t1, adbscope_chart_get_interval (chart),
                                 self->buckets, w);
   *width = w;
   return self->buckets;
 }
 
-static void
-trace (cairo_t                   *cr,
-       const AdbscopeChartBucket *buckets,
-       guint                      width,
-       double                     height,
-       double                     min,
-       double                     max,
-       gboolean                   area)
+/**
+ * adbscope_line_layer_trace:
+ * @area: the outline of the filled area instead of the line
+ *
+ * Appends the path of bucketed columns to @cr (the overlay layer draws
+ * the same line, dashed).
+ */
+void
+adbscope_line_layer_trace (cairo_t                   *cr,
+                           const AdbscopeChartBucket *buckets,
+                           guint                      width,
+                           double                     height,
+                           double                     min,
+                           double                     max,
+                           gboolean                   area)
 {
   double scale = height / (max - min);
   double base = height - (MAX (min, 0) - min) * scale;
@@ -149,12 +159,12 @@ adbscope_line_layer_snapshot (GtkWidget   *widget,
 
   if (self->fill)
     {
-      trace (cr, buckets, width, height, min, max, TRUE);
+      adbscope_line_layer_trace (cr, buckets, width, height, min, max, TRUE);
       cairo_set_source_rgba (cr, color.red, color.green, color.blue, color.alpha * 0.2);
       cairo_fill (cr);
     }
 
-  trace (cr, buckets, width, height, min, max, FALSE);
+  adbscope_line_layer_trace (cr, buckets, width, height, min, max, FALSE);
   /* Round caps: a lone sample between two gaps is still drawn, as a dot. */
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
@@ -185,15 +195,8 @@ adbscope_line_layer_get_value_extent (AdbscopeChartLayer *layer,
                                       double             *max)
 {
   AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (layer);
-  AdbscopeSeriesStats stats;
 
-  if (self->series == NULL ||
-      !adbscope_series_compute_stats_range (self->series, t0_us, t1_us, &stats))
-    return FALSE;
-
-  *min = stats.min;
-  *max = stats.max;
-  return TRUE;
+  return self->source != NULL && adbscope_chart_source_get_extent (self->source, t0_us, t1_us, min, max);
 }
 
 static gboolean
@@ -202,7 +205,7 @@ adbscope_line_layer_get_last_time (AdbscopeChartLayer *layer,
 {
   AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (layer);
 
-  return self->series != NULL && adbscope_series_get_last (self->series, time_us, NULL);
+  return self->source != NULL && adbscope_chart_source_get_last (self->source, time_us, NULL);
 }
 
 static void
@@ -225,8 +228,8 @@ adbscope_line_layer_describe_at (AdbscopeChartLayer *layer,
   AdbscopeSample sample;
 
   append_title (layer, text);
-  if (self->series != NULL &&
-      adbscope_series_find_nearest (self->series, time_us, hover_distance (self), &sample) &&
+  if (self->source != NULL &&
+      adbscope_chart_source_find_nearest (self->source, time_us, hover_distance (self), &sample) &&
       isfinite (sample.value))
     {
       adbscope_chart_layer_format_value (layer, sample.value, text);
@@ -246,10 +249,10 @@ adbscope_line_layer_describe_current (AdbscopeChartLayer *layer,
   AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (layer);
   double value = NAN;
 
-  if (self->series == NULL)
+  if (self->source == NULL)
     return;
 
-  adbscope_series_get_last (self->series, NULL, &value);
+  adbscope_chart_source_get_last (self->source, NULL, &value);
   append_title (layer, text);
   adbscope_chart_layer_format_value (layer, value, text);
 }
@@ -266,8 +269,8 @@ adbscope_line_layer_snapshot_hover (AdbscopeChartLayer *layer,
   double px, py;
   cairo_t *cr;
 
-  if (self->series == NULL ||
-      !adbscope_series_find_nearest (self->series, time_us, hover_distance (self), &sample) ||
+  if (self->source == NULL ||
+      !adbscope_chart_source_find_nearest (self->source, time_us, hover_distance (self), &sample) ||
       !isfinite (sample.value))
     return;
 
@@ -287,7 +290,7 @@ adbscope_line_layer_finalize (GObject *object)
 {
   AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (object);
 
-  g_clear_pointer (&self->series, adbscope_series_unref);
+  g_clear_object (&self->source);
   g_clear_pointer (&self->buckets, g_free);
 
   G_OBJECT_CLASS (adbscope_line_layer_parent_class)->finalize (object);
@@ -304,7 +307,11 @@ adbscope_line_layer_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_SERIES:
-      g_value_set_boxed (value, self->series);
+      g_value_set_boxed (value, adbscope_line_layer_get_series (self));
+      break;
+
+    case PROP_SOURCE:
+      g_value_set_object (value, self->source);
       break;
 
     case PROP_FILL:
@@ -328,6 +335,10 @@ adbscope_line_layer_set_property (GObject      *object,
     {
     case PROP_SERIES:
       adbscope_line_layer_set_series (self, g_value_get_boxed (value));
+      break;
+
+    case PROP_SOURCE:
+      adbscope_line_layer_set_source (self, g_value_get_object (value));
       break;
 
     case PROP_FILL:
@@ -363,6 +374,11 @@ adbscope_line_layer_class_init (AdbscopeLineLayerClass *klass)
                         ADBSCOPE_TYPE_SERIES,
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  properties[PROP_SOURCE] =
+    g_param_spec_object ("source", NULL, NULL,
+                         ADBSCOPE_TYPE_CHART_SOURCE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   properties[PROP_FILL] =
     g_param_spec_boolean ("fill", NULL, NULL,
                           FALSE,
@@ -392,39 +408,81 @@ adbscope_line_layer_new (AdbscopeSeries *series,
 }
 
 /**
+ * adbscope_line_layer_new_for_source:
+ * @source: (nullable): where the samples are read; the layer keeps a reference
+ * @title: (nullable): the legend and tooltip name
+ */
+AdbscopeChartLayer *
+adbscope_line_layer_new_for_source (AdbscopeChartSource *source,
+                                    const char          *title)
+{
+  return g_object_new (ADBSCOPE_TYPE_LINE_LAYER,
+                       "source", source,
+                       "title", title,
+                       NULL);
+}
+
+/**
  * adbscope_line_layer_get_series:
  *
- * Returns: (transfer none) (nullable): the series drawn
+ * Returns: (transfer none) (nullable): the series in memory the layer
+ *   reads (all of it, or the newest stretch of a recording)
  */
 AdbscopeSeries *
 adbscope_line_layer_get_series (AdbscopeLineLayer *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_LINE_LAYER (self), NULL);
 
-  return self->series;
+  return self->source != NULL ? adbscope_chart_source_get_series (self->source) : NULL;
 }
 
 /**
  * adbscope_line_layer_set_series:
  *
- * Swaps the series, e.g. for a paused copy.
+ * Reads @series from memory from now on (a paused copy, say).
  */
 void
 adbscope_line_layer_set_series (AdbscopeLineLayer *self,
                                 AdbscopeSeries    *series)
 {
+  g_autoptr(AdbscopeChartSource) source = NULL;
+
   g_return_if_fail (ADBSCOPE_IS_LINE_LAYER (self));
 
-  if (self->series == series)
+  if (self->source != NULL && G_OBJECT_TYPE (self->source) == ADBSCOPE_TYPE_CHART_SOURCE &&
+      adbscope_chart_source_get_series (self->source) == series)
+    return;
+  if (series != NULL)
+    source = adbscope_chart_source_new_for_series (series);
+  adbscope_line_layer_set_source (self, source);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERIES]);
+}
+
+/**
+ * adbscope_line_layer_get_source:
+ *
+ * Returns: (transfer none) (nullable): where the layer reads its samples
+ */
+AdbscopeChartSource *
+adbscope_line_layer_get_source (AdbscopeLineLayer *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_LINE_LAYER (self), NULL);
+
+  return self->source;
+}
+
+void
+adbscope_line_layer_set_source (AdbscopeLineLayer   *self,
+                                AdbscopeChartSource *source)
+{
+  g_return_if_fail (ADBSCOPE_IS_LINE_LAYER (self));
+  g_return_if_fail (source == NULL || ADBSCOPE_IS_CHART_SOURCE (source));
+
+  if (!g_set_object (&self->source, source))
     return;
 
-  if (series != NULL)
-    adbscope_series_ref (series);
-  g_clear_pointer (&self->series, adbscope_series_unref);
-  self->series = series;
-
   gtk_widget_queue_draw (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SERIES]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SOURCE]);
 }
 
 gboolean

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "adbscope-chart-layer.h"
+#include "adbscope-chart-source.h"
 
 G_BEGIN_DECLS
 
@@ -11,11 +12,23 @@ G_DECLARE_FINAL_TYPE (AdbscopeLineLayer, adbscope_line_layer, ADBSCOPE, LINE_LAY
 
 AdbscopeChartLayer *adbscope_line_layer_new        (AdbscopeSeries    *series,
                                                     const char        *title);
+AdbscopeChartLayer *adbscope_line_layer_new_for_source (AdbscopeChartSource *source,
+                                                        const char          *title);
 AdbscopeSeries     *adbscope_line_layer_get_series (AdbscopeLineLayer *self);
 void                adbscope_line_layer_set_series (AdbscopeLineLayer *self,
                                                     AdbscopeSeries    *series);
+AdbscopeChartSource *adbscope_line_layer_get_source (AdbscopeLineLayer  *self);
+void                adbscope_line_layer_set_source (AdbscopeLineLayer   *self,
+                                                    AdbscopeChartSource *source);
 gboolean            adbscope_line_layer_get_fill   (AdbscopeLineLayer *self);
 void                adbscope_line_layer_set_fill   (AdbscopeLineLayer *self,
                                                     gboolean           fill);
+void                adbscope_line_layer_trace      (cairo_t                   *cr,
+                                                    const AdbscopeChartBucket *buckets,
+                                                    guint                      width,
+                                                    double                     height,
+                                                    double                     min,
+                                                    double                     max,
+                                                    gboolean                   area);
 
 G_END_DECLS

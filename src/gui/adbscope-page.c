@@ -157,6 +157,26 @@ adbscope_page_set_view (AdbscopePage     *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
 }
 
+/**
+ * adbscope_page_set_comparison:
+ * @comparison: (nullable): another run, overlaid on every time chart
+ */
+void
+adbscope_page_set_comparison (AdbscopePage       *self,
+                              AdbscopeComparison *comparison)
+{
+  g_autoptr(GPtrArray) cards = NULL;
+
+  g_return_if_fail (ADBSCOPE_IS_PAGE (self));
+  g_return_if_fail (comparison == NULL || ADBSCOPE_IS_COMPARISON (comparison));
+
+  cards = adbscope_page_list_cards (self);
+  for (guint i = 0; i < cards->len; i++)
+    adbscope_chart_card_set_comparison (g_ptr_array_index (cards, i), comparison);
+  if (ADBSCOPE_PAGE_GET_CLASS (self)->set_comparison != NULL)
+    ADBSCOPE_PAGE_GET_CLASS (self)->set_comparison (self, comparison);
+}
+
 /* How often the page drew from its view (tests: a hidden page does not). */
 guint
 adbscope_page_get_n_updates (AdbscopePage *self)

@@ -3,6 +3,7 @@
 
 #include <adwaita.h>
 
+#include "adbscope-comparison.h"
 #include "adbscope-data-view.h"
 
 G_BEGIN_DECLS
@@ -21,8 +22,11 @@ struct _AdbscopePageClass
   /* A new view (a new session), or NULL. */
   void (*set_view) (AdbscopePage     *self,
                     AdbscopeDataView *view);
+  /* Another run to overlay on the charts the cards do not hold, or NULL. */
+  void (*set_comparison) (AdbscopePage       *self,
+                          AdbscopeComparison *comparison);
 
-  gpointer padding[4];
+  gpointer padding[3];
 };
 
 AdbscopeDataView *adbscope_page_get_view     (AdbscopePage     *self);
@@ -30,5 +34,7 @@ void              adbscope_page_set_view     (AdbscopePage     *self,
                                               AdbscopeDataView *view);
 guint             adbscope_page_get_n_updates (AdbscopePage    *self);
 GPtrArray        *adbscope_page_list_cards   (AdbscopePage     *self);
+void              adbscope_page_set_comparison (AdbscopePage       *self,
+                                                AdbscopeComparison *comparison);
 
 G_END_DECLS

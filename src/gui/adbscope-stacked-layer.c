@@ -13,13 +13,14 @@
 #include <math.h>
 
 #include "adbscope-chart.h"
+#include "adbscope-chart-source.h"
 #include "adbscope-stacked-layer.h"
 
 #define FILL_ALPHA 0.8
 
 typedef struct
 {
-  AdbscopeSeries *series;
+  AdbscopeChartSource *source;
   char           *title;
   GdkRGBA         color;
   gboolean        has_color;
@@ -42,7 +43,7 @@ clear_part (gpointer data)
 {
   Part *part = data;
 
-  g_clear_pointer (&part->series, adbscope_series_unref);
+  g_clear_object (&part->source);
   g_clear_pointer (&part->title, g_free);
 }
 
@@ -87,7 +88,7 @@ compute_columns (AdbscopeStackedLayer *self,
       const double *below = j > 0 ? row - width : NULL;
       double carry = NAN;
 
-      adbscope_chart_bucket_series (part->series, t0, t1, adbscope_chart_get_interval (chart),
+      adbscope_chart_source_bucket (part->source, t0, t1, adbscope_chart_get_interval (chart),
                                     self->buckets, width);
       for (guint c = 0; c < width; c++)
         {
@@ -222,7 +223,7 @@ adbscope_stacked_layer_get_last_time (AdbscopeChartLayer *layer,
     {
       gint64 t;
 
-      if (adbscope_series_get_last (g_array_index (self->parts, Part, j).series, &t, NULL))
+      if (adbscope_chart_source_get_last (g_array_index (self->parts, Part, j).source, &t, NULL))
         {
           *time_us = found ? MAX (*time_us, t) : t;
           found = TRUE;
@@ -241,7 +242,7 @@ adbscope_stacked_layer_add_legend_entries (AdbscopeChartLayer *layer,
   /* Top band first, as the legend reads top to bottom like the stack. */
   for (guint j = self->parts->len; j > 0; j--)
     {
-      AdbscopeChartLegendEntry entry;
+      AdbscopeChartLegendEntry entry = { 0 };
 
       entry.title = g_array_index (self->parts, Part, j - 1).title;
       if (entry.title == NULL)
@@ -274,8 +275,8 @@ describe_parts (AdbscopeStackedLayer *self,
   /* The parts come from one collector: the first part's sample time
    * stands for them all. */
   if (!current && self->parts->len > 0 &&
-      adbscope_series_find_nearest (g_array_index (self->parts, Part, 0).series,
-                                    time_us, hover_distance (self), &first))
+      adbscope_chart_source_find_nearest (g_array_index (self->parts, Part, 0).source,
+                                          time_us, hover_distance (self), &first))
     {
       adbscope_chart_format_time (adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self)),
                                   first.time_us, text);
@@ -288,9 +289,9 @@ describe_parts (AdbscopeStackedLayer *self,
       AdbscopeSample sample = { 0, NAN };
 
       if (current)
-        adbscope_series_get_last (part->series, NULL, &sample.value);
+        adbscope_chart_source_get_last (part->source, NULL, &sample.value);
       else
-        adbscope_series_find_nearest (part->series, time_us, hover_distance (self), &sample);
+        adbscope_chart_source_find_nearest (part->source, time_us, hover_distance (self), &sample);
 
       if (j != self->parts->len)
         g_string_append (text, separator);
@@ -375,7 +376,7 @@ adbscope_stacked_layer_add_series (AdbscopeStackedLayer *self,
   g_return_if_fail (ADBSCOPE_IS_STACKED_LAYER (self));
   g_return_if_fail (series != NULL);
 
-  part.series = adbscope_series_ref (series);
+  part.source = adbscope_chart_source_new_for_series (series);
   part.title = g_strdup (title);
   part.has_color = color != NULL;
   if (color != NULL)
@@ -395,6 +396,7 @@ adbscope_stacked_layer_set_series (AdbscopeStackedLayer *self,
                                    guint                 index_,
                                    AdbscopeSeries       *series)
 {
+  g_autoptr(AdbscopeChartSource) source = NULL;
   Part *part;
 
   g_return_if_fail (ADBSCOPE_IS_STACKED_LAYER (self));
@@ -402,10 +404,28 @@ adbscope_stacked_layer_set_series (AdbscopeStackedLayer *self,
   g_return_if_fail (series != NULL);
 
   part = &g_array_index (self->parts, Part, index_);
-  adbscope_series_ref (series);
-  adbscope_series_unref (part->series);
-  part->series = series;
+  if (G_OBJECT_TYPE (part->source) == ADBSCOPE_TYPE_CHART_SOURCE &&
+      adbscope_chart_source_get_series (part->source) == series)
+    return;
+  source = adbscope_chart_source_new_for_series (series);
+  adbscope_stacked_layer_set_source (self, index_, source);
+}
 
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+/**
+ * adbscope_stacked_layer_set_source:
+ *
+ * Reads band @index_ from @source (a recording, say).
+ */
+void
+adbscope_stacked_layer_set_source (AdbscopeStackedLayer *self,
+                                   guint                 index_,
+                                   AdbscopeChartSource  *source)
+{
+  g_return_if_fail (ADBSCOPE_IS_STACKED_LAYER (self));
+  g_return_if_fail (index_ < self->parts->len);
+  g_return_if_fail (ADBSCOPE_IS_CHART_SOURCE (source));
+
+  if (g_set_object (&g_array_index (self->parts, Part, index_).source, source))
+    gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

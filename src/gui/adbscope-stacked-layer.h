@@ -2,6 +2,7 @@
 #pragma once
 
 #include "adbscope-chart-layer.h"
+#include "adbscope-chart-source.h"
 
 G_BEGIN_DECLS
 
@@ -17,5 +18,8 @@ void                adbscope_stacked_layer_add_series   (AdbscopeStackedLayer *s
 void                adbscope_stacked_layer_set_series   (AdbscopeStackedLayer *self,
                                                          guint                 index_,
                                                          AdbscopeSeries       *series);
+void                adbscope_stacked_layer_set_source   (AdbscopeStackedLayer *self,
+                                                         guint                 index_,
+                                                         AdbscopeChartSource  *source);
 
 G_END_DECLS

@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "adbscope-connect-dialog.h"
 
 #include <glib/gi18n.h>
@@ -40,6 +42,9 @@ _adbscope_window_update_actions (AdbscopeWindow *self)
   gtk_widget_action_set_enabled (widget, "win.export-pcap",
                                  in_session && adbscope_network_get_pcap_file (adbscope_data_view_get_network (self->view)) != NULL);
   gtk_widget_action_set_enabled (widget, "win.export-connections", in_session);
+  gtk_widget_action_set_enabled (widget, "win.compare-recording", in_session);
+  gtk_widget_action_set_enabled (widget, "win.remove-comparison", in_session && self->comparison != NULL);
+  gtk_widget_action_set_enabled (widget, "win.compare-summary", in_session && self->comparison != NULL);
 
   /* The toggle buttons show the state; their action has no state of its
    * own (class actions are stateless in GTK 4.8). */
@@ -69,17 +74,53 @@ _adbscope_window_set_paused (AdbscopeWindow *self,
   _adbscope_window_update_title (self);
 }
 
+static guint
+whole_seconds (AdbscopeWindow *self)
+{
+  guint history = g_settings_get_uint (self->settings, "history-length");
+
+  if (self->opened_path != NULL)
+    return (guint) MIN (self->opened_end_us / G_USEC_PER_SEC + 1, 24 * 3600);
+  if (self->view != NULL && adbscope_data_view_get_reader (self->view) != NULL)
+    {
+      gint64 run_s = (g_get_monotonic_time () - adbscope_session_get_start_us (self->session)) / G_USEC_PER_SEC + 1;
+
+      return (guint) CLAMP (run_s, history, 24 * 3600);
+    }
+  return history;
+}
+
+/**
+ * _adbscope_window_zoom:
+ * @factor: the new window over the old one: 0.5 zooms in, 2 out
+ *
+ * Between 10 s and the whole run (reaching into a live run's recording
+ * beyond what memory keeps).
+ */
+void
+_adbscope_window_zoom (AdbscopeWindow *self,
+                       double          factor)
+{
+  double whole, next;
+
+  if (self->view == NULL)
+    return;
+  whole = MAX (whole_seconds (self), 10);
+  next = CLAMP (round (adbscope_data_view_get_visible_seconds (self->view) * factor), 10, whole);
+  _adbscope_window_set_visible_seconds (self, next >= whole ? 0 : (guint) next);
+}
+
 void
 _adbscope_window_set_visible_seconds (AdbscopeWindow *self,
                                       guint           seconds)
 {
   g_autofree char *label = NULL;
 
-  /* 0: the whole run (of a recording; of what a live view keeps) */
+  /* 0: the whole run (of a recording; of a live run, what memory keeps
+   * or, with its recording, since it started) */
   if (seconds == 0)
     {
-      guint whole = self->opened_path != NULL ? (guint) MIN (self->opened_end_us / G_USEC_PER_SEC + 1, 24 * 3600)
-                                              : g_settings_get_uint (self->settings, "history-length");
+      guint whole = whole_seconds (self);
 
       gtk_menu_button_set_label (self->time_button, _("Whole run"));
       if (self->view != NULL)
@@ -108,22 +149,25 @@ _adbscope_window_add_marker (AdbscopeWindow *self,
   if (label == NULL || *label == '\0')
     label = _("Marker");
   adbscope_session_add_marker (self->session, label);
+  _adbscope_window_update_compare_markers (self);
   /* Translators: a toast; %s is the marker's label */
   text = g_strdup_printf (_("Marker “%s” added"), label);
   _adbscope_window_toast (self, text);
 }
 
-gboolean
-_adbscope_window_export_report (AdbscopeWindow  *self,
-                                const char      *path,
-                                GError         **error)
+/**
+ * _adbscope_window_build_report:
+ *
+ * The report of what the window shows (what Export Report writes).
+ */
+JsonNode *
+_adbscope_window_build_report (AdbscopeWindow  *self,
+                               GError         **error)
 {
-  g_autoptr(JsonNode) report = NULL;
-
   if (self->session == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("Nothing was recorded yet"));
-      return FALSE;
+      return NULL;
     }
   /* An opened recording, or a live run that has ended: its file, so the
    * report covers the whole run, exactly as `adbscope report` gives it. */
@@ -134,13 +178,19 @@ _adbscope_window_export_report (AdbscopeWindow  *self,
       const char *file = self->opened_path ? self->opened_path : adbscope_recording_get_path (self->recording);
       g_autoptr(AdbscopeRun) run = adbscope_run_load (file, G_MININT64, G_MAXINT64, error);
 
-      if (run == NULL)
-        return FALSE;
-      report = adbscope_report_build_run (run, NULL);
+      return run != NULL ? adbscope_report_build_run (run, NULL) : NULL;
     }
-  else
-    report = adbscope_report_build (self->session, NULL);
-  return adbscope_report_write (report, path, error);
+  return adbscope_report_build (self->session, NULL);
+}
+
+gboolean
+_adbscope_window_export_report (AdbscopeWindow  *self,
+                                const char      *path,
+                                GError         **error)
+{
+  g_autoptr(JsonNode) report = _adbscope_window_build_report (self, error);
+
+  return report != NULL && adbscope_report_write (report, path, error);
 }
 
 gboolean
@@ -251,17 +301,16 @@ measure_startup_action (GtkWidget  *widget,
 }
 
 static void
-open_recording_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *param)
+choose_recording (AdbscopeWindow *self,
+                  const char     *title,
+                  ExportFunc      func)
 {
-  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
   GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
   g_autofree char *dir = adbscope_recording_default_dir ();
   g_autoptr(GFile) folder = g_file_new_for_path (dir);
 
-  chooser = gtk_file_chooser_native_new (_("Open Recording"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
                                          _("_Open"), _("_Cancel"));
   gtk_file_filter_add_pattern (filter, "*" ADBSCOPE_RECORDING_SUFFIX);
   gtk_file_filter_set_name (filter, _("Adbscope recordings"));
@@ -269,9 +318,46 @@ open_recording_action (GtkWidget  *widget,
   if (g_file_test (dir, G_FILE_TEST_IS_DIR))
     gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_object_set_data (G_OBJECT (chooser), "chooser-func", _adbscope_window_open_recording);
+  g_object_set_data (G_OBJECT (chooser), "chooser-func", func);
   g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_recording_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  choose_recording (ADBSCOPE_WINDOW (widget), _("Open Recording"), _adbscope_window_open_recording);
+}
+
+static void
+compare_recording_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  choose_recording (ADBSCOPE_WINDOW (widget), _("Compare With Recording"), _adbscope_window_compare_with);
+}
+
+static void
+remove_comparison_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  _adbscope_window_remove_comparison (ADBSCOPE_WINDOW (widget));
+}
+
+static void
+compare_summary_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) diff = _adbscope_window_show_compare_summary (self, &error);
+
+  if (diff == NULL)
+    _adbscope_window_toast (self, error->message);
 }
 
 static void
@@ -334,6 +420,14 @@ time_window_action (GtkWidget  *widget,
                     GVariant   *param)
 {
   _adbscope_window_set_visible_seconds (ADBSCOPE_WINDOW (widget), g_variant_get_uint32 (param));
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  _adbscope_window_zoom (ADBSCOPE_WINDOW (widget), g_str_equal (action_name, "win.zoom-in") ? 0.5 : 2);
 }
 
 static void
@@ -453,6 +547,8 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.add-marker", NULL, add_marker_action);
   gtk_widget_class_install_action (widget_class, "win.time-window", "u", time_window_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.export-report", NULL, export_report_action);
   gtk_widget_class_install_action (widget_class, "win.export-samples", NULL, export_samples_action);
   gtk_widget_class_install_action (widget_class, "win.try-demo", NULL, try_demo_action);
@@ -462,10 +558,15 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-pcap", NULL, export_pcap_action);
   gtk_widget_class_install_action (widget_class, "win.export-connections", NULL, export_connections_action);
   gtk_widget_class_install_action (widget_class, "win.open-recording", NULL, open_recording_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-recording", NULL, compare_recording_action);
+  gtk_widget_class_install_action (widget_class, "win.remove-comparison", NULL, remove_comparison_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-summary", NULL, compare_summary_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "win.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.record", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open-recording", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.compare-recording", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, GDK_CONTROL_MASK, "win.pause", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, GDK_CONTROL_MASK, "win.add-marker", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-report", NULL);
@@ -479,6 +580,11 @@ _adbscope_window_class_actions_init (AdbscopeWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_CONTROL_MASK, "win.time-window", "u", 300);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_CONTROL_MASK, "win.time-window", "u", 900);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_4, GDK_CONTROL_MASK, "win.time-window", "u", 0);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "win.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "win.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "win.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "win.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "win.zoom-out", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK,
                                          "win.show-page", "s", page_names[i]);

@@ -3,6 +3,7 @@
 
 #include "adbscope-app-picker.h"
 #include "adbscope-capture.h"
+#include "adbscope-comparison.h"
 #include "adbscope-data-view.h"
 #include "adbscope-demo.h"
 #include "adbscope-device-monitor.h"
@@ -75,6 +76,17 @@ struct _AdbscopeWindow
   char                  *opened_path;     /* the recording shown, read-only */
   gint64                 opened_end_us;
   gboolean               scrolling;
+
+  /* Another recording overlaid (adbscope-window-compare.c) */
+  AdbscopeComparison    *comparison;
+  GtkWidget             *compare_bar;
+  GtkLabel              *compare_base_label;
+  GtkLabel              *compare_run_label;
+  GtkDropDown           *align_dropdown;
+  GtkStringList         *align_labels;     /* "Start", then the shared marker labels */
+  JsonNode              *compare_diff;     /* the last summary, as `adbscope compare` */
+  GtkWindow             *compare_dialog;   /* weak */
+  gboolean               aligning;
 };
 
 void         _adbscope_window_class_actions_init (AdbscopeWindowClass *klass);
@@ -107,8 +119,23 @@ gboolean     _adbscope_window_open_recording     (AdbscopeWindow      *self,
                                                   const char          *path,
                                                   GError             **error);
 const char  *_adbscope_window_get_opened_path    (AdbscopeWindow      *self);
+void         _adbscope_window_zoom               (AdbscopeWindow      *self,
+                                                  double               factor);
 void         _adbscope_window_scroll_to          (AdbscopeWindow      *self,
                                                   double               end_s);
+
+void         _adbscope_window_init_compare       (AdbscopeWindow      *self);
+gboolean     _adbscope_window_compare_with       (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  GError             **error);
+gboolean     _adbscope_window_align_comparison   (AdbscopeWindow      *self,
+                                                  const char          *label);
+void         _adbscope_window_remove_comparison  (AdbscopeWindow      *self);
+void         _adbscope_window_update_compare_markers (AdbscopeWindow  *self);
+JsonNode    *_adbscope_window_build_report       (AdbscopeWindow      *self,
+                                                  GError             **error);
+JsonNode    *_adbscope_window_show_compare_summary (AdbscopeWindow    *self,
+                                                  GError             **error);
 
 void         _adbscope_window_start_capture      (AdbscopeWindow      *self);
 void         _adbscope_window_stop_capture       (AdbscopeWindow      *self);

@@ -207,6 +207,8 @@ close_recording (AdbscopeWindow *self)
 void
 _adbscope_window_stop_session (AdbscopeWindow *self)
 {
+  /* The overlay was aligned to this run */
+  _adbscope_window_remove_comparison (self);
   _adbscope_window_dispose_capture (self);
   g_cancellable_cancel (self->start_cancellable);
   g_clear_object (&self->start_cancellable);
@@ -399,6 +401,33 @@ on_scrolled (GtkAdjustment  *adj,
                                                                gtk_adjustment_get_page_size (adj)) * 1e6), 1));
 }
 
+/* Ctrl+wheel zooms the time window; a sideways scroll (touchpad, or
+ * Shift+wheel) moves a recording's window along the run. */
+static gboolean
+on_chart_scroll (GtkEventControllerScroll *controller,
+                 double                    dx,
+                 double                    dy,
+                 AdbscopeWindow           *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  GtkAdjustment *adj = gtk_scrollbar_get_adjustment (self->time_scrollbar);
+
+  if (self->view == NULL)
+    return FALSE;
+  if (mods & GDK_CONTROL_MASK)
+    {
+      if (dy != 0)
+        _adbscope_window_zoom (self, dy < 0 ? 0.5 : 2);
+      return TRUE;
+    }
+  if (mods & GDK_SHIFT_MASK && dx == 0)
+    dx = dy;
+  if (self->opened_path == NULL || dx == 0)
+    return FALSE;
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + dx * gtk_adjustment_get_step_increment (adj));
+  return TRUE;
+}
+
 /* Shows the recording at @end_s (seconds since its start) on the right. */
 void
 _adbscope_window_scroll_to (AdbscopeWindow *self,
@@ -447,6 +476,7 @@ _adbscope_window_open_recording (AdbscopeWindow  *self,
   self->package = g_strdup (run->package);
   self->view = adbscope_data_view_new (session);
   adbscope_data_view_set_recording (self->view, path);
+  adbscope_data_view_set_opened_path (self->view, path);
   adbscope_data_view_set_visible_seconds (self->view, CLAMP (self->opened_end_us / 1e6, 10, 24 * 3600));
   adbscope_data_view_set_end_time (self->view, self->opened_end_us);
   g_signal_connect (self->view, "notify::visible-seconds", G_CALLBACK (on_visible_seconds), self);
@@ -671,6 +701,14 @@ adbscope_window_init (AdbscopeWindow *self)
   update_recent (self);
   g_signal_connect (self->marker_entry, "activate", G_CALLBACK (on_marker_activate), self);
   g_signal_connect (self->marker_add_button, "clicked", G_CALLBACK (on_marker_activate), self);
+  {
+    GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES |
+                                                                  GTK_EVENT_CONTROLLER_SCROLL_DISCRETE);
+
+    gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
+    g_signal_connect (scroll, "scroll", G_CALLBACK (on_chart_scroll), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->view_stack), scroll);
+  }
   g_signal_connect (gtk_scrollbar_get_adjustment (self->time_scrollbar), "value-changed",
                     G_CALLBACK (on_scrolled), self);
   {
@@ -680,6 +718,7 @@ adbscope_window_init (AdbscopeWindow *self)
     gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   }
 
+  _adbscope_window_init_compare (self);
   set_mode (self, "devices");
 }
 

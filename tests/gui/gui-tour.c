@@ -18,6 +18,7 @@
 #include "adbscope-connect-dialog.h"
 #include "adbscope-connection.h"
 #include "adbscope-network-page.h"
+#include "adbscope-test-recording.h"
 #include "adbscope-window-private.h"
 #include "adbscope-overview-page.h"
 #include "adbscope-screenshot-dialog.h"
@@ -356,6 +357,35 @@ main (int    argc,
       save_widget (dir, "18-screenshot", schemes[s], GTK_WIDGET (dialog));
       gtk_window_destroy (dialog);
     }
+  /* Another run overlaid: a synthetic recording as long as this one */
+  {
+    AdbscopeSynthRun other = {
+      .duration_s = record_s + 5, .interval_ms = 1000, .n_cores = 8, .n_threads = 4, .fps = 60,
+      .spike_tick = record_s / 2, .spike_value = 90,
+    };
+    g_autofree char *path = g_build_filename (g_get_user_data_dir (), "tour-compare.adbscope", NULL);
+
+    if (!adbscope_synth_write (path, &other, &error) ||
+        !_adbscope_window_compare_with (window, path, &error))
+      g_error ("compare: %s", error->message);
+    for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+      {
+        set_scheme (schemes[s]);
+        gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "overview");
+        save (dir, "22-compare-overview", schemes[s]);
+        gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "cpu");
+        save (dir, "23-compare-cpu", schemes[s]);
+        g_clear_pointer (&window->compare_diff, json_node_unref);
+        {
+          g_autoptr(JsonNode) diff = _adbscope_window_show_compare_summary (window, &error);
+
+          if (diff == NULL)
+            g_error ("summary: %s", error->message);
+          save_widget (dir, "24-compare-summary", schemes[s], GTK_WIDGET (window->compare_dialog));
+        }
+      }
+    _adbscope_window_remove_comparison (window);
+  }
 
   /* The network: the capture dialogs, then the tables with traffic. */
   if (!gtk_widget_activate_action (GTK_WIDGET (window), "win.start-capture", NULL))

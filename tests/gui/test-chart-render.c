@@ -8,11 +8,14 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 #include <math.h>
 
 #include "adbscope-bar-layer.h"
 #include "adbscope-chart.h"
 #include "adbscope-line-layer.h"
+#include "adbscope-overlay-layer.h"
+#include "adbscope-test-recording.h"
 #include "adbscope-stacked-layer.h"
 
 #define SEC G_USEC_PER_SEC
@@ -625,6 +628,103 @@ test_render_bars (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A second run (synthetic: frames.fps is a flat 60) overlaid on a flat 20:
+ * drawn dashed in the partner's colour, only where the run is, on the
+ * chart's clock at its time + offset; moving the offset moves the line. */
+static void
+test_render_overlay (void)
+{
+  static const AdbscopeSynthRun other = {
+    .duration_s = 300, .interval_ms = 1000, .n_cores = 1, .n_threads = 1, .fps = 60,
+    .spike_tick = 1000, .spike_value = 0,
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("adbscope-overlay-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "other.adbscope", NULL);
+  g_autoptr(AdbscopeComparison) comparison = NULL;
+  g_autoptr(AdbscopeSeries) series = adbscope_series_new (900);
+  GtkWidget *chart = adbscope_chart_new ();
+  AdbscopeChartLayer *line = adbscope_line_layer_new (series, "FPS");
+  AdbscopeChartLayer *overlay;
+  GtkWidget *window;
+  GdkRGBA red = { 1, 0, 0, 1 };
+  graphene_rect_t plot;
+  Image image = { 0 };
+
+  g_assert_no_error (error);
+  g_assert_true (adbscope_synth_write (path, &other, &error));
+  g_assert_no_error (error);
+  comparison = adbscope_comparison_new (path, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 900; i++)
+    adbscope_series_push (series, T_OF (i), 20);
+  /* The other run's start at sample 450 of this one */
+  adbscope_comparison_set_offset (comparison, T_OF (450));
+
+  set_dark (FALSE);
+  adbscope_chart_layer_set_color (line, &red);
+  adbscope_chart_add_layer (ADBSCOPE_CHART (chart), line);
+  overlay = adbscope_overlay_layer_new (comparison, "frames.fps", line, 0);
+  adbscope_chart_add_layer (ADBSCOPE_CHART (chart), overlay);
+  adbscope_chart_set_value_range (ADBSCOPE_CHART (chart), 0, 100);
+  adbscope_chart_set_end_time (ADBSCOPE_CHART (chart), T_END);
+  adbscope_chart_queue_update (ADBSCOPE_CHART (chart));
+  window = show_in_window (chart);
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      gint64 first = pass == 0 ? T_OF (450) : T_OF (100);   /* B's 0 s and 299 s */
+      gint64 last = first + 299 * (gint64) SEC;
+      int y, on = 0, off = 0, runs = 0;
+      gboolean was_on = FALSE;
+
+      render (chart, &image, pass == 0 ? "chart-overlay.png" : "chart-overlay-moved.png");
+      g_assert_true (adbscope_chart_get_plot_area (ADBSCOPE_CHART (chart), &plot));
+      y = round (y_of (&plot, 60));
+
+      /* Dashed across its span: on and off, many times */
+      for (int x = ceil (x_of (&plot, first)) + 2; x <= floor (x_of (&plot, last)) - 2; x++)
+        {
+          gboolean now_on = is_red (&image, x, y) || is_red (&image, x, y - 1) || is_red (&image, x, y + 1);
+
+          on += now_on;
+          off += !now_on;
+          runs += now_on && !was_on;
+          was_on = now_on;
+        }
+      g_test_message ("overlay: %d px on, %d off, %d dashes", on, off, runs);
+      g_assert_cmpint (runs, >=, 10);
+      g_assert_cmpint (on, >, off / 2);
+      g_assert_cmpint (off, >, 0);
+      /* Nothing outside it, at its value */
+      for (int x = plot.origin.x + 1; x < x_of (&plot, first) - 3; x++)
+        g_assert_false (is_red (&image, x, y));
+      for (int x = x_of (&plot, last) + 3; x < plot.origin.x + plot.size.width - 1; x++)
+        g_assert_false (is_red (&image, x, y));
+      /* The shown run's line is still solid at 20 */
+      for (int x = plot.origin.x + 2; x < plot.origin.x + plot.size.width - 2; x += 5)
+        g_assert_true (is_red (&image, x, round (y_of (&plot, 20))) ||
+                       is_red (&image, x, round (y_of (&plot, 20)) - 1) ||
+                       is_red (&image, x, round (y_of (&plot, 20)) + 1));
+
+      /* Screen readers get both runs: the other one has nothing at the end */
+      if (pass == 0)
+        assert_description (chart, "FPS: 20; FPS (other.adbscope): no data");
+
+      /* Aligning elsewhere moves it: start at sample 100 */
+      adbscope_comparison_set_offset (comparison, T_OF (100));
+    }
+
+  adbscope_comparison_set_offset (comparison, T_END - 299 * (gint64) SEC);
+  adbscope_chart_queue_update (ADBSCOPE_CHART (chart));
+  assert_description (chart, "FPS: 20; FPS (other.adbscope): 60");
+
+  image_clear (&image);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -637,6 +737,7 @@ main (int   argc,
   g_test_add_func ("/chart-render/describe-accessible", test_describe_and_accessible);
   g_test_add_func ("/chart-render/stacked", test_render_stacked);
   g_test_add_func ("/chart-render/bars", test_render_bars);
+  g_test_add_func ("/chart-render/overlay", test_render_overlay);
 
   return g_test_run ();
 }

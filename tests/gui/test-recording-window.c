@@ -11,6 +11,8 @@
 #include "adbscope-chart.h"
 #include "adbscope-chart-private.h"
 #include "adbscope-core.h"
+#include "adbscope-line-layer.h"
+#include "adbscope-recording-source.h"
 #include "adbscope-test-recording.h"
 #include "adbscope-window-private.h"
 #include "gui-test-util.h"
@@ -178,6 +180,107 @@ test_recent_and_bad_files (void)
   g_assert_cmpstr (_adbscope_window_get_opened_path (window), ==, path);
 }
 
+/* The line layer of any chart on @page reading @source, or NULL. */
+static AdbscopeChart *
+chart_reading (const char          *page,
+               AdbscopeChartSource *source)
+{
+  g_autoptr(GPtrArray) cards = adbscope_page_list_cards (_adbscope_window_get_page (window, page));
+
+  for (guint i = 0; i < cards->len; i++)
+    {
+      AdbscopeChart *chart = adbscope_chart_card_get_chart (g_ptr_array_index (cards, i));
+
+      for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (chart)); c; c = gtk_widget_get_next_sibling (c))
+        if (ADBSCOPE_IS_LINE_LAYER (c) && adbscope_line_layer_get_source (ADBSCOPE_LINE_LAYER (c)) == source)
+          return chart;
+    }
+  return NULL;
+}
+
+/* The charts read the file through its level of detail, and what they
+ * draw over the whole run is the report's: the CPU max reaches the spike,
+ * the columns' mean is the report's mean.  The axis is the run's clock. */
+static void
+test_charts_read_the_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = adbscope_run_load (path, G_MININT64, G_MAXINT64, &error);
+  g_autoptr(JsonNode) report = NULL;
+  AdbscopeDataView *view = _adbscope_window_get_view (window);
+  AdbscopeChartSource *source = adbscope_data_view_get_source (view, ADBSCOPE_SERIES_CPU_APP);
+  g_autofree AdbscopeChartBucket *b = NULL;
+  g_auto(GStrv) labels = NULL;
+  g_autoptr(GString) hover = g_string_new (NULL);
+  graphene_rect_t plot;
+  AdbscopeChart *chart;
+  double max = -INFINITY, sum = 0;
+  guint width, n = 0;
+  gint64 t0, t1;
+
+  g_assert_no_error (error);
+  report = adbscope_report_build_run (run, NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.time-window", "u", 0));
+  adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), "overview");
+  gui_test_spin (300);
+
+  g_assert_true (ADBSCOPE_IS_RECORDING_SOURCE (source));
+  chart = chart_reading ("overview", source);
+  g_assert_nonnull (chart);
+  g_assert_true (adbscope_chart_get_plot_area (chart, &plot));
+  width = (guint) plot.size.width;
+  g_assert_cmpuint (width, >, 50);
+  b = g_new (AdbscopeChartBucket, width);
+  adbscope_chart_get_time_window (chart, &t0, &t1);
+  g_assert_cmpint (t1 - t0, >=, (gint64) 3600 * G_USEC_PER_SEC);
+  adbscope_chart_source_bucket (source, MAX (t0, 0), t1, adbscope_chart_get_interval (chart), b, width);
+  /* an hour in a few hundred columns: read from the level of detail */
+  g_assert_cmpint (adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (source)), >=, 0);
+  for (guint c = 0; c < width; c++)
+    if (b[c].count > 0)
+      {
+        max = MAX (max, b[c].max);
+        sum += b[c].sum;
+        n += b[c].count;
+      }
+  g_assert_cmpuint (n, ==, json_node_get_int (adbscope_report_lookup (report, "cpu.app_pct.n")));
+  g_assert_cmpfloat (max, ==, json_node_get_double (adbscope_report_lookup (report, "cpu.app_pct.max")));
+  g_assert_cmpfloat_with_epsilon (sum / n, json_node_get_double (adbscope_report_lookup (report, "cpu.app_pct.avg")),
+                                  0.005);
+
+  /* the run's clock on the axis and in the tooltip, never "now" */
+  g_assert_true (adbscope_chart_get_run_clock (chart));
+  labels = _adbscope_chart_dup_time_labels (chart);
+  g_assert_cmpuint (g_strv_length (labels), >=, 2);
+  for (guint i = 0; labels[i]; i++)
+    {
+      g_test_message ("axis label %s", labels[i]);
+      g_assert_true (g_regex_match_simple ("^[0-9]+:[0-5][0-9]:[0-5][0-9]$", labels[i], 0, 0));
+    }
+  g_assert_true (g_strv_contains ((const char * const *) labels, "0:30:00"));
+  adbscope_chart_format_time (chart, (gint64) 1234 * G_USEC_PER_SEC, hover);
+  g_assert_cmpstr (hover->str, ==, "0:20:34");
+}
+
+/* Ctrl+plus / Ctrl+minus halve and double the window, between 10 s and
+ * the whole run. */
+static void
+test_zoom_keys (void)
+{
+  AdbscopeDataView *view = _adbscope_window_get_view (window);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.time-window", "u", 300));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-in", NULL));
+  g_assert_cmpfloat (adbscope_data_view_get_visible_seconds (view), ==, 150);
+  for (guint i = 0; i < 10; i++)
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-in", NULL);
+  g_assert_cmpfloat (adbscope_data_view_get_visible_seconds (view), ==, 10);
+  for (guint i = 0; i < 12; i++)
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-out", NULL);
+  g_assert_cmpfloat (adbscope_data_view_get_visible_seconds (view), ==, 3601);
+  g_assert_cmpstr (gtk_menu_button_get_label (window->time_button), ==, "Whole run");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -203,6 +306,8 @@ main (int    argc,
   g_test_add_func ("/gui/recording/open", test_open);
   g_test_add_func ("/gui/recording/same-values-as-report", test_same_values_as_report);
   g_test_add_func ("/gui/recording/scroll-and-zoom", test_scroll_and_zoom);
+  g_test_add_func ("/gui/recording/charts-read-the-file", test_charts_read_the_file);
+  g_test_add_func ("/gui/recording/zoom-keys", test_zoom_keys);
   g_test_add_func ("/gui/recording/recent-and-bad-files", test_recent_and_bad_files);
   ret = g_test_run ();
 

@@ -26,6 +26,8 @@
 #include "adbscope-demo.h"
 #include "adbscope-error.h"
 #include "adbscope-line-layer.h"
+#include "adbscope-overlay-layer.h"
+#include "adbscope-test-recording.h"
 #include "adbscope-thread.h"
 #include "adbscope-window-private.h"
 #include "adbscope-overview-page.h"
@@ -685,6 +687,70 @@ test_marker_and_export (void)
   g_assert_cmpuint (n_rows, >=, 4);
 }
 
+/* A recording overlaid on the live run: at the run's start (the session's
+ * clock), then at a marker both have; the summary's base is the live run. */
+static void
+test_compare_live (void)
+{
+  static const AdbscopeSynthRun other = {
+    .duration_s = 610, .interval_ms = 1000, .n_cores = 2, .n_threads = 2, .fps = 60,
+    .spike_tick = 3, .spike_value = 77,
+  };
+  g_autofree char *path = g_build_filename (tmpdir, "other.adbscope", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) cards = NULL;
+  g_autoptr(GPtrArray) overlays = NULL;
+  g_autoptr(JsonNode) diff = NULL;
+  AdbscopeSession *session = _adbscope_window_get_session (window);
+  const GArray *markers;
+  gint64 start = adbscope_session_get_start_us (session), m600 = 0;
+  AdbscopeSample got;
+
+  g_assert_true (adbscope_synth_write (path, &other, &error));
+  g_assert_no_error (error);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "overview"));
+  g_assert_true (_adbscope_window_compare_with (window, path, &error));
+  g_assert_no_error (error);
+  gui_test_spin (200);
+  g_assert_cmpint (adbscope_comparison_get_offset (window->comparison), ==, start);
+
+  cards = adbscope_page_list_cards (_adbscope_window_get_page (window, "overview"));
+  overlays = adbscope_chart_card_list_overlays (g_ptr_array_index (cards, 0));   /* App CPU */
+  g_assert_cmpuint (overlays->len, ==, 1);
+  for (guint tick = 0; tick < 600; tick += 41)
+    {
+      g_assert_true (adbscope_overlay_layer_find_sample (g_ptr_array_index (overlays, 0),
+                                                         start + (gint64) tick * G_USEC_PER_SEC, 0, &got));
+      g_assert_cmpfloat (got.value, ==, adbscope_synth_app_pct (&other, tick));
+    }
+  g_assert_true (adbscope_overlay_layer_find_sample (g_ptr_array_index (overlays, 0), start + 3 * G_USEC_PER_SEC,
+                                                     0, &got));
+  g_assert_cmpfloat (got.value, ==, 77);
+
+  /* A live marker of the label the other run has: offered, and aligned at */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->align_labels)), ==, 1);
+  _adbscope_window_add_marker (window, "m600");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (window->align_labels)), ==, 2);
+  markers = adbscope_session_get_markers (session);
+  for (guint i = 0; i < markers->len; i++)
+    if (g_strcmp0 (g_array_index (markers, AdbscopeMarker, i).label, "m600") == 0)
+      m600 = g_array_index (markers, AdbscopeMarker, i).time_us;
+  g_assert_cmpint (m600, >, start);
+  gtk_drop_down_set_selected (window->align_dropdown, 1);
+  g_assert_cmpint (adbscope_comparison_get_offset (window->comparison), ==, m600 - 600 * G_USEC_PER_SEC);
+  g_assert_true (adbscope_overlay_layer_find_sample (g_ptr_array_index (overlays, 0),
+                                                     m600 - 597 * G_USEC_PER_SEC, 0, &got));
+  g_assert_cmpfloat (got.value, ==, 77);
+
+  diff = _adbscope_window_show_compare_summary (window, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (diff), "metrics")),
+                    >, 50);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.remove-comparison", NULL));
+  g_assert_null (window->comparison);
+  g_assert_null (window->compare_dialog);
+}
+
 static gboolean
 lost_toast (gpointer data)
 {
@@ -1055,6 +1121,7 @@ main (int    argc,
   g_test_add_func ("/gui/window/frame-percentiles-match-report", test_frame_percentiles_match_report);
   g_test_add_func ("/gui/window/frames-without-fast", test_frames_without_fast);
   g_test_add_func ("/gui/window/marker-and-export", test_marker_and_export);
+  g_test_add_func ("/gui/window/compare-live", test_compare_live);
   g_test_add_func ("/gui/window/app-restart", test_app_restart);
   g_test_add_func ("/gui/window/dialogs", test_dialogs);
   g_test_add_func ("/gui/window/record-toggle", test_record_toggle);

@@ -1,0 +1,501 @@
+/* adbscope-recording-reader.c: time ranges of a recording, for charts
+ *
+ * The sample table has no index (docs/recording.md): a time range is the
+ * rowid range found by bisecting, scanned once for every series at the
+ * same time — all the charts of a page read the same window, so one scan
+ * serves them all.  The level of detail has a primary key on (series,
+ * level, t_us): a range of it is an indexed read.  Where the level of
+ * detail does not reach yet (a run still being written, or one a crash
+ * ended), the samples fill in, so the newest stretch is never missing.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "adbscope-recording.h"
+#include "adbscope-recording-private.h"
+#include "adbscope-recording-reader.h"
+
+/* A file still being written is complete up to its newest sample minus
+ * this: batches are committed once a second, and a slow answer is stamped
+ * at the middle of its round trip. */
+#define COMPLETE_SLACK_US (5 * G_USEC_PER_SEC)
+
+struct _AdbscopeRecordingReader
+{
+  GObject     parent_instance;
+
+  char       *path;
+  sqlite3    *db;
+  gint64      interval_us;
+  GHashTable *ids;          /* path → series id */
+  /* the last range of samples read, for every series */
+  GHashTable *raw;          /* series id → GArray of AdbscopeRunBucket */
+  gint64      raw_from;
+  gint64      raw_to;
+  gint64      raw_complete_to;
+  gint64      raw_newest;
+  guint       n_scans;
+};
+
+G_DEFINE_FINAL_TYPE (AdbscopeRecordingReader, adbscope_recording_reader, G_TYPE_OBJECT)
+
+static void
+adbscope_recording_reader_finalize (GObject *object)
+{
+  AdbscopeRecordingReader *self = ADBSCOPE_RECORDING_READER (object);
+
+  g_clear_pointer (&self->db, sqlite3_close);
+  g_clear_pointer (&self->ids, g_hash_table_unref);
+  g_clear_pointer (&self->raw, g_hash_table_unref);
+  g_free (self->path);
+  G_OBJECT_CLASS (adbscope_recording_reader_parent_class)->finalize (object);
+}
+
+static void
+adbscope_recording_reader_class_init (AdbscopeRecordingReaderClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = adbscope_recording_reader_finalize;
+}
+
+static void
+adbscope_recording_reader_init (AdbscopeRecordingReader *self)
+{
+  self->ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->raw = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  self->raw_from = 1;
+  self->raw_to = 0;
+}
+
+static sqlite3_stmt *
+prepare (AdbscopeRecordingReader *self,
+         const char              *sql)
+{
+  sqlite3_stmt *st = NULL;
+
+  if (sqlite3_prepare_v2 (self->db, sql, -1, &st, NULL) != SQLITE_OK)
+    g_warning ("%s: %s", self->path, sqlite3_errmsg (self->db));
+  return st;
+}
+
+static void
+load_ids (AdbscopeRecordingReader *self)
+{
+  sqlite3_stmt *st = prepare (self, "SELECT id, path FROM series");
+
+  while (st != NULL && sqlite3_step (st) == SQLITE_ROW)
+    g_hash_table_insert (self->ids, g_strdup ((const char *) sqlite3_column_text (st, 1)),
+                         GINT_TO_POINTER (sqlite3_column_int (st, 0)));
+  sqlite3_finalize (st);
+}
+
+/* -1 when the file has no such series (yet: a live run adds them). */
+static int
+series_id (AdbscopeRecordingReader *self,
+           const char              *series_path)
+{
+  gpointer id;
+
+  if (!g_hash_table_lookup_extended (self->ids, series_path, NULL, &id))
+    {
+      load_ids (self);
+      if (!g_hash_table_lookup_extended (self->ids, series_path, NULL, &id))
+        return -1;
+    }
+  return GPOINTER_TO_INT (id);
+}
+
+/**
+ * adbscope_recording_reader_new:
+ *
+ * Opens @path read-only (the writer may still be appending to it).
+ */
+AdbscopeRecordingReader *
+adbscope_recording_reader_new (const char  *path,
+                               GError     **error)
+{
+  g_autoptr(AdbscopeRecordingReader) self = NULL;
+  g_autoptr(GHashTable) meta = NULL;
+  const char *interval;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  self = g_object_new (ADBSCOPE_TYPE_RECORDING_READER, NULL);
+  self->path = g_strdup (path);
+  self->db = _adbscope_recording_open_db (path, error);
+  if (self->db == NULL)
+    return NULL;
+  meta = _adbscope_recording_read_meta (self->db, path, error);
+  if (meta == NULL)
+    return NULL;
+  interval = g_hash_table_lookup (meta, "interval_ms");
+  self->interval_us = MAX (interval ? g_ascii_strtoll (interval, NULL, 10) : 1000, 1) * 1000;
+  load_ids (self);
+  return g_steal_pointer (&self);
+}
+
+const char *
+adbscope_recording_reader_get_path (AdbscopeRecordingReader *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), NULL);
+  return self->path;
+}
+
+gint64
+adbscope_recording_reader_get_interval_us (AdbscopeRecordingReader *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), 0);
+  return self->interval_us;
+}
+
+/* Level L buckets are 10^(L+1) s wide. */
+gint64
+adbscope_recording_level_width_us (int level)
+{
+  gint64 w = 10 * G_USEC_PER_SEC;
+
+  if (level < 0)
+    return 0;
+  for (int l = 0; l < level; l++)
+    w *= 10;
+  return w;
+}
+
+/**
+ * adbscope_recording_reader_pick_level:
+ * @span_us: the time window
+ * @width: its columns
+ *
+ * The samples while there are no more of them than columns; beyond, the
+ * finest level of detail with no more buckets than columns (or the
+ * coarsest).  So at most about @width rows are read a series whatever the
+ * zoom, and every row's extremes are those of the samples it stands for.
+ *
+ * Returns: a level, or %ADBSCOPE_RECORDING_LEVEL_SAMPLES
+ */
+int
+adbscope_recording_reader_pick_level (AdbscopeRecordingReader *self,
+                                      gint64                   span_us,
+                                      guint                    width)
+{
+  int level = 0;
+
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), ADBSCOPE_RECORDING_LEVEL_SAMPLES);
+
+  width = MAX (width, 1);
+  if (span_us / self->interval_us <= (gint64) width)
+    return ADBSCOPE_RECORDING_LEVEL_SAMPLES;
+  while (level + 1 < ADBSCOPE_RECORDING_LOD_LEVELS &&
+         span_us / adbscope_recording_level_width_us (level) > (gint64) width)
+    level++;
+  return level;
+}
+
+static gint64
+newest_time (AdbscopeRecordingReader *self)
+{
+  sqlite3_stmt *st = prepare (self, "SELECT t_us FROM sample ORDER BY rowid DESC LIMIT 1");
+  gint64 t = G_MININT64;
+
+  if (st != NULL && sqlite3_step (st) == SQLITE_ROW)
+    t = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  return t;
+}
+
+static int
+compare_time (gconstpointer a,
+              gconstpointer b)
+{
+  gint64 ta = ((const AdbscopeRunBucket *) a)->t_us, tb = ((const AdbscopeRunBucket *) b)->t_us;
+
+  return (ta > tb) - (ta < tb);
+}
+
+/* One scan of [from, to] for every series into self->raw. */
+static void
+scan_samples (AdbscopeRecordingReader *self,
+              gint64                   from_us,
+              gint64                   to_us)
+{
+  sqlite3_stmt *st;
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_remove_all (self->raw);
+  self->raw_newest = newest_time (self);
+  self->raw_complete_to = self->raw_newest - COMPLETE_SLACK_US;
+  st = prepare (self, "SELECT series, t_us, value FROM sample WHERE rowid BETWEEN ?3 AND ?4"
+                " AND t_us BETWEEN ?1 AND ?2");
+  if (st == NULL)
+    return;
+  sqlite3_bind_int64 (st, 1, from_us);
+  sqlite3_bind_int64 (st, 2, to_us);
+  sqlite3_bind_int64 (st, 3, _adbscope_recording_rowid_at (self->db, from_us - ADBSCOPE_RECORDING_ROWID_SLACK_US));
+  sqlite3_bind_int64 (st, 4, _adbscope_recording_rowid_at (self->db, to_us + ADBSCOPE_RECORDING_ROWID_SLACK_US));
+  while (sqlite3_step (st) == SQLITE_ROW)
+    {
+      gpointer id = GINT_TO_POINTER (sqlite3_column_int (st, 0));
+      GArray *rows = g_hash_table_lookup (self->raw, id);
+      gboolean null = sqlite3_column_type (st, 2) == SQLITE_NULL;
+      double v = null ? NAN : sqlite3_column_double (st, 2);
+      AdbscopeRunBucket row = { sqlite3_column_int64 (st, 1), 0, null ? 0 : 1, v, v, v };
+
+      if (rows == NULL)
+        {
+          rows = g_array_new (FALSE, FALSE, sizeof (AdbscopeRunBucket));
+          g_hash_table_insert (self->raw, id, rows);
+        }
+      g_array_append_val (rows, row);
+    }
+  sqlite3_finalize (st);
+
+  /* rowid order is time order only to within a few seconds */
+  g_hash_table_iter_init (&iter, self->raw);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_array_sort (value, compare_time);
+  self->raw_from = from_us;
+  self->raw_to = to_us;
+  self->n_scans++;
+}
+
+static guint
+lower_bound (GArray *rows,
+             gint64  t_us)
+{
+  guint lo = 0, hi = rows->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (rows, AdbscopeRunBucket, mid).t_us < t_us)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+append_samples (AdbscopeRecordingReader *self,
+                int                      id,
+                gint64                   from_us,
+                gint64                   to_us,
+                GArray                  *out)
+{
+  GArray *rows;
+  guint i;
+
+  if (from_us > to_us)
+    return;
+  /* read again when the range moved, or when it ran into the newest
+   * rows and the file has grown since */
+  if (from_us < self->raw_from || to_us > self->raw_to ||
+      (to_us > self->raw_complete_to && newest_time (self) != self->raw_newest))
+    scan_samples (self, from_us, to_us);
+  rows = g_hash_table_lookup (self->raw, GINT_TO_POINTER (id));
+  if (rows == NULL)
+    return;
+  for (i = lower_bound (rows, from_us);
+       i < rows->len && g_array_index (rows, AdbscopeRunBucket, i).t_us <= to_us; i++)
+    g_array_append_val (out, g_array_index (rows, AdbscopeRunBucket, i));
+}
+
+/**
+ * adbscope_recording_reader_read:
+ * @level: a level of detail, or %ADBSCOPE_RECORDING_LEVEL_SAMPLES
+ * @complete_to_us: (out) (optional): the file held everything up to this
+ *   time when read (G_MAXINT64 is not promised: a live run keeps growing)
+ *
+ * The rows of one series over [@from_us, @to_us], in time order, as
+ * AdbscopeRunBucket: a sample is a row of width 0 (n 0 and NaN for a
+ * missing value); a level-of-detail bucket has its width, count, extremes
+ * and mean.  After the last bucket the level of detail holds, the samples
+ * follow.
+ *
+ * Returns: (transfer full): the rows
+ */
+GArray *
+adbscope_recording_reader_read (AdbscopeRecordingReader *self,
+                                const char              *series_path,
+                                int                      level,
+                                gint64                   from_us,
+                                gint64                   to_us,
+                                gint64                  *complete_to_us)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (AdbscopeRunBucket));
+  gint64 covered = from_us;
+  int id;
+
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), out);
+  g_return_val_if_fail (series_path != NULL, out);
+
+  id = series_id (self, series_path);
+  if (complete_to_us != NULL)
+    *complete_to_us = G_MININT64;
+  if (id < 0 || from_us > to_us)
+    return out;
+
+  if (level >= 0)
+    {
+      gint64 width = adbscope_recording_level_width_us (level);
+      sqlite3_stmt *st = prepare (self, "SELECT t_us, n, min, max, sum FROM lod WHERE series = ?3"
+                                  " AND level = ?4 AND t_us BETWEEN ?1 AND ?2 ORDER BY t_us");
+
+      if (st != NULL)
+        {
+          sqlite3_bind_int64 (st, 1, from_us - width + 1);
+          sqlite3_bind_int64 (st, 2, to_us);
+          sqlite3_bind_int (st, 3, id);
+          sqlite3_bind_int (st, 4, level);
+          while (sqlite3_step (st) == SQLITE_ROW)
+            {
+              guint n = sqlite3_column_int (st, 1);
+              AdbscopeRunBucket b = { sqlite3_column_int64 (st, 0), width, n,
+                                      n ? sqlite3_column_double (st, 2) : NAN,
+                                      n ? sqlite3_column_double (st, 3) : NAN,
+                                      n ? sqlite3_column_double (st, 4) / n : NAN };
+
+              g_array_append_val (out, b);
+              covered = b.t_us + width;
+            }
+          sqlite3_finalize (st);
+        }
+    }
+
+  /* the samples: all of them, or what the level of detail has not closed yet */
+  if (level < 0 || covered <= to_us)
+    append_samples (self, id, covered, to_us, out);
+  if (complete_to_us != NULL)
+    *complete_to_us = newest_time (self) - COMPLETE_SLACK_US;
+  return out;
+}
+
+static gboolean
+sample_from_row (sqlite3_stmt   *st,
+                 AdbscopeSample *sample)
+{
+  if (sqlite3_step (st) != SQLITE_ROW)
+    return FALSE;
+  sample->time_us = sqlite3_column_int64 (st, 0);
+  sample->value = sqlite3_column_type (st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double (st, 1);
+  return TRUE;
+}
+
+/**
+ * adbscope_recording_reader_get_last:
+ * @finite: the newest sample with a value, rather than the newest
+ *
+ * Never a scan of the whole file, even for a series with no value at all:
+ * the newest rows are searched back to the end of the level of detail,
+ * and before that the level of detail says where the last value is.
+ */
+gboolean
+adbscope_recording_reader_get_last (AdbscopeRecordingReader *self,
+                                    const char              *series_path,
+                                    gboolean                 finite,
+                                    AdbscopeSample          *sample)
+{
+  sqlite3_stmt *st;
+  gboolean found = FALSE;
+  gint64 lod_end = G_MININT64, from_rowid;
+  int id;
+
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), FALSE);
+  g_return_val_if_fail (sample != NULL, FALSE);
+
+  if ((id = series_id (self, series_path)) < 0)
+    return FALSE;
+
+  /* where the finest level of detail ends, and its last finite bucket */
+  st = prepare (self, "SELECT max (t_us), max (CASE WHEN n > 0 THEN t_us END) FROM lod"
+                " WHERE series = ?1 AND level = 0");
+  if (st == NULL)
+    return FALSE;
+  sqlite3_bind_int (st, 1, id);
+  if (sqlite3_step (st) == SQLITE_ROW && sqlite3_column_type (st, 0) != SQLITE_NULL)
+    lod_end = sqlite3_column_int64 (st, 0);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      /* pass 0: the rows after the level of detail (all of them without
+       * one); pass 1: the last finite bucket's rows */
+      gint64 from = pass == 0 ? lod_end : sqlite3_column_int64 (st, 1);
+
+      if (pass == 1 && (!finite || sqlite3_column_type (st, 1) == SQLITE_NULL))
+        break;
+      /* no level of detail yet: the series never had a value, or the
+       * run is younger than a bucket; look back one coarsest bucket */
+      if (from == G_MININT64)
+        from = newest_time (self) - adbscope_recording_level_width_us (ADBSCOPE_RECORDING_LOD_LEVELS - 1);
+      from_rowid = _adbscope_recording_rowid_at (self->db, from - ADBSCOPE_RECORDING_ROWID_SLACK_US);
+      {
+        sqlite3_stmt *q = prepare (self, finite ? "SELECT t_us, value FROM sample WHERE rowid >= ?2 AND series = ?1"
+                                                  " AND value IS NOT NULL ORDER BY rowid DESC LIMIT 1"
+                                                : "SELECT t_us, value FROM sample WHERE rowid >= ?2 AND series = ?1"
+                                                  " ORDER BY rowid DESC LIMIT 1");
+
+        if (q == NULL)
+          break;
+        sqlite3_bind_int (q, 1, id);
+        sqlite3_bind_int64 (q, 2, from_rowid);
+        found = sample_from_row (q, sample);
+        sqlite3_finalize (q);
+      }
+      if (found)
+        {
+          sqlite3_finalize (st);
+          return TRUE;
+        }
+    }
+  sqlite3_finalize (st);
+  return FALSE;
+}
+
+/* The sample of @series_path nearest @time_us, within @max_distance_us. */
+gboolean
+adbscope_recording_reader_find_nearest (AdbscopeRecordingReader *self,
+                                        const char              *series_path,
+                                        gint64                   time_us,
+                                        gint64                   max_distance_us,
+                                        AdbscopeSample          *sample)
+{
+  sqlite3_stmt *st;
+  gboolean found = FALSE;
+  gint64 best = G_MAXINT64;
+  int id;
+
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), FALSE);
+  g_return_val_if_fail (sample != NULL, FALSE);
+
+  if ((id = series_id (self, series_path)) < 0)
+    return FALSE;
+  st = prepare (self, "SELECT t_us, value FROM sample WHERE rowid BETWEEN ?3 AND ?4 AND series = ?5"
+                " AND t_us BETWEEN ?1 AND ?2");
+  if (st == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (st, 1, time_us - max_distance_us);
+  sqlite3_bind_int64 (st, 2, time_us + max_distance_us);
+  sqlite3_bind_int64 (st, 3, _adbscope_recording_rowid_at (self->db, time_us - max_distance_us
+                                                           - ADBSCOPE_RECORDING_ROWID_SLACK_US));
+  sqlite3_bind_int64 (st, 4, _adbscope_recording_rowid_at (self->db, time_us + max_distance_us
+                                                           + ADBSCOPE_RECORDING_ROWID_SLACK_US));
+  sqlite3_bind_int (st, 5, id);
+  for (AdbscopeSample s; sample_from_row (st, &s);)
+    if (ABS (s.time_us - time_us) < best)
+      {
+        best = ABS (s.time_us - time_us);
+        *sample = s;
+        found = TRUE;
+      }
+  sqlite3_finalize (st);
+  return found;
+}
+
+/* How many times the samples were scanned (tests: one scan serves all). */
+guint
+_adbscope_recording_reader_get_n_scans (AdbscopeRecordingReader *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), 0);
+  return self->n_scans;
+}

@@ -1,0 +1,331 @@
+/* bench-recording-gui.c: an 8-hour recording in the window
+ *
+ * Writes a synthetic run with every collector's shape (8 h at 1 s,
+ * tests/common/adbscope-test-recording.h; ADBSCOPE_BENCH_HOURS changes
+ * it), then measures:
+ *   open   File → Open Recording until the Overview's charts have drawn
+ *   scroll the window sliding along the run one step every frame (the
+ *          frame clock's "update"), at 5 min, 1 h and the whole run
+ *   zoom   the window growing from 1 min to the whole run and back, one
+ *          step a frame
+ * For each sweep: every frame's work (update → after-paint: reading the
+ * file, bucketing, snapshot, the cairo renderer), of it the file reads and
+ * what follows layout (snapshot and the renderer);
+ * a frame "dropped" is one whose work is over 16.7 ms (60 Hz).  Suite
+ * 'benchmark' (not CI).  Prints one JSON object; fails when opening takes
+ * 1 s or more, or more than 1 % of the frames are dropped.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "adbscope-application.h"
+#include "adbscope-chart-card.h"
+#include "adbscope-chart-private.h"
+#include "adbscope-core.h"
+#include "adbscope-line-layer.h"
+#include "adbscope-test-recording.h"
+#include "adbscope-window-private.h"
+#include "gui-test-util.h"
+
+#define FRAME_BUDGET_US 16667
+
+static AdbscopeWindow *window;
+
+typedef struct
+{
+  const char *name;
+  guint       n_steps;
+  guint       step;
+  double      from;
+  double      to;
+  gboolean    zoom;
+  gint64      update_us;
+  GArray     *work_us;   /* gint64 per frame */
+  GArray     *read_us;   /* of it, reading the file: every source of the Overview */
+  GArray     *paint_us;  /* of it, from the end of layout: snapshot and the renderer */
+  gint64      paint_start_us;
+  gboolean    done;
+} Sweep;
+
+/* What the Overview's charts read for the new window, as they read it in
+ * their snapshot (which then finds it in the sources' chunks): µs. */
+static gint64
+read_overview (void)
+{
+  g_autoptr(GPtrArray) cards = adbscope_page_list_cards (_adbscope_window_get_page (window, "overview"));
+  gint64 t0 = g_get_monotonic_time ();
+
+  for (guint i = 0; i < cards->len; i++)
+    {
+      AdbscopeChart *chart = adbscope_chart_card_get_chart (g_ptr_array_index (cards, i));
+      graphene_rect_t plot;
+      gint64 a, z;
+
+      if (!adbscope_chart_get_plot_area (chart, &plot) || plot.size.width < 1)
+        continue;
+      adbscope_chart_get_time_window (chart, &a, &z);
+      for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (chart)); c; c = gtk_widget_get_next_sibling (c))
+        if (ADBSCOPE_IS_LINE_LAYER (c) && adbscope_line_layer_get_source (ADBSCOPE_LINE_LAYER (c)) != NULL)
+          {
+            guint width = (guint) plot.size.width;
+            g_autofree AdbscopeChartBucket *buckets = g_new (AdbscopeChartBucket, width);
+            double lo, hi;
+
+            adbscope_chart_source_get_extent (adbscope_line_layer_get_source (ADBSCOPE_LINE_LAYER (c)), a, z, &lo, &hi);
+            adbscope_chart_source_bucket (adbscope_line_layer_get_source (ADBSCOPE_LINE_LAYER (c)), a, z,
+                                          adbscope_chart_get_interval (chart), buckets, width);
+          }
+    }
+  return g_get_monotonic_time () - t0;
+}
+
+static void
+on_update (GdkFrameClock *clock,
+           Sweep         *s)
+{
+  double f;
+
+  if (s->step >= s->n_steps)
+    {
+      s->done = TRUE;
+      return;
+    }
+  f = s->n_steps > 1 ? (double) s->step / (s->n_steps - 1) : 0;
+  s->update_us = g_get_monotonic_time ();
+  if (s->zoom)
+    {
+      /* geometric: every step the same factor, out and back in */
+      double g = f < 0.5 ? f * 2 : (1 - f) * 2;
+      double seconds = s->from * pow (s->to / s->from, g);
+
+      adbscope_data_view_set_visible_seconds (_adbscope_window_get_view (window), round (seconds));
+    }
+  else
+    _adbscope_window_scroll_to (window, s->from + (s->to - s->from) * f);
+  s->step++;
+  {
+    gint64 r = read_overview ();
+
+    g_array_append_val (s->read_us, r);
+  }
+  gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_UPDATE);
+}
+
+/* Runs after GTK's own layout handler (connected first): paint is next. */
+static void
+on_layout (GdkFrameClock *clock,
+           Sweep         *s)
+{
+  s->paint_start_us = g_get_monotonic_time ();
+}
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                Sweep         *s)
+{
+  gint64 w;
+
+  if (s->update_us == 0)
+    return;
+  /* (a frame with nothing to draw has no layout after the update) */
+  if (s->paint_start_us > s->update_us)
+    {
+      w = g_get_monotonic_time () - s->paint_start_us;
+      g_array_append_val (s->paint_us, w);
+    }
+  w = g_get_monotonic_time () - s->update_us;
+  g_array_append_val (s->work_us, w);
+  s->update_us = 0;
+}
+
+static int
+compare_int64 (gconstpointer a,
+               gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+static gboolean
+sweep_done (gpointer data)
+{
+  return ((Sweep *) data)->done;
+}
+
+/* Returns the fraction of dropped frames. */
+static double
+run_sweep (JsonBuilder *b,
+           Sweep       *s)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  gulong u, p, q;
+  gint64 sum = 0;
+  guint dropped = 0, n;
+
+  s->work_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  s->read_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  s->paint_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  u = g_signal_connect (clock, "update", G_CALLBACK (on_update), s);
+  p = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), s);
+  q = g_signal_connect (clock, "layout", G_CALLBACK (on_layout), s);
+  gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_UPDATE);
+  g_assert_true (gui_test_wait (sweep_done, s, 300000));
+  g_signal_handler_disconnect (clock, u);
+  g_signal_handler_disconnect (clock, p);
+  g_signal_handler_disconnect (clock, q);
+
+  n = s->work_us->len;
+  g_array_sort (s->work_us, compare_int64);
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 w = g_array_index (s->work_us, gint64, i);
+
+      sum += w;
+      dropped += w > FRAME_BUDGET_US;
+    }
+  json_builder_set_member_name (b, s->name);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "frames");
+  json_builder_add_int_value (b, n);
+  json_builder_set_member_name (b, "work_ms_mean");
+  json_builder_add_double_value (b, n ? sum / 1e3 / n : 0);
+  json_builder_set_member_name (b, "work_ms_p50");
+  json_builder_add_double_value (b, n ? g_array_index (s->work_us, gint64, n / 2) / 1e3 : 0);
+  json_builder_set_member_name (b, "work_ms_p99");
+  json_builder_add_double_value (b, n ? g_array_index (s->work_us, gint64, MIN (n - 1, n * 99 / 100)) / 1e3 : 0);
+  json_builder_set_member_name (b, "work_ms_max");
+  json_builder_add_double_value (b, n ? g_array_index (s->work_us, gint64, n - 1) / 1e3 : 0);
+  json_builder_set_member_name (b, "dropped");
+  json_builder_add_int_value (b, dropped);
+  g_array_sort (s->paint_us, compare_int64);
+  if (s->paint_us->len > 0)
+    {
+      json_builder_set_member_name (b, "paint_ms_p50");
+      json_builder_add_double_value (b, g_array_index (s->paint_us, gint64, s->paint_us->len / 2) / 1e3);
+    }
+  g_array_sort (s->read_us, compare_int64);
+  if (s->read_us->len > 0)
+    {
+      guint m = s->read_us->len;
+
+      json_builder_set_member_name (b, "read_ms_p50");
+      json_builder_add_double_value (b, g_array_index (s->read_us, gint64, m / 2) / 1e3);
+      json_builder_set_member_name (b, "read_ms_p99");
+      json_builder_add_double_value (b, g_array_index (s->read_us, gint64, MIN (m - 1, m * 99 / 100)) / 1e3);
+      json_builder_set_member_name (b, "read_ms_max");
+      json_builder_add_double_value (b, g_array_index (s->read_us, gint64, m - 1) / 1e3);
+    }
+  json_builder_end_object (b);
+  g_array_unref (s->work_us);
+  g_array_unref (s->read_us);
+  g_array_unref (s->paint_us);
+  return n ? (double) dropped / n : 1;
+}
+
+static gboolean
+drawn (gpointer data)
+{
+  return _adbscope_chart_get_n_snapshots (data) > 0;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *hours_env = g_getenv ("ADBSCOPE_BENCH_HOURS");
+  double hours = hours_env ? g_ascii_strtod (hours_env, NULL) : 8;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GPtrArray) cards = NULL;
+  g_autofree char *tmpdir = g_dir_make_tmp ("adbscope-bench-rec-gui-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autofree char *json = NULL;
+  AdbscopeApplication *app;
+  AdbscopeSynthRun synth = {
+    .duration_s = (guint) (hours * 3600), .interval_ms = 1000, .n_cores = 8, .n_threads = 20, .fps = 60,
+    .spike_value = 777,
+  };
+  AdbscopeChart *chart;
+  double open_s, worst = 0, whole;
+  gint64 t0;
+  GStatBuf st;
+
+  gtk_init ();
+  adw_init ();
+  g_assert_no_error (error);
+  g_setenv ("XDG_DATA_HOME", tmpdir, TRUE);
+  synth.spike_tick = adbscope_synth_n_ticks (&synth) / 3 + 7;
+  path = g_build_filename (tmpdir, "long.adbscope", NULL);
+  g_assert_true (adbscope_synth_write (path, &synth, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  whole = synth.duration_s;
+
+  app = adbscope_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  window = adbscope_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  gui_test_spin (500);
+
+  t0 = g_get_monotonic_time ();
+  g_assert_true (_adbscope_window_open_recording (window, path, &error));
+  g_assert_no_error (error);
+  cards = adbscope_page_list_cards (_adbscope_window_get_page (window, "overview"));
+  chart = adbscope_chart_card_get_chart (g_ptr_array_index (cards, 0));
+  g_assert_true (gui_test_wait (drawn, chart, 10000));
+  open_s = (g_get_monotonic_time () - t0) / 1e6;
+  gui_test_spin (300);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "hours");
+  json_builder_add_double_value (b, hours);
+  json_builder_set_member_name (b, "file_mb");
+  json_builder_add_double_value (b, st.st_size / 1e6);
+  json_builder_set_member_name (b, "open_s");
+  json_builder_add_double_value (b, open_s);
+  {
+    static const double windows[] = { 300, 3600, 0 };
+    static const char *names[] = { "scroll_5min", "scroll_1h", "scroll_whole" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (windows); i++)
+      {
+        double w = windows[i] ? windows[i] : whole;
+        Sweep s = { names[i], 240, 0, w, whole, FALSE };
+        double d;
+
+        _adbscope_window_set_visible_seconds (window, (guint) windows[i]);
+        gui_test_spin (200);
+        d = run_sweep (b, &s);  /* (not inside MAX: evaluated twice) */
+        worst = MAX (worst, d);
+      }
+  }
+  {
+    Sweep s = { "zoom", 240, 0, 60, whole, TRUE };
+    double d;
+
+    _adbscope_window_scroll_to (window, whole / 2);
+    d = run_sweep (b, &s);
+    worst = MAX (worst, d);
+  }
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  json = json_generator_to_data (gen, NULL);
+  g_print ("%s\n", json);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (app);
+  adbscope_recording_remove_files (path);
+  g_rmdir (tmpdir);
+  return open_s < 1.0 && worst <= 0.01 ? 0 : 1;
+}

@@ -1,0 +1,278 @@
+/* test-chart-source.c: charts reading a recording through its level of detail
+ *
+ * No display: the chart sources are GTK-free.  The truth is the synthetic
+ * recording's formula (tests/common/adbscope-test-recording.h), and the
+ * in-memory bucketing the live charts have always used.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "adbscope-chart-bucket.h"
+#include "adbscope-chart-source.h"
+#include "adbscope-core.h"
+#include "adbscope-recording-source.h"
+#include "adbscope-test-recording.h"
+
+#define SEC ((gint64) G_USEC_PER_SEC)
+
+static char *tmpdir;
+static char *hour_path;
+
+static const AdbscopeSynthRun hour = {
+  .duration_s = 3600, .interval_ms = 1000, .n_cores = 2, .n_threads = 2, .fps = 1,
+  .spike_tick = 1234, .spike_value = 400,
+};
+
+static AdbscopeRecordingReader *
+open_hour (void)
+{
+  g_autoptr(GError) error = NULL;
+  AdbscopeRecordingReader *reader = adbscope_recording_reader_new (hour_path, &error);
+
+  g_assert_no_error (error);
+  return reader;
+}
+
+static double
+max_of (const AdbscopeChartBucket *b,
+        guint                      width,
+        guint                     *at)
+{
+  double max = -INFINITY;
+
+  for (guint c = 0; c < width; c++)
+    if (b[c].count > 0 && b[c].max > max)
+      {
+        max = b[c].max;
+        *at = c;
+      }
+  return max;
+}
+
+/* The issue's goal: one one-second spike in an hour reaches the drawn max
+ * at every zoom and width, whichever level of detail the window is read
+ * at, in the column of its time (or of the bucket it is in). */
+static void
+test_spike_every_zoom (void)
+{
+  g_autoptr(AdbscopeRecordingReader) reader = open_hour ();
+  g_autoptr(AdbscopeChartSource) source = adbscope_recording_source_new (reader, "cpu.app_pct", 0, NULL);
+  static const guint spans_s[] = { 30, 60, 300, 900, 1800, 3600 };
+  static const guint widths[] = { 20, 33, 100, 350, 799, 1500 };
+  static const double where[] = { 0.02, 0.5, 0.98 };
+  g_autofree AdbscopeChartBucket *b = g_new (AdbscopeChartBucket, 1500);
+  gint64 spike = (gint64) hour.spike_tick * SEC;
+  gboolean levels[4] = { FALSE };
+
+  for (guint s = 0; s < G_N_ELEMENTS (spans_s); s++)
+    for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+      for (guint k = 0; k < G_N_ELEMENTS (where); k++)
+        {
+          gint64 span = (gint64) spans_s[s] * SEC;
+          gint64 t0 = CLAMP (spike - (gint64) (span * where[k]), 0, (gint64) 3600 * SEC - span);
+          gint64 t1 = t0 + span;
+          guint width = widths[w], at = 0;
+          gint64 cell = adbscope_recording_level_width_us (adbscope_recording_reader_pick_level (reader, span, width));
+          gint64 expected_col;
+          double min, max;
+
+          adbscope_chart_source_bucket (source, t0, t1, SEC, b, width);
+          levels[adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (source)) + 1] = TRUE;
+          g_assert_cmpfloat (max_of (b, width, &at), ==, 400);
+          /* the column of the spike, or of where its bucket starts */
+          expected_col = (gint64) floor ((double) (MAX (spike / MAX (cell, 1) * cell, t0) - t0) * width / span);
+          if (cell == 0)
+            expected_col = (gint64) floor ((double) (spike - t0) * width / span);
+          g_assert_cmpint (at, ==, MIN (expected_col, (gint64) width - 1));
+          g_assert_true (adbscope_chart_source_get_extent (source, t0, t1, &min, &max));
+          g_assert_cmpfloat (max, ==, 400);
+          {
+            double exact = INFINITY;
+
+            for (gint64 i = (t0 + SEC - 1) / SEC; i <= t1 / SEC && i < 3600; i++)
+              exact = MIN (exact, adbscope_synth_app_pct (&hour, i));
+            /* a bucket of the level of detail may reach past the window */
+            if (cell == 0)
+              g_assert_cmpfloat (min, ==, exact);
+            else
+              g_assert_cmpfloat (min, <=, exact);
+          }
+        }
+  /* the samples, and every level of detail */
+  for (guint l = 0; l < G_N_ELEMENTS (levels); l++)
+    g_assert_true (levels[l]);
+}
+
+/* Zoomed in to a sample a column or fewer, the file gives exactly the
+ * columns the same samples give from memory. */
+static void
+test_same_as_memory (void)
+{
+  g_autoptr(AdbscopeRecordingReader) reader = open_hour ();
+  g_autoptr(AdbscopeChartSource) file = adbscope_recording_source_new (reader, "cpu.app_pct", 0, NULL);
+  g_autoptr(AdbscopeSeries) series = adbscope_series_new (3600);
+  g_autoptr(AdbscopeChartSource) memory = NULL;
+  g_autofree AdbscopeChartBucket *a = g_new (AdbscopeChartBucket, 900);
+  g_autofree AdbscopeChartBucket *m = g_new (AdbscopeChartBucket, 900);
+
+  for (guint i = 0; i < 3600; i++)
+    adbscope_series_push (series, (gint64) i * SEC, adbscope_synth_app_pct (&hour, i));
+  memory = adbscope_chart_source_new_for_series (series);
+
+  for (gint64 t0 = 0; t0 < (gint64) 3000 * SEC; t0 += 487 * SEC)
+    for (guint width = 300; width <= 900; width += 300)
+      {
+        gint64 t1 = t0 + 600 * SEC;
+
+        adbscope_chart_source_bucket (file, t0, t1, SEC, a, width);
+        g_assert_cmpint (adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (file)), ==,
+                         width >= 600 ? ADBSCOPE_RECORDING_LEVEL_SAMPLES : 0);
+        if (width < 600)
+          continue;
+        adbscope_chart_source_bucket (memory, t0, t1, SEC, m, width);
+        for (guint c = 0; c < width; c++)
+          {
+            g_assert_cmpuint (a[c].count, ==, m[c].count);
+            g_assert_cmpint (a[c].gap, ==, m[c].gap);
+            if (m[c].count == 0)
+              continue;
+            g_assert_cmpfloat (a[c].min, ==, m[c].min);
+            g_assert_cmpfloat (a[c].max, ==, m[c].max);
+            g_assert_cmpfloat (a[c].first, ==, m[c].first);
+            g_assert_cmpfloat (a[c].last, ==, m[c].last);
+          }
+      }
+
+  {
+    AdbscopeSample s;
+    double v;
+
+    g_assert_true (adbscope_chart_source_find_nearest (file, 1234 * SEC + 300000, 2 * SEC, &s));
+    g_assert_cmpint (s.time_us, ==, 1234 * SEC);
+    g_assert_cmpfloat (s.value, ==, 400);
+    g_assert_true (adbscope_chart_source_get_last_finite (file, NULL, &v));
+    g_assert_cmpfloat (v, ==, adbscope_synth_app_pct (&hour, 3599));
+  }
+}
+
+/* Scrolling inside a chunk reads nothing; every series of a window is
+ * read in one scan. */
+static void
+test_one_scan (void)
+{
+  g_autoptr(AdbscopeRecordingReader) reader = open_hour ();
+  g_autoptr(AdbscopeChartSource) app = adbscope_recording_source_new (reader, "cpu.app_pct", 0, NULL);
+  g_autoptr(AdbscopeChartSource) sys = adbscope_recording_source_new (reader, "cpu.system_pct", 0, NULL);
+  g_autofree AdbscopeChartBucket *b = g_new (AdbscopeChartBucket, 600);
+  guint at = 0;
+
+  adbscope_chart_source_bucket (app, 1000 * SEC, 1300 * SEC, SEC, b, 600);
+  adbscope_chart_source_bucket (sys, 1000 * SEC, 1300 * SEC, SEC, b, 600);
+  g_assert_cmpfloat (max_of (b, 600, &at), ==, 59);
+  for (gint64 t0 = 1000 * SEC; t0 < 1250 * SEC; t0 += 10 * SEC)
+    {
+      adbscope_chart_source_bucket (app, t0, t0 + 300 * SEC, SEC, b, 600);
+      adbscope_chart_source_bucket (sys, t0, t0 + 300 * SEC, SEC, b, 600);
+    }
+  g_assert_cmpuint (_adbscope_recording_reader_get_n_scans (reader), ==, 1);
+}
+
+/* A live run: the file is still being written (the writer thread commits
+ * once a second), memory holds only the newest stretch.  A window reaching
+ * back past it has every sample exactly once, no hole at the boundary. */
+static void
+test_live_reaches_back (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "live.adbscope", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRecording) rec = adbscope_recording_create (path, &error);
+  g_autoptr(AdbscopeSeries) tail = adbscope_series_new (150);  /* 15 s of 100 ms */
+  g_autoptr(AdbscopeRecordingReader) reader = NULL;
+  g_autoptr(AdbscopeChartSource) source = NULL;
+  g_autoptr(GDateTime) start = g_date_time_new_now_utc ();
+  g_autofree AdbscopeChartBucket *b = g_new (AdbscopeChartBucket, 600);
+  gint64 origin = g_get_monotonic_time (), step = SEC / 10, deadline;
+  const guint n = 600, spike = 77;
+  AdbscopeSample last = { 0 };
+  guint total = 0, at = 0;
+
+  g_assert_no_error (error);
+  adbscope_recording_begin (rec, origin, start, "live:1", "io.github.adbscope.demo", 100, NULL, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      double v = i == spike ? 500 : i % 100;
+
+      adbscope_recording_add_sample (rec, "cpu.app_pct", "%", origin + i * step, v);
+      adbscope_series_push (tail, origin + i * step, v);
+      if (i % 10 == 9)
+        adbscope_recording_flush (rec);
+    }
+  adbscope_recording_flush (rec);
+
+  /* the writer thread commits in its own time: wait for the last row */
+  deadline = g_get_monotonic_time () + 20 * SEC;
+  while (reader == NULL && g_get_monotonic_time () < deadline)
+    {
+      g_clear_error (&error);
+      reader = adbscope_recording_reader_new (path, &error);
+      if (reader == NULL)
+        g_usleep (20000);
+    }
+  g_assert_nonnull (reader);
+  while (g_get_monotonic_time () < deadline &&
+         !(adbscope_recording_reader_get_last (reader, "cpu.app_pct", FALSE, &last) && last.time_us == (n - 1) * step))
+    g_usleep (20000);
+  g_assert_cmpint (last.time_us, ==, (n - 1) * step);
+  g_assert_cmpfloat (adbscope_series_get (tail, 0)->time_us, ==, origin + (n - 150) * step);
+
+  source = adbscope_recording_source_new (reader, "cpu.app_pct", origin, tail);
+  /* one column a sample, over the whole minute: 450 from the file, 150 from memory */
+  adbscope_chart_source_bucket (source, origin, origin + n * step - 1, step, b, n);
+  for (guint c = 0; c < n; c++)
+    {
+      g_assert_cmpuint (b[c].count, ==, 1);
+      g_assert_cmpfloat (b[c].max, ==, c == spike ? 500 : c % 100);
+      total += b[c].count;
+    }
+  g_assert_cmpuint (total, ==, n);
+  /* zoomed out: the level of detail and the samples it has not closed yet */
+  adbscope_chart_source_bucket (source, origin, origin + n * step - 1, step, b, 50);
+  g_assert_cmpint (adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (source)), ==, 0);
+  g_assert_cmpfloat (max_of (b, 50, &at), ==, 500);
+  for (guint c = 0; c < 50; c++)
+    g_assert_false (b[c].gap);
+
+  g_assert_true (adbscope_recording_close (rec, origin + n * step, &error));
+  g_assert_no_error (error);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("adbscope-chart-source-XXXXXX", &error);
+  g_assert_no_error (error);
+  hour_path = g_build_filename (tmpdir, "hour.adbscope", NULL);
+  g_assert_true (adbscope_synth_write (hour_path, &hour, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/chart-source/spike-every-zoom", test_spike_every_zoom);
+  g_test_add_func ("/chart-source/same-as-memory", test_same_as_memory);
+  g_test_add_func ("/chart-source/one-scan", test_one_scan);
+  g_test_add_func ("/chart-source/live-reaches-back", test_live_reaches_back);
+  ret = g_test_run ();
+
+  adbscope_recording_remove_files (hour_path);
+  {
+    g_autofree char *live = g_build_filename (tmpdir, "live.adbscope", NULL);
+    adbscope_recording_remove_files (live);
+  }
+  g_rmdir (tmpdir);
+  return ret;
+}
