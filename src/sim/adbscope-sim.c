@@ -93,6 +93,11 @@ print_ready_line (SimRun *run)
   json_builder_add_string_value (builder, device->profile->name);
   json_builder_set_member_name (builder, "sandbox");
   json_builder_add_string_value (builder, device->sandbox);
+  if (device->replay != NULL)
+    {
+      json_builder_set_member_name (builder, "replay");
+      json_builder_add_string_value (builder, adbscope_sim_replay_get_dir (device->replay));
+    }
   json_builder_set_member_name (builder, "app_pids");
   json_builder_begin_object (builder);
   g_hash_table_iter_init (&iter, device->apps);
