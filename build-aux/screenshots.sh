@@ -27,6 +27,9 @@ export HOME="$home" ANDROID_ADB_SERVER_PORT="$port" ADB_MDNS=0 ADB_EMU=0
 export ADBSCOPE_BIN="$build/src/adbscope" ADBSCOPE_DEMO_PROFILE="$profile"
 export GSETTINGS_SCHEMA_DIR="$build/data" GSETTINGS_BACKEND=memory
 export GSK_RENDERER=cairo NO_AT_BRIDGE=1
+# The simulated user takes 4 s to accept the VPN dialog: time to take the
+# waiting dialog in both schemes.
+export ADBSCOPE_SIM_CONSENT_MS=4000
 # Real APKs on the demo device, for the app picker's names and icons.
 apks="$build/tests/apk"
 if [ -f "$apks/labels.apk" ]; then

@@ -53,12 +53,15 @@ struct _AdbscopeNetworkPage
   GtkFilterListModel *connection_filter_model;
   GtkCustomFilter    *connection_filter;
   GtkSingleSelection *connection_selection;
+  GtkSortListModel   *connection_sort_model;
   GtkSortListModel   *host_sort_model;
   GtkSortListModel   *dns_sort_model;
   AdbscopeConnection *shown_details;   /* the connection in the details list */
   GPtrArray          *detail_rows;     /* AdwActionRow, in field order */
 
+  guint64             refreshed_snapshots;
   Cell               *duration_cell;   /* owned by its factory */
+  GPtrArray          *cells;           /* every column's Cell, owned by the factories */
   guint64             sorted_snapshots;
 
   AdbscopeCapture    *capture;
@@ -145,40 +148,40 @@ format_duration (gint64 ms)
 
 typedef char *(*CellText) (AdbscopeNetworkPage *self, gpointer item, gboolean *is_error);
 
-/* One column: the text of a cell, the property whose change redraws it,
- * and whether it is a number (right aligned, tabular figures). */
+/* One column: the text of a cell and whether it is a number (right
+ * aligned, tabular figures).  The page redraws the bound cells of every
+ * column once per snapshot (and the durations of open connections on
+ * every update), instead of every cell following its item's notify
+ * signals: binding a row then connects nothing, and rows that a re-sort
+ * brings into view cost only their text. */
 struct _Cell
 {
   AdbscopeNetworkPage *page;
   CellText             text;
-  const char          *notify;
   gboolean             numeric;
-  /* Cells whose text changes without a notify (the duration of an open
-   * connection): the bound labels, redrawn on every update. */
-  GPtrArray           *bound;
+  GPtrArray           *bound;     /* the bound cell widgets */
 };
 
 static void
-update_cell (GtkLabel *label,
-             gpointer  item,
-             Cell     *cell)
+update_cell (GtkInscription *text_widget,
+             gpointer        item,
+             Cell           *cell)
 {
   gboolean is_error = FALSE;
   g_autofree char *text = cell->text (cell->page, item, &is_error);
 
-  gtk_label_set_text (label, text);
-  if (is_error)
-    gtk_widget_add_css_class (GTK_WIDGET (label), "error");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (label), "error");
-}
-
-static void
-on_item_notify (GObject    *item,
-                GParamSpec *pspec,
-                GtkLabel   *label)
-{
-  update_cell (label, item, g_object_get_data (G_OBJECT (label), "cell"));
+  /* A GtkInscription keeps its size whatever its text: a new number
+   * redraws the cell without laying the table out again (a GtkLabel
+   * queued a resize of the whole column view for every changed cell). */
+  if (g_strcmp0 (gtk_inscription_get_text (text_widget), text) != 0)
+    gtk_inscription_set_text (text_widget, text);
+  if (is_error != gtk_widget_has_css_class (GTK_WIDGET (text_widget), "error"))
+    {
+      if (is_error)
+        gtk_widget_add_css_class (GTK_WIDGET (text_widget), "error");
+      else
+        gtk_widget_remove_css_class (GTK_WIDGET (text_widget), "error");
+    }
 }
 
 static void
@@ -186,14 +189,15 @@ setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
             Cell                     *cell)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *text_widget = gtk_inscription_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), cell->numeric ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (text_widget), cell->numeric ? 1 : 0);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (text_widget), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (text_widget), cell->numeric ? 8 : 16);
   if (cell->numeric)
-    gtk_widget_add_css_class (label, "numeric");
-  g_object_set_data (G_OBJECT (label), "cell", cell);
-  gtk_list_item_set_child (list_item, label);
+    gtk_widget_add_css_class (text_widget, "numeric");
+  g_object_set_data (G_OBJECT (text_widget), "cell", cell);
+  gtk_list_item_set_child (list_item, text_widget);
 }
 
 static void
@@ -202,16 +206,11 @@ bind_cell (GtkSignalListItemFactory *factory,
            Cell                     *cell)
 {
   GObject *item = gtk_list_item_get_item (list_item);
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
-  g_autofree char *signal = g_strconcat ("notify::", cell->notify, NULL);
+  GtkInscription *text_widget = GTK_INSCRIPTION (gtk_list_item_get_child (list_item));
 
-  update_cell (label, item, cell);
-  g_signal_connect_object (item, signal, G_CALLBACK (on_item_notify), label, 0);
-  if (cell->bound != NULL)
-    {
-      g_object_set_data (G_OBJECT (label), "item", item);
-      g_ptr_array_add (cell->bound, label);
-    }
+  update_cell (text_widget, item, cell);
+  g_object_set_data (G_OBJECT (text_widget), "item", item);
+  g_ptr_array_add (cell->bound, text_widget);
 }
 
 static void
@@ -219,22 +218,20 @@ unbind_cell (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item,
              Cell                     *cell)
 {
-  GObject *item = gtk_list_item_get_item (list_item);
+  GtkWidget *text_widget = gtk_list_item_get_child (list_item);
 
-  if (item != NULL)
-    g_signal_handlers_disconnect_by_func (item, on_item_notify, gtk_list_item_get_child (list_item));
-  if (cell->bound != NULL)
-    g_ptr_array_remove_fast (cell->bound, gtk_list_item_get_child (list_item));
+  g_object_set_data (G_OBJECT (text_widget), "item", NULL);
+  g_ptr_array_remove_fast (cell->bound, text_widget);
 }
 
 static void
 refresh_bound (Cell *cell)
 {
-  for (guint i = 0; cell != NULL && i < cell->bound->len; i++)
+  for (guint i = 0; i < cell->bound->len; i++)
     {
-      GtkLabel *label = g_ptr_array_index (cell->bound, i);
+      GtkInscription *text_widget = g_ptr_array_index (cell->bound, i);
 
-      update_cell (label, g_object_get_data (G_OBJECT (label), "item"), cell);
+      update_cell (text_widget, g_object_get_data (G_OBJECT (text_widget), "item"), cell);
     }
 }
 
@@ -253,7 +250,6 @@ static Cell *
 set_column (AdbscopeNetworkPage *self,
             GtkColumnViewColumn *column,
             CellText             text,
-            const char          *notify,
             gboolean             numeric,
             GtkSorter           *sorter)
 {
@@ -262,8 +258,9 @@ set_column (AdbscopeNetworkPage *self,
 
   cell->page = self;
   cell->text = text;
-  cell->notify = notify;
   cell->numeric = numeric;
+  cell->bound = g_ptr_array_new ();
+  g_ptr_array_add (self->cells, cell);
   g_signal_connect_data (factory, "setup", G_CALLBACK (setup_cell), cell, free_cell, 0);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), cell);
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), cell);
@@ -950,12 +947,35 @@ show_network (AdbscopeNetworkPage *self,
   show_details (self, gtk_single_selection_get_selected_item (self->connection_selection));
 }
 
+/* Whether @model is still in @sorter's order after its numbers changed
+ * in place: one comparison per row, far cheaper than a sort whose
+ * items-changed moves every visible row. */
+static gboolean
+still_sorted (GListModel *model,
+              GtkSorter  *sorter)
+{
+  guint n = g_list_model_get_n_items (model);
+  g_autoptr(GObject) prev = n > 0 ? g_list_model_get_item (model, 0) : NULL;
+
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if (gtk_sorter_compare (sorter, prev, item) == GTK_ORDERING_LARGER)
+        return FALSE;
+      g_set_object (&prev, item);
+    }
+  return TRUE;
+}
+
 static void
-resort (GtkColumnView *view)
+resort (GtkColumnView    *view,
+        GtkSortListModel *model)
 {
   GtkSorter *sorter = gtk_column_view_get_sorter (view);
 
-  if (sorter != NULL)
+  if (sorter != NULL && gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE
+      && !still_sorted (G_LIST_MODEL (model), sorter))
     gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
 }
 
@@ -977,9 +997,9 @@ adbscope_network_page_update (AdbscopePage     *page,
       /* Only a snapshot changes these numbers (the view also updates for
        * every other collector's sample). */
       self->sorted_snapshots = adbscope_network_get_n_snapshots (network);
-      resort (self->connection_view);
-      resort (self->host_view);
-      resort (self->dns_view);
+      resort (self->connection_view, self->connection_sort_model);
+      resort (self->host_view, self->host_sort_model);
+      resort (self->dns_view, self->dns_sort_model);
       /* A row can start or stop matching only through what changes: its
        * state (failed only) or its host name (searched).  Refiltering
        * rebinds every visible row, so not without a reason. */
@@ -987,7 +1007,14 @@ adbscope_network_page_update (AdbscopePage     *page,
           || *gtk_editable_get_text (GTK_EDITABLE (self->search_entry)) != '\0')
         gtk_filter_changed (GTK_FILTER (self->connection_filter), GTK_FILTER_CHANGE_DIFFERENT);
     }
-  refresh_bound (self->duration_cell);
+  if (network != NULL && self->refreshed_snapshots != adbscope_network_get_n_snapshots (network))
+    {
+      self->refreshed_snapshots = adbscope_network_get_n_snapshots (network);
+      for (guint i = 0; i < self->cells->len; i++)
+        refresh_bound (g_ptr_array_index (self->cells, i));
+    }
+  else
+    refresh_bound (self->duration_cell);
   if (self->shown_details != NULL)
     fill_details (self);
   update_count (self);
@@ -1054,6 +1081,7 @@ adbscope_network_page_finalize (GObject *object)
 
   g_hash_table_unref (self->interface_rows);
   g_ptr_array_unref (self->detail_rows);
+  g_ptr_array_unref (self->cells);
   G_OBJECT_CLASS (adbscope_network_page_parent_class)->finalize (object);
 }
 
@@ -1103,38 +1131,39 @@ adbscope_network_page_init (AdbscopeNetworkPage *self)
   GtkWidget *placeholder;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->cells = g_ptr_array_new ();
   self->interface_rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  set_column (self, self->c_protocol, c_protocol_text, "protocol", FALSE, string_sorter (C, "protocol"));
-  set_column (self, self->c_remote, c_remote_text, "remote", FALSE, string_sorter (C, "remote"));
-  set_column (self, self->c_host, c_host_text, "host", FALSE, string_sorter (C, "host"));
-  set_column (self, self->c_state, c_state_text, "state", FALSE, string_sorter (C, "state"));
-  set_column (self, self->c_down, c_down_text, "bytes-down", TRUE, numeric_sorter (C, "bytes-down"));
-  set_column (self, self->c_up, c_up_text, "bytes-up", TRUE, numeric_sorter (C, "bytes-up"));
-  self->duration_cell = set_column (self, self->c_duration, c_duration_text, "close-time-ms", TRUE,
+  set_column (self, self->c_protocol, c_protocol_text, FALSE, string_sorter (C, "protocol"));
+  set_column (self, self->c_remote, c_remote_text, FALSE, string_sorter (C, "remote"));
+  set_column (self, self->c_host, c_host_text, FALSE, string_sorter (C, "host"));
+  set_column (self, self->c_state, c_state_text, FALSE, string_sorter (C, "state"));
+  set_column (self, self->c_down, c_down_text, TRUE, numeric_sorter (C, "bytes-down"));
+  set_column (self, self->c_up, c_up_text, TRUE, numeric_sorter (C, "bytes-up"));
+  self->duration_cell = set_column (self, self->c_duration, c_duration_text, TRUE,
                                     GTK_SORTER (gtk_custom_sorter_new (compare_duration, self, NULL)));
-  self->duration_cell->bound = g_ptr_array_new ();
-  set_column (self, self->c_failure, c_failure_text, "failure", FALSE, string_sorter (C, "failure-text"));
+  set_column (self, self->c_failure, c_failure_text, FALSE, string_sorter (C, "failure-text"));
 
-  set_column (self, self->h_host, h_host_text, "host", FALSE, string_sorter (H, "host"));
-  set_column (self, self->h_source, h_source_text, "host-source", FALSE, string_sorter (H, "host-source"));
-  set_column (self, self->h_connections, h_connections_text, "connections", TRUE, numeric_sorter (H, "connections"));
-  set_column (self, self->h_down, h_down_text, "bytes-down", TRUE, numeric_sorter (H, "bytes-down"));
-  set_column (self, self->h_up, h_up_text, "bytes-up", TRUE, numeric_sorter (H, "bytes-up"));
-  set_column (self, self->h_failures, h_failures_text, "failures", TRUE, numeric_sorter (H, "failures"));
+  set_column (self, self->h_host, h_host_text, FALSE, string_sorter (H, "host"));
+  set_column (self, self->h_source, h_source_text, FALSE, string_sorter (H, "host-source"));
+  set_column (self, self->h_connections, h_connections_text, TRUE, numeric_sorter (H, "connections"));
+  set_column (self, self->h_down, h_down_text, TRUE, numeric_sorter (H, "bytes-down"));
+  set_column (self, self->h_up, h_up_text, TRUE, numeric_sorter (H, "bytes-up"));
+  set_column (self, self->h_failures, h_failures_text, TRUE, numeric_sorter (H, "failures"));
 
-  set_column (self, self->d_name, d_name_text, "name", FALSE, string_sorter (D, "name"));
-  set_column (self, self->d_type, d_type_text, "qtype-name", FALSE, string_sorter (D, "qtype-name"));
-  set_column (self, self->d_answers, d_answers_text, "answers", FALSE,
+  set_column (self, self->d_name, d_name_text, FALSE, string_sorter (D, "name"));
+  set_column (self, self->d_type, d_type_text, FALSE, string_sorter (D, "qtype-name"));
+  set_column (self, self->d_answers, d_answers_text, FALSE,
               GTK_SORTER (gtk_custom_sorter_new (compare_answers, NULL, NULL)));
-  set_column (self, self->d_latency, d_latency_text, "latency-ms", TRUE, numeric_sorter (D, "latency-ms"));
-  set_column (self, self->d_result, d_result_text, "result", FALSE, string_sorter (D, "result"));
+  set_column (self, self->d_latency, d_latency_text, TRUE, numeric_sorter (D, "latency-ms"));
+  set_column (self, self->d_result, d_result_text, FALSE, string_sorter (D, "result"));
 
   /* connections: live list → filter → sort → single selection */
   self->connection_filter = gtk_custom_filter_new (connection_matches, self, NULL);
   self->connection_filter_model = gtk_filter_list_model_new (NULL, GTK_FILTER (self->connection_filter));
   sort = gtk_sort_list_model_new (G_LIST_MODEL (self->connection_filter_model),
                                   g_object_ref (gtk_column_view_get_sorter (self->connection_view)));
+  self->connection_sort_model = sort;
   self->connection_selection = gtk_single_selection_new (G_LIST_MODEL (sort));
   gtk_single_selection_set_autoselect (self->connection_selection, FALSE);
   gtk_single_selection_set_can_unselect (self->connection_selection, TRUE);

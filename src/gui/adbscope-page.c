@@ -37,7 +37,9 @@ collect_cards (GtkWidget *widget,
     {
       if (ADBSCOPE_IS_CHART_CARD (child))
         g_ptr_array_add (cards, child);
-      else
+      /* No card lives in a list's rows, and a table holds thousands of
+       * widgets: walking them on every update cost more than the cards. */
+      else if (!GTK_IS_COLUMN_VIEW (child) && !GTK_IS_LIST_VIEW (child) && !GTK_IS_GRID_VIEW (child))
         collect_cards (child, cards);
     }
 }

@@ -599,6 +599,20 @@ spawn_agent (AdbscopeSimNetwork *net)
   write_state (net, "starting");
 }
 
+/* How long the simulated user takes to answer the consent dialog:
+ * CONSENT_MS, or ADBSCOPE_SIM_CONSENT_MS (the screenshot tour gives
+ * itself time to take the waiting dialog in both colour schemes). */
+static guint
+consent_ms (void)
+{
+  const char *env = g_getenv ("ADBSCOPE_SIM_CONSENT_MS");
+  guint64 ms;
+
+  if (env != NULL && g_ascii_string_to_unsigned (env, 10, 0, 60000, &ms, NULL))
+    return ms;
+  return CONSENT_MS;
+}
+
 /* The user answers the consent dialog a moment after it opened. */
 static gboolean
 on_consent (gpointer user_data)
@@ -636,7 +650,7 @@ agent_start (AdbscopeSimNetwork *net,
   if (net->consent_id != 0)
     g_source_remove (net->consent_id);
   write_state (net, "waiting_consent");
-  net->consent_id = g_timeout_add (CONSENT_MS, on_consent, net);
+  net->consent_id = g_timeout_add (consent_ms (), on_consent, net);
   return g_strdup ("ok");
 }
 

@@ -143,6 +143,22 @@ find_window (AdbscopeApplication *app,
   return NULL;
 }
 
+/* A visible toplevel of @type, application window or not. */
+static GtkWidget *
+toplevel_of_type (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type) && gtk_widget_get_visible (w))
+        return w;
+    }
+  return NULL;
+}
+
 /* The first widget of exactly @type (with @css_class) below @root, depth first. */
 static GtkWidget *
 find_child (GtkWidget  *root,
@@ -303,17 +319,18 @@ main (int    argc,
   /* The network: the capture dialogs, then the tables with traffic. */
   if (!gtk_widget_activate_action (GTK_WIDGET (window), "win.start-capture", NULL))
     g_error ("no start-capture action");
-  /* The dialog is up until the (simulated) user accepts, well under a
-   * second: one picture, in the scheme the pages were left in. */
+  /* The dialog is up until the (simulated) user accepts: a few seconds
+   * here (screenshots.sh sets ADBSCOPE_SIM_CONSENT_MS), time for both
+   * schemes. */
   if (gui_test_wait (consent_dialog_shown, NULL, 10000))
-    {
-      g_autofree char *path = g_build_filename (dir, "13-capture-consent.png", NULL);
-
-      gui_test_spin (50);
-      if (consent_dialog_shown (NULL)
-          && gui_test_save_window (GTK_WIDGET (_adbscope_window_get_capture_dialog (window)), path))
-        g_print ("%s\n", path);
-    }
+    for (guint s = 0; s < G_N_ELEMENTS (schemes) && consent_dialog_shown (NULL); s++)
+      {
+        set_scheme (schemes[s]);
+        gui_test_spin (50);
+        if (consent_dialog_shown (NULL))
+          save_widget (dir, "13-capture-consent", schemes[s],
+                       GTK_WIDGET (_adbscope_window_get_capture_dialog (window)));
+      }
   if (!gui_test_wait (connections_listed, NULL, 40000))
     g_error ("the capture showed no connections (%s)", _adbscope_window_get_last_toast (window));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "network");
@@ -331,6 +348,28 @@ main (int    argc,
       adbscope_network_page_show_table (page, "dns");
       save (dir, "16-network-dns", schemes[s]);
       adbscope_network_page_show_table (page, "connections");
+    }
+  /* The export dialogs: GtkFileChooserNative, which without a portal is
+   * GTK's own file chooser (a toplevel of no application). */
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+    {
+      const char *actions[] = { "win.export-pcap", "win.export-connections" };
+      const char *names[] = { "18-export-pcap", "19-export-connections" };
+
+      set_scheme (schemes[s]);
+      for (guint a = 0; a < G_N_ELEMENTS (actions); a++)
+        {
+          GtkWidget *chooser;
+
+          gtk_widget_activate_action (GTK_WIDGET (window), actions[a], NULL);
+          gui_test_spin (600);
+          chooser = toplevel_of_type (GTK_TYPE_FILE_CHOOSER_DIALOG);
+          if (chooser == NULL)
+            g_error ("%s opened no file chooser", actions[a]);
+          save_widget (dir, names[a], schemes[s], chooser);
+          gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+          gui_test_spin (300);
+        }
     }
   for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
     {
@@ -381,7 +420,7 @@ main (int    argc,
     for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
       {
         set_scheme (schemes[s]);
-        save_widget (dir, "13-startup", schemes[s], GTK_WIDGET (launch));
+        save_widget (dir, "20-startup", schemes[s], GTK_WIDGET (launch));
       }
     set_scheme ("light");
     g_signal_emit_by_name (button, "clicked");
@@ -390,7 +429,7 @@ main (int    argc,
     for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
       {
         set_scheme (schemes[s]);
-        save_widget (dir, "14-startup-results", schemes[s], GTK_WIDGET (launch));
+        save_widget (dir, "21-startup-results", schemes[s], GTK_WIDGET (launch));
       }
     gtk_window_destroy (launch);
   }

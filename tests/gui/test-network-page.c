@@ -303,6 +303,69 @@ snapshots_at_least (gpointer data)
   return adbscope_network_get_n_snapshots (live_network ()) >= GPOINTER_TO_SIZE (data);
 }
 
+/* Whether any GtkInscription below @w shows exactly @text. */
+static gboolean
+shows_text (GtkWidget  *w,
+            const char *text)
+{
+  if (GTK_IS_INSCRIPTION (w) && g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (w)), text) == 0)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    if (shows_text (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* The row of the connections table (a child of the column view's list)
+ * that holds @w, or NULL. */
+static GtkWidget *
+table_row_of (GtkWidget     *w,
+              GtkColumnView *view)
+{
+  for (; w != NULL; w = gtk_widget_get_parent (w))
+    {
+      GtkWidget *parent = gtk_widget_get_parent (w);
+
+      if (parent != NULL && gtk_widget_get_parent (parent) == GTK_WIDGET (view)
+          && GTK_IS_LIST_VIEW (parent))
+        return w;
+    }
+  return NULL;
+}
+
+static GtkColumnView *
+connections_view (AdbscopeNetworkPage *p)
+{
+  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+
+  g_ptr_array_add (stack, p);
+  while (stack->len > 0)
+    {
+      GtkWidget *cur = g_ptr_array_steal_index (stack, stack->len - 1);
+
+      if (GTK_IS_COLUMN_VIEW (cur)
+          && gtk_column_view_get_model (GTK_COLUMN_VIEW (cur)) == (gpointer) adbscope_network_page_get_connection_model (p))
+        return GTK_COLUMN_VIEW (cur);
+      for (GtkWidget *c = gtk_widget_get_first_child (cur); c; c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (stack, c);
+    }
+  g_assert_not_reached ();
+}
+
+/* The table row showing @c's remote address, as a click would focus it. */
+static GtkWidget *
+row_showing (GtkColumnView      *view,
+             AdbscopeConnection *c)
+{
+  GtkWidget *list = gtk_widget_get_last_child (GTK_WIDGET (view));
+
+  g_assert_true (GTK_IS_LIST_VIEW (list));
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row; row = gtk_widget_get_next_sibling (row))
+    if (gtk_widget_get_mapped (row) && shows_text (row, adbscope_connection_get_remote (c)))
+      return row;
+  return NULL;
+}
+
 static void
 test_selection_and_details (void)
 {
@@ -337,11 +400,26 @@ test_selection_and_details (void)
     g_assert_true (seen);
   }
 
-  /* Over 10 snapshots, while numbers change and rows re-sort, the same
-   * object stays selected. */
-  snapshots = adbscope_network_get_n_snapshots (live_network ());
-  g_assert_true (gui_test_wait (snapshots_at_least, GSIZE_TO_POINTER (snapshots + 10), 30000));
-  g_assert_true (adbscope_network_page_get_selected_connection (p) == selected);
+  /* Keyboard focus on the selected row, as a click leaves it. */
+  {
+    GtkColumnView *view = connections_view (p);
+    GtkWidget *row = row_showing (view, selected);
+    GtkWidget *focused;
+
+    g_assert_nonnull (row);
+    g_assert_true (gtk_widget_grab_focus (row));
+    g_assert_true (table_row_of (gtk_root_get_focus (GTK_ROOT (window)), view) == row);
+
+    /* Over 10 snapshots, while numbers change and rows re-sort, the same
+     * object stays selected and the focus stays on the row that shows it
+     * (the user's next arrow key moves from there). */
+    snapshots = adbscope_network_get_n_snapshots (live_network ());
+    g_assert_true (gui_test_wait (snapshots_at_least, GSIZE_TO_POINTER (snapshots + 10), 30000));
+    g_assert_true (adbscope_network_page_get_selected_connection (p) == selected);
+    focused = table_row_of (gtk_root_get_focus (GTK_ROOT (window)), view);
+    g_assert_true (focused == row);
+    g_assert_true (shows_text (focused, adbscope_connection_get_remote (selected)));
+  }
 }
 
 static gboolean
