@@ -682,6 +682,9 @@ out:
   g_free (run.serial);
   g_free (device->banner);
   g_clear_pointer (&device->replay, adbscope_sim_replay_free);
+  g_free (device->replay_proc_dir);
+  g_free (device->replay_sys_dir);
+  g_free (device->replay_hostproc_dir);
   g_hash_table_unref (device->apps);
   g_hash_table_unref (device->sessions);
   g_main_loop_unref (device->loop);

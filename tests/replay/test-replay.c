@@ -247,7 +247,11 @@ test_fixtures (void)
   g_autoptr(AdbscopeTestDevice) dev = NULL;
   g_autoptr(JsonNode) manifest = NULL;
   g_autoptr(JsonNode) report = NULL;
-  g_autoptr(GPtrArray) battery = NULL, thermal = NULL, ps = NULL, props = NULL;
+  g_autoptr(GPtrArray) battery = NULL;
+  g_autoptr(GPtrArray) thermal = NULL;
+  g_autoptr(GPtrArray) ps = NULL;
+  g_autoptr(GPtrArray) props = NULL;
+  g_autofree char *manifest_path = g_build_filename (dir, "manifest.json", NULL);
   g_autoptr(GHashTable) getprop = NULL;
   int status = -1;
   double rss = NAN;
@@ -261,7 +265,7 @@ test_fixtures (void)
   g_assert_no_error (error);
   record (adbscope_test_device_get_serial (dev), "com.android.systemui", report_path);
 
-  manifest = load_json (g_build_filename (dir, "manifest.json", NULL));
+  manifest = load_json (manifest_path);
   report = load_json (report_path);
   battery = answers (dir, manifest, "dumpsys battery");
   thermal = answers (dir, manifest, "dumpsys thermalservice");
@@ -333,9 +337,13 @@ test_capture_demo (void)
   g_autoptr(AdbscopeTestDevice) replay = NULL;
   g_autoptr(JsonNode) out = NULL;
   g_autoptr(JsonNode) manifest = NULL;
-  g_autoptr(JsonNode) a = NULL, b = NULL;
+  g_autoptr(JsonNode) a = NULL;
+  g_autoptr(JsonNode) b = NULL;
   g_autoptr(GPtrArray) tools = adbscope_device_commands_tools (pkg);
-  g_autoptr(GPtrArray) stats = NULL, latency = NULL, battery = NULL;
+  g_autoptr(GPtrArray) stats = NULL;
+  g_autoptr(GPtrArray) latency = NULL;
+  g_autoptr(GPtrArray) battery = NULL;
+  g_autofree char *keep = g_build_filename (dir, "keep.txt", NULL);
   g_autofree char *err = NULL;
   g_autofree char *all = NULL;
   int status;
@@ -349,7 +357,7 @@ test_capture_demo (void)
   g_assert_cmpstr (json_node_get_string (lookup (out, "error.code")), ==, "no_device");
   g_clear_pointer (&out, json_node_unref);
   g_mkdir_with_parents (dir, 0755);
-  g_file_set_contents (g_build_filename (dir, "keep.txt", NULL), "x", -1, NULL);
+  g_file_set_contents (keep, "x", -1, NULL);
   out = run_json (&status, NULL, "capture-device", "-s", adbscope_test_device_get_serial (demo), "-o", dir, NULL);
   g_assert_cmpint (status, ==, 2);
   g_assert_cmpstr (json_node_get_string (lookup (out, "error.code")), ==, "usage");
@@ -365,7 +373,7 @@ test_capture_demo (void)
   if (status != 0)
     g_error ("capture-device failed: %s", err);
   g_assert_nonnull (strstr (err, "repeat 4/4"));
-  g_assert_true (g_file_test (g_build_filename (dir, "keep.txt", NULL), G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (keep, G_FILE_TEST_EXISTS));
   manifest = load_json (manifest_path);
 
   /* every command the collectors run, four times, with its answer */
@@ -400,6 +408,7 @@ test_capture_demo (void)
 
     g_assert_cmpint (status, ==, 127);
     g_assert_cmpstr (e, ==, "/system/bin/sh: nosuchcmd: not found\n");
+    g_assert_cmpstr (o, ==, "");
   }
   {
     JsonArray *ups = json_node_get_array (lookup (manifest, "uptime_s"));
