@@ -30,6 +30,19 @@ else
   status=1
 fi
 
+# The agent engine cross-built for the phones' CPUs (64- and 32-bit ARM) and
+# two big-endian ones, its tests that need no TUN run under qemu-user
+# (agent/cross; docs/agent.md).
+for target in aarch64 armhf s390x mips; do
+  if adbscope_build_cross "_build-cross-$target" "$target"; then
+    meson test -C "_build-cross-$target" --no-rebuild --print-errorlogs --num-processes 2
+    logs+=("_build-cross-$target/meson-logs/testlog.json")
+  else
+    echo "error: the $target cross build failed" >&2
+    status=1
+  fi
+done
+
 # Sanitizer build (clang, ASan+UBSan, libFuzzer targets run for a bounded time).
 if [ "$sanitize" = 1 ]; then
   if CC=clang adbscope_build _build-sanitize -Db_sanitize=address,undefined \

@@ -35,6 +35,21 @@ adbscope_install_deps ()
     echo "wireshark-common wireshark-common/install-setuid boolean false" \
       | $sudo debconf-set-selections >&2 || true
   fi
+  # Packages named PKG:ARCH (the cross builds' target libraries) need their
+  # architecture known to dpkg before apt-get update reads its lists.
+  local pkg arch
+  for pkg in $missing; do
+    case "$pkg" in
+      *:*)
+        arch=${pkg##*:}
+        if [ "$arch" != "$(dpkg --print-architecture)" ] \
+            && ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+          echo "Adding the dpkg architecture $arch (for $pkg)" >&2
+          $sudo dpkg --add-architecture "$arch" || return 1
+        fi
+        ;;
+    esac
+  done
   if ! $sudo apt-get update -q >&2; then
     echo "error: apt-get update failed; install by hand: apt-get install $missing" >&2
     return 1
@@ -51,6 +66,18 @@ adbscope_build ()
   local builddir="$1"; shift
   if [ ! -f "$builddir/build.ninja" ]; then
     meson setup "$builddir" "$ADBSCOPE_SRC" "$@" >&2 || return 1
+  fi
+  meson compile -C "$builddir" >&2 || return 1
+}
+
+# agent/cross for one target: adbscope_build_cross BUILDDIR TARGET, TARGET
+# one of build-aux/cross/*.ini (aarch64, armhf, s390x, mips).
+adbscope_build_cross ()
+{
+  local builddir="$1" target="$2"
+  if [ ! -f "$builddir/build.ninja" ]; then
+    meson setup "$builddir" "$ADBSCOPE_SRC/agent/cross" \
+      --cross-file "$ADBSCOPE_SRC/build-aux/cross/$target.ini" >&2 || return 1
   fi
   meson compile -C "$builddir" >&2 || return 1
 }

@@ -291,6 +291,7 @@ struct _AdbscopeAgentEngine {
   int                    epfd;
   int                    wake_fd;       /* eventfd: packets, DNS answers, stop */
   int                    reader_stop_fd;
+  int                    reader_wake_fd; /* eventfd: the engine has work again */
   EngineEv               wake_ev;
   /* The engine reads the TUN itself while it waits for it (see run()). */
   EngineEv               tun_ev;
@@ -308,6 +309,12 @@ struct _AdbscopeAgentEngine {
   /* The engine is in (or about to enter) epoll_wait(): only then does a
    * packet need the eventfd.  See run(). */
   atomic_bool            engine_idle;
+  /* Counts the engine's rounds: the reader takes over the TUN only when it
+   * stands still while the engine is busy (a stall).  See reader_main(). */
+  atomic_uint_fast64_t   engine_beat;
+  /* The reader sleeps without a timeout (the engine was idle a while): the
+   * engine wakes it with reader_wake_fd when it has work again. */
+  atomic_bool            reader_asleep;
   atomic_uint_fast64_t   dropped_queue_full;
 
   /* Shared with any thread, under dns_lock. */

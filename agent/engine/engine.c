@@ -720,37 +720,120 @@ read_packet (AdbscopeAgentEngine *e,
   return READ_PACKET;
 }
 
-/* The reader is woken only when the engine is not waiting in epoll_wait()
- * itself (both wait with EPOLLEXCLUSIVE, the engine first): while the
- * engine works, or stalls in a callback, the reader moves the packets into
- * the bounded queue. */
+/* The reader must not be woken by every packet: in a burst the engine is
+ * busy most of the time, and a TUN waiter then costs the app's thread a
+ * wake-up (a cross-CPU interrupt) per packet and the reader a context switch
+ * — a quarter of the engine threads' CPU in an upload.  So it watches
+ * instead: every READER_WATCH_MS it looks at the engine's beat, and only
+ * when the engine is busy and its beat stood still (stalled in a callback,
+ * or the host stole its CPU) does it wait for the TUN itself
+ * (EPOLLEXCLUSIVE, after the engine) and move packets into the bounded
+ * queue, until the engine moves again.  After READER_IDLE_CHECKS checks
+ * that found the engine idle it sleeps until the engine has work again
+ * (reader_wake_fd), so an idle agent wakes nobody.  Without EPOLLEXCLUSIVE
+ * the reader alone reads and always waits for the TUN. */
+#define READER_WATCH_MS    1
+#define READER_IDLE_CHECKS 50
+
+typedef enum {
+  READER_WATCH,
+  READER_TAKEOVER,
+  READER_SLEEP,
+} ReaderMode;
+
+static bool
+reader_set_tun (AdbscopeAgentEngine *e,
+                int                  epfd,
+                bool                 on)
+{
+  struct epoll_event ev = { 0 };
+
+  ev.events = EPOLLIN | (e->tun_direct ? EPOLLEXCLUSIVE : 0);
+  ev.data.u32 = 0;
+  return epoll_ctl (epfd, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, e->tun_fd, &ev) == 0;
+}
+
+/* Moves what the TUN holds into the queue (at most READER_BATCH packets). */
+static void
+reader_read (AdbscopeAgentEngine *e,
+             EngineQPkt         **spare)
+{
+  int i;
+
+  for (i = 0; i < READER_BATCH; i++)
+    {
+      EngineQPkt *p = NULL;
+      ReadResult r;
+      bool was_empty;
+
+      pthread_mutex_lock (&e->qlock);
+      r = read_packet (e, spare, &p);
+      if (r != READ_PACKET)
+        {
+          pthread_mutex_unlock (&e->qlock);
+          if (r == READ_NONE)
+            {
+              if (*spare == NULL)
+                usleep (1000);    /* no memory to read into: retry soon */
+              break;
+            }
+          continue;
+        }
+      if (e->q_len == ADBSCOPE_AGENT_QUEUE_PACKETS)
+        {
+          pthread_mutex_unlock (&e->qlock);
+          free (p);
+          atomic_fetch_add (&e->dropped_queue_full, 1);
+          continue;
+        }
+      e->q[(e->q_head + e->q_len) % ADBSCOPE_AGENT_QUEUE_PACKETS] = p;
+      e->q_len++;
+      was_empty = e->q_len == 1;
+      pthread_mutex_unlock (&e->qlock);
+      /* The engine drains the whole queue before it sleeps, and looks at
+       * it again after it said it would sleep: only a packet that makes
+       * the queue non-empty while it sleeps needs the eventfd. */
+      if (was_empty && atomic_load (&e->engine_idle)
+          && atomic_exchange (&e->engine_idle, false))
+        wake (e);
+    }
+}
+
 static void *
 reader_main (void *data)
 {
   AdbscopeAgentEngine *e = data;
-  struct epoll_event ev = { 0 }, evs[2];
+  struct epoll_event ev = { 0 }, evs[3];
   EngineQPkt *spare = NULL;
   int epfd = epoll_create1 (EPOLL_CLOEXEC);
+  ReaderMode mode = e->tun_direct ? READER_WATCH : READER_TAKEOVER;
+  uint64_t beat = atomic_load (&e->engine_beat);
+  unsigned idle_checks = 0;
 
   if (epfd < 0)
     {
       engine_log (e, ADBSCOPE_AGENT_LOG_ERROR, "reader: epoll_create1: %s", strerror (errno));
       return NULL;
     }
-  ev.events = EPOLLIN | (e->tun_direct ? EPOLLEXCLUSIVE : 0);
-  ev.data.u32 = 0;
-  if (epoll_ctl (epfd, EPOLL_CTL_ADD, e->tun_fd, &ev) < 0)
-    goto out;
   ev.events = EPOLLIN;
   ev.data.u32 = 1;
   if (epoll_ctl (epfd, EPOLL_CTL_ADD, e->reader_stop_fd, &ev) < 0)
     goto out;
+  ev.data.u32 = 2;
+  if (epoll_ctl (epfd, EPOLL_CTL_ADD, e->reader_wake_fd, &ev) < 0)
+    goto out;
+  if (mode == READER_TAKEOVER && !reader_set_tun (e, epfd, true))
+    goto out;
 
   for (;;)
     {
-      int i, n = epoll_wait (epfd, evs, 2, -1);
+      int i, n, timeout;
       bool stop = false, readable = false;
+      uint64_t now_beat;
 
+      timeout = mode == READER_SLEEP ? -1
+                : mode == READER_WATCH || e->tun_direct ? READER_WATCH_MS : -1;
+      n = epoll_wait (epfd, evs, 3, timeout);
       if (n < 0)
         {
           if (errno == EINTR)
@@ -761,6 +844,13 @@ reader_main (void *data)
         {
           if (evs[i].data.u32 == 1)
             stop = true;
+          else if (evs[i].data.u32 == 2)
+            {
+              uint64_t v;
+
+              if (read (e->reader_wake_fd, &v, sizeof v) < 0)
+                (void) v;
+            }
           else if (evs[i].events & EPOLLERR)
             stop = true;
           else
@@ -768,46 +858,47 @@ reader_main (void *data)
         }
       if (stop)
         break;
-      if (!readable)
+      if (readable)
+        reader_read (e, &spare);
+      if (!e->tun_direct)
         continue;
 
-      for (i = 0; i < READER_BATCH; i++)
+      /* Is the engine moving? */
+      now_beat = atomic_load (&e->engine_beat);
+      if (mode == READER_SLEEP)
         {
-          EngineQPkt *p = NULL;
-          ReadResult r;
-          bool was_empty;
-
-          pthread_mutex_lock (&e->qlock);
-          r = read_packet (e, &spare, &p);
-          if (r != READ_PACKET)
-            {
-              pthread_mutex_unlock (&e->qlock);
-              if (r == READ_NONE)
-                {
-                  if (spare == NULL)
-                    usleep (1000);    /* no memory to read into: retry soon */
-                  break;
-                }
-              continue;
-            }
-          if (e->q_len == ADBSCOPE_AGENT_QUEUE_PACKETS)
-            {
-              pthread_mutex_unlock (&e->qlock);
-              free (p);
-              atomic_fetch_add (&e->dropped_queue_full, 1);
-              continue;
-            }
-          e->q[(e->q_head + e->q_len) % ADBSCOPE_AGENT_QUEUE_PACKETS] = p;
-          e->q_len++;
-          was_empty = e->q_len == 1;
-          pthread_mutex_unlock (&e->qlock);
-          /* The engine drains the whole queue before it sleeps, and looks at
-           * it again after it said it would sleep: only a packet that makes
-           * the queue non-empty while it sleeps needs the eventfd. */
-          if (was_empty && atomic_load (&e->engine_idle)
-              && atomic_exchange (&e->engine_idle, false))
-            wake (e);
+          mode = READER_WATCH;          /* woken: the engine has work */
+          idle_checks = 0;
         }
+      else if (now_beat != beat || atomic_load (&e->engine_idle))
+        {
+          if (mode == READER_TAKEOVER && reader_set_tun (e, epfd, false))
+            mode = READER_WATCH;
+          if (now_beat == beat && ++idle_checks >= READER_IDLE_CHECKS)
+            {
+              /* Say we sleep, then look again: an engine that left its
+               * wait before it saw the flag is seen here; one that leaves
+               * after it sees the flag and writes reader_wake_fd (seq_cst
+               * on both sides). */
+              atomic_store (&e->reader_asleep, true);
+              if (atomic_load (&e->engine_idle) || !atomic_exchange (&e->reader_asleep, false))
+                mode = READER_SLEEP;
+              idle_checks = 0;
+            }
+          else if (now_beat != beat)
+            idle_checks = 0;
+        }
+      else if (mode == READER_WATCH)
+        {
+          /* Busy, and not one round since the last look: a stall.  Take
+           * over the TUN until the engine moves again. */
+          if (reader_set_tun (e, epfd, true))
+            {
+              mode = READER_TAKEOVER;
+              reader_read (e, &spare);
+            }
+        }
+      beat = now_beat;
     }
 out:
   close (epfd);
@@ -889,6 +980,7 @@ drain_queue (AdbscopeAgentEngine *e,
       pthread_mutex_unlock (&e->qlock);
       if (n == 0)
         return false;
+      atomic_fetch_add (&e->engine_beat, 1);
       for (i = 0; i < n; i++)
         {
           handle_packet (e, batch[i]);
@@ -966,7 +1058,7 @@ adbscope_agent_engine_new (const AdbscopeAgentConfig    *config,
   if (callbacks)
     e->cb = *callbacks;
   e->tun_fd = config->tun_fd;
-  e->epfd = e->wake_fd = e->reader_stop_fd = -1;
+  e->epfd = e->wake_fd = e->reader_stop_fd = e->reader_wake_fd = -1;
   e->snap_listener.fd = e->pcap_listener.fd = -1;
   e->socket_name = dup_or_null (config->socket_name);
   e->pcap_socket_name = dup_or_null (config->pcap_socket_name);
@@ -1014,7 +1106,8 @@ adbscope_agent_engine_new (const AdbscopeAgentConfig    *config,
   e->epfd = epoll_create1 (EPOLL_CLOEXEC);
   e->wake_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   e->reader_stop_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (e->epfd < 0 || e->wake_fd < 0 || e->reader_stop_fd < 0)
+  e->reader_wake_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (e->epfd < 0 || e->wake_fd < 0 || e->reader_stop_fd < 0 || e->reader_wake_fd < 0)
     goto fail_errno;
   ev.events = EPOLLIN;
   ev.data.ptr = &e->wake_ev;
@@ -1104,6 +1197,15 @@ adbscope_agent_engine_run (AdbscopeAgentEngine *e)
         }
       n = epoll_wait (e->epfd, evs, 128, timeout);
       atomic_store (&e->engine_idle, false);
+      atomic_fetch_add (&e->engine_beat, 1);
+      /* The reader went to sleep while we were idle: it watches again. */
+      if (n > 0 && atomic_load (&e->reader_asleep) && atomic_exchange (&e->reader_asleep, false))
+        {
+          uint64_t v = 1;
+
+          if (write (e->reader_wake_fd, &v, sizeof v) < 0)
+            (void) v;
+        }
       if (n < 0)
         {
           if (errno == EINTR)
@@ -1133,12 +1235,15 @@ adbscope_agent_engine_run (AdbscopeAgentEngine *e)
             case ENGINE_EV_LISTENER:
               engine_server_accept (e, (EngineListener *) ev);
               break;
+            /* ev is the first member of the object epoll was given (its
+             * own, malloc-aligned address), so the casts below through
+             * void * are sound; -Wcast-align=strict cannot know that. */
             case ENGINE_EV_CLIENT:
-              engine_client_event (e, (EngineClient *) ev, evs[i].events);
+              engine_client_event (e, (EngineClient *) (void *) ev, evs[i].events);
               break;
             case ENGINE_EV_FLOW:
               {
-                EngineFlow *f = (EngineFlow *) ev;
+                EngineFlow *f = (EngineFlow *) (void *) ev;
 
                 if (f->tcp)
                   engine_tcp_event (e, f, evs[i].events);
@@ -1262,6 +1367,8 @@ adbscope_agent_engine_free (AdbscopeAgentEngine *e)
     close (e->wake_fd);
   if (e->reader_stop_fd >= 0)
     close (e->reader_stop_fd);
+  if (e->reader_wake_fd >= 0)
+    close (e->reader_wake_fd);
   pthread_mutex_destroy (&e->qlock);
   pthread_mutex_destroy (&e->dns_lock);
   free (e->q);

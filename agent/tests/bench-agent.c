@@ -91,6 +91,10 @@ connect_to (AtNet *net)
   int fd = net ? at_client_socket (net, AF_INET, SOCK_STREAM) : socket (AF_INET, SOCK_STREAM, 0);
 
   inet_pton (AF_INET, AT_SERVER4, &sin.sin_addr);
+  if (g_getenv ("BENCH_CC")
+      && setsockopt (fd, IPPROTO_TCP, TCP_CONGESTION, g_getenv ("BENCH_CC"),
+                     strlen (g_getenv ("BENCH_CC"))) < 0)
+    g_error ("TCP_CONGESTION %s: %s", g_getenv ("BENCH_CC"), g_strerror (errno));
   if (connect (fd, (struct sockaddr *) &sin, sizeof sin) < 0)
     g_error ("connect: %s", g_strerror (errno));
   return fd;
@@ -289,9 +293,10 @@ main (int    argc,
       double r_down[MAX_ROUNDS], r_up[MAX_ROUNDS], g_down[MAX_ROUNDS], g_up[MAX_ROUNDS];
       double dg_down[MAX_ROUNDS], dg_up[MAX_ROUNDS], rtt_add[MAX_ROUNDS], rtt_direct[MAX_ROUNDS];
       double cpu_down[MAX_ROUNDS], cpu_up[MAX_ROUNDS], sw_down[MAX_ROUNDS], sw_up[MAX_ROUNDS];
-      double all_down[MAX_ROUNDS], all_direct[MAX_ROUNDS];
+      double all_down[MAX_ROUNDS], all_direct[MAX_ROUNDS], all_up[MAX_ROUNDS],
+             all_direct_up[MAX_ROUNDS];
       Spread s_rd, s_ru, s_gd, s_gu, s_dgd, s_dgu, s_rtt, s_rttd, s_cd, s_cu, s_sd, s_su, s_ad,
-             s_adir;
+             s_adir, s_au, s_adiru;
 
       at_engine_options_init (&opt);
       opt.mtu = mtus[i];
@@ -313,9 +318,13 @@ main (int    argc,
           t_down = only_up ? 1 : download (net, n);
           all_down[r] = (process_cpu () - p0) / gb;
           u1 = engine_usage ();
+          p0 = process_cpu ();
           d_up = only_down ? 1 : upload (NULL, n);
+          all_direct_up[r] = (process_cpu () - p0) / gb;
           u2 = engine_usage ();
+          p0 = process_cpu ();
           t_up = only_down ? 1 : upload (net, n);
+          all_up[r] = (process_cpu () - p0) / gb;
           u3 = engine_usage ();
           d_lat = latency (NULL, 2000);
           lat = latency (net, 2000);
@@ -353,18 +362,21 @@ main (int    argc,
       s_su = spread (sw_up, rounds);
       s_ad = spread (all_down, rounds);
       s_adir = spread (all_direct, rounds);
+      s_au = spread (all_up, rounds);
+      s_adiru = spread (all_direct_up, rounds);
       /* Medians, with the range over the rounds in brackets. */
       printf ("MTU %5d: down %.2f of direct [%.2f-%.2f] (%.2f Gbit/s, direct %.2f); "
               "up %.2f of direct [%.2f-%.2f] (%.2f Gbit/s, direct %.2f); "
               "RTT +%.0f us [%.0f-%.0f] (direct %.0f); "
               "engine CPU %.2f [%.2f-%.2f] s/GB down, %.2f [%.2f-%.2f] s/GB up; "
               "context switches %.0f/GB down, %.0f/GB up; "
-              "all threads' CPU for the download %.2f s/GB (direct %.2f)\n",
+              "all threads' CPU %.2f s/GB down (direct %.2f), %.2f s/GB up (direct %.2f)\n",
               mtus[i], s_rd.median, s_rd.min, s_rd.max, s_gd.median, s_dgd.median,
               s_ru.median, s_ru.min, s_ru.max, s_gu.median, s_dgu.median,
               s_rtt.median, s_rtt.min, s_rtt.max, s_rttd.median,
               s_cd.median, s_cd.min, s_cd.max, s_cu.median, s_cu.min, s_cu.max,
-              s_sd.median, s_su.median, s_ad.median, s_adir.median);
+              s_sd.median, s_su.median, s_ad.median, s_adir.median, s_au.median,
+              s_adiru.median);
       fflush (stdout);
       at_engine_stop (engine);
       at_net_free (net);

@@ -4,6 +4,7 @@
 #include "agent-test-util.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
@@ -785,6 +786,75 @@ test_queue_bound (void)
   fixture_stop (&fx);
 }
 
+/* Context switches of the engine's threads (both are named "engine"), from
+ * the kernel's /proc/self/task/TID/status. */
+static guint64
+engine_switches (void)
+{
+  DIR *d = opendir ("/proc/self/task");
+  struct dirent *de;
+  guint64 n = 0;
+
+  g_assert_nonnull (d);
+  while ((de = readdir (d)) != NULL)
+    {
+      g_autofree char *comm_path = g_strdup_printf ("/proc/self/task/%s/comm", de->d_name);
+      g_autofree char *status_path = g_strdup_printf ("/proc/self/task/%s/status", de->d_name);
+      g_autofree char *comm = NULL;
+      g_autofree char *status = NULL;
+      const char *p;
+
+      if (de->d_name[0] == '.' || !g_file_get_contents (comm_path, &comm, NULL, NULL)
+          || g_strcmp0 (g_strstrip (comm), "engine") != 0
+          || !g_file_get_contents (status_path, &status, NULL, NULL))
+        continue;
+      for (p = status; (p = strstr (p, "ctxt_switches:")) != NULL; p++)
+        n += g_ascii_strtoull (p + strlen ("ctxt_switches:"), NULL, 10);
+    }
+  closedir (d);
+  return n;
+}
+
+/* The reader watches the engine every millisecond only while the engine
+ * works: an idle agent sleeps (the engine's 100 ms tick and the snapshot
+ * are all that wake its threads), and after the pause traffic flows again
+ * at once. */
+static void
+test_reader_idle (void)
+{
+  Fixture fx;
+  AtEngineOptions opt;
+  AtUdpServer *echo = at_udp_echo_new (AT_SERVER4);
+  int fd, round;
+
+  at_engine_options_init (&opt);
+  fixture_start (&fx, &opt);
+  fd = udp_client (fx.net, AT_SERVER4, at_udp_server_port (echo));
+  for (round = 0; round < 2; round++)
+    {
+      guint64 before, after;
+      guint8 buf[64];
+      int i;
+
+      for (i = 0; i < 20; i++)
+        {
+          g_assert_cmpint (send (fd, "ping", 4, 0), ==, 4);
+          g_assert_cmpint (recv_timeout (fd, buf, sizeof buf, 5000), ==, 4);
+        }
+      g_usleep (300 * 1000);
+      before = engine_switches ();
+      g_usleep (1000 * 1000);
+      after = engine_switches ();
+      g_test_message ("engine threads idle: %" G_GUINT64_FORMAT " context switches in 1 s",
+                      after - before);
+      /* A reader polling every millisecond would switch ~1000 times. */
+      g_assert_cmpuint (after - before, <, 100);
+    }
+  close (fd);
+  fixture_stop (&fx);
+  at_udp_server_free (echo);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -794,6 +864,7 @@ main (int    argc,
   g_test_add_func ("/agent/udp/echo", test_udp_echo);
   g_test_add_func ("/agent/udp/idle-close", test_udp_idle);
   g_test_add_func ("/agent/queue/bounded", test_queue_bound);
+  g_test_add_func ("/agent/reader/idle", test_reader_idle);
   g_test_add_func ("/agent/dns/fake-resolver", test_dns);
   g_test_add_func ("/agent/host/sni-http", test_host_attribution);
   g_test_add_func ("/agent/tcp/rst-unknown", test_rst_unknown);

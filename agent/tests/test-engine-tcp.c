@@ -149,6 +149,38 @@ snmp_tcp (AtNet      *net,
   return 0;
 }
 
+/* Packets the app's kernel dropped on their way into the TUN (its queue
+ * towards the engine was full): the transmit "drop" column of every
+ * interface but loopback in the app's /proc/net/dev. */
+static guint64
+tun_tx_dropped (AtNet *net)
+{
+  g_autofree char *path = g_build_filename (at_net_proc_net (net), "dev", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint64 dropped = 0;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 2; lines[i] != NULL; i++)
+    {
+      char *colon = strchr (lines[i], ':');
+      g_auto(GStrv) fields = NULL;
+      guint n = 0;
+
+      if (colon == NULL)
+        continue;
+      *colon = '\0';
+      if (strcmp (g_strstrip (lines[i]), "lo") == 0)
+        continue;
+      fields = g_strsplit_set (colon + 1, " \t", -1);
+      for (guint j = 0; fields[j] != NULL; j++)
+        if (*fields[j] != '\0' && n++ == 11)   /* rx: 8 fields, then tx bytes packets errs drop */
+          dropped += g_ascii_strtoull (fields[j], NULL, 10);
+    }
+  return dropped;
+}
+
 /* Without the test hook and without a pcap client the engine sends its
  * segments straight from the ring with writev() and sums them in place
  * (pieces wrapping around the ring's end at odd offsets included).  The
@@ -170,6 +202,7 @@ test_fast_path (void)
         g_autoptr(GError) error = NULL;
         Adbscope__Agent__V1__AgentMessage *msg;
         gboolean ok;
+        guint64 dropped0;
         int fd;
 
         at_engine_options_init (&opt);
@@ -178,6 +211,7 @@ test_fast_path (void)
         fixture_start (&fx, &opt, addr, FALSE);
         fd = at_client_connect (fx.net, addr, at_server_port (fx.server));
         g_assert_cmpint (fd, >=, 0);
+        dropped0 = tun_tx_dropped (fx.net);
         ok = at_http_get (fd, "fast.test", (4 << 20) + 7, &error);
         g_assert_no_error (error);
         g_assert_true (ok);
@@ -187,9 +221,13 @@ test_fast_path (void)
         close (fd);
         g_assert_cmpuint (snmp_tcp (fx.net, "InCsumErrors"), ==, 0);
         g_assert_cmpuint (snmp_tcp (fx.net, "InErrs"), ==, 0);
-        /* Nor did the app's kernel resend: nothing of its (up to 480 KiB)
-         * bursts was lost in the TUN's queue. */
-        g_assert_cmpuint (snmp_tcp (fx.net, "RetransSegs"), ==, 0);
+        /* Nothing of the app's (up to 480 KiB) bursts was lost in the
+         * TUN's queue.  (The app's kernel may still resend on a timeout
+         * when a loaded machine leaves the engine unscheduled for its
+         * 200 ms RTO: that is no loss, so it is only reported.) */
+        g_assert_cmpuint (tun_tx_dropped (fx.net) - dropped0, ==, 0);
+        g_test_message ("MTU %d IPv%u: app RetransSegs %" G_GUINT64_FORMAT, mtus[i], v,
+                        (guint64) snmp_tcp (fx.net, "RetransSegs"));
         msg = at_wait_snapshot (fx.snap_fd, counters_pred, NULL, 10000);
         g_assert_nonnull (msg);
         g_assert_cmpuint (msg->snapshot->counters->retransmissions, ==, 0);

@@ -338,6 +338,7 @@ take_latency (AdbscopeFramesCollector *self,
       g_free (s->sf_layer);
       s->sf_layer = g_strdup (layer->name);
       s->sf_layer_kind = layer->kind;
+      s->sf_counted_to_ns = t->have_cursor ? t->cursor_ns : -1;
     }
   else
     adbscope_sf_delta_clear (&d);
@@ -449,6 +450,7 @@ _adbscope_frames_collector_parse (AdbscopeFramesCollector  *self,
   s->dt_s = s->fps = s->hwui_fps = s->sf_fps = NAN;
   s->pid = -1;
   s->monotonic_ns = -1;
+  s->sf_counted_to_ns = -1;
   adbscope_sf_delta_clear (&s->sf);
 
   if (!g_str_has_prefix (output, "uptime:") || (nl = strchr (output, '\n')) == NULL)

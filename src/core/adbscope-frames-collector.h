@@ -42,6 +42,8 @@ typedef struct
   double   sf_fps;           /* NaN without a delta */
   AdbscopeSfDelta sf;        /* of sf_layer (frame_times_ms may be NULL) */
   gint64   sf_refresh_period_ns;
+  gint64   sf_counted_to_ns; /* the chosen layer's frames presented up to here
+                              * (device CLOCK_MONOTONIC) are counted; -1 if none */
   GPtrArray *sf_layers;      /* char *: every layer of the app found by --list, or NULL */
 
   AdbscopeFramesZeroReason zero_reason;

@@ -462,6 +462,8 @@ take_surfaceflinger (AdbscopeSession            *self,
       f->layer = g_strdup (s->sf_layer);
     }
   f->frames += s->sf.new_frames + s->sf.lost_estimate;
+  if (s->sf_counted_to_ns >= 0)
+    f->counted_to_ns = s->sf_counted_to_ns;
   f->janky += s->sf.janky;
   f->jank += s->sf.jank;
   f->big_jank += s->sf.big_jank;
@@ -1265,6 +1267,7 @@ adbscope_session_init (AdbscopeSession *self)
   g_array_set_clear_func (self->losses, (GDestroyNotify) device_loss_clear);
   self->frame_times = g_array_new (FALSE, FALSE, sizeof (double));
   self->fsum.frame_times = g_array_new (FALSE, FALSE, sizeof (double));
+  self->fsum.counted_to_ns = -1;
   self->app_procs = adbscope_app_processes_new ();
   self->fsum.layers = g_ptr_array_new_with_free_func (g_free);
   self->dts = g_array_new (FALSE, FALSE, sizeof (double));

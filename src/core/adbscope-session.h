@@ -93,6 +93,8 @@ typedef struct
   guint                    lost_intervals;/* reads that found the history overrun */
   gint64                   lost_estimate; /* frames that fell out of it (estimated) */
   gint64                   refresh_period_ns;
+  gint64                   counted_to_ns; /* `frames` counts the frames presented up to
+                                           * here (device CLOCK_MONOTONIC), -1 if unknown */
   GArray                  *frame_times;   /* double ms, present to present, in arrival order */
 } AdbscopeFramesSummary;
 /* One process of the app, from its first to its last fast sample. */

@@ -184,6 +184,18 @@ update_cell (GtkInscription *text_widget,
     }
 }
 
+/* Only the cells on screen follow the snapshots (a list keeps some 200
+ * rows bound, most of them out of view); one scrolled into view catches
+ * up here. */
+static void
+on_cell_map (GtkWidget *text_widget)
+{
+  gpointer item = g_object_get_data (G_OBJECT (text_widget), "item");
+
+  if (item != NULL)
+    update_cell (GTK_INSCRIPTION (text_widget), item, g_object_get_data (G_OBJECT (text_widget), "cell"));
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
@@ -197,6 +209,7 @@ setup_cell (GtkSignalListItemFactory *factory,
   if (cell->numeric)
     gtk_widget_add_css_class (text_widget, "numeric");
   g_object_set_data (G_OBJECT (text_widget), "cell", cell);
+  g_signal_connect (text_widget, "map", G_CALLBACK (on_cell_map), NULL);
   gtk_list_item_set_child (list_item, text_widget);
 }
 
@@ -231,7 +244,8 @@ refresh_bound (Cell *cell)
     {
       GtkInscription *text_widget = g_ptr_array_index (cell->bound, i);
 
-      update_cell (text_widget, g_object_get_data (G_OBJECT (text_widget), "item"), cell);
+      if (gtk_widget_get_mapped (GTK_WIDGET (text_widget)))
+        update_cell (text_widget, g_object_get_data (G_OBJECT (text_widget), "item"), cell);
     }
 }
 

@@ -492,6 +492,14 @@ tshark_count (const char *path,
   return n;
 }
 
+static gboolean
+capture_idle (gpointer data)
+{
+  AdbscopeCapture *capture = _adbscope_window_get_capture (window);
+
+  return capture == NULL || adbscope_capture_get_state (capture) == ADBSCOPE_CAPTURE_IDLE;
+}
+
 static void
 test_exports (void)
 {
@@ -510,7 +518,9 @@ test_exports (void)
   guint busy = find_row (rows, NULL);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.stop-capture", NULL));
-  gui_test_spin (1500);
+  /* Stopped only once the last packets are drained into the pcap (a
+   * fixed wait lost the tail under load). */
+  g_assert_true (gui_test_wait (capture_idle, NULL, 20000));
   source_count = tshark_count (adbscope_network_get_pcap_file (net), NULL);
   g_assert_cmpuint (source_count, >, 10);
 
@@ -535,7 +545,9 @@ test_exports (void)
                               proto, lport, proto, adbscope_connection_get_remote_port (c));
     g_free ((char *) proto);
   }
-  g_test_message ("connection filter: %s", filter);
+  g_test_message ("connection filter: %s (%s, %" G_GUINT64_FORMAT " packets down, %" G_GUINT64_FORMAT " up)",
+                  filter, adbscope_connection_get_state (c), adbscope_connection_get_packets_down (c),
+                  adbscope_connection_get_packets_up (c));
   g_assert_cmpuint (n_one, >, 2);
   g_assert_cmpuint (n_one, <, n_all);
   g_assert_cmpuint (tshark_count (one, NULL), ==, n_one);

@@ -55,13 +55,28 @@ presented_at (Run    *run,
   guint64 n;
 
   g_assert_true (adbscope_sim_app_state_read (adbscope_test_device_get_sandbox (run->dev), GAME, st));
+  /* Walk back from the newest frame over those presented after @now. */
   n = st->sf_presented;
-  for (guint64 i = 0; i < MIN (n, (guint64) ADBSCOPE_SIM_SF_RING) &&
-                      st->sf_frames[(n - 1 - i) % ADBSCOPE_SIM_SF_RING].actual_present > now; i++)
+  for (guint64 back = 0; back < MIN (st->sf_presented, (guint64) ADBSCOPE_SIM_SF_RING) &&
+                         st->sf_frames[(st->sf_presented - 1 - back) % ADBSCOPE_SIM_SF_RING].actual_present > now;
+       back++)
     n--;
   *when_s = now / 1e9;
   g_free (st);
   return n;
+}
+
+/* Up to when the session says it counted the frames: the newest moment
+ * on the device's clock it counted up to (the sim's CLOCK_MONOTONIC is
+ * ours), else the sample's time, which can be half a round trip off (a
+ * tenth of a second under load: a dozen frames at 120 Hz). */
+static gint64
+read_time_ns (Run    *run,
+              gint64  sample_time_us)
+{
+  gint64 device_ns = adbscope_session_get_frames_summary (run->session)->counted_to_ns;
+
+  return device_ns >= 0 ? device_ns : sample_time_us * 1000;
 }
 
 static gboolean
@@ -79,14 +94,14 @@ poll_cb (gpointer data)
   if (run->seen == 1)
     {
       run->first_time_us = t;
-      run->truth0 = presented_at (run, t * 1000, &run->truth0_s);
+      run->truth0 = presented_at (run, read_time_ns (run, t), &run->truth0_s);
       run->counted0 = adbscope_session_get_frames_summary (run->session)->frames;
     }
   if (run->control != NULL && run->seen == run->control_after)
     adbscope_test_device_control (run->dev, run->control);
   if (run->seen == run->want + 1)
     {
-      run->truth1 = presented_at (run, t * 1000, &run->truth1_s);
+      run->truth1 = presented_at (run, read_time_ns (run, t), &run->truth1_s);
       run->counted1 = adbscope_session_get_frames_summary (run->session)->frames;
       g_main_loop_quit (run->loop);
     }
@@ -192,13 +207,16 @@ check_rate (const char *profile,
                   sum->janky, sum->jank, sum->big_jank, sum->lost_intervals);
 
   g_assert_cmpuint (n, >=, run.want - 1);
-  /* The frames counted over the run: within ±1 fps of what was presented. */
+  /* The frames counted over the run: what was presented up to the moment
+   * the session says it counted to, within ±1 fps (an overrun's estimate). */
   g_assert_cmpfloat (fabs (counted - truth), <=, 1.0);
   /* The mean of per-interval rates weighs short and long intervals alike,
    * so it may differ a little from the run's rate when the load varies. */
   g_assert_cmpfloat (fabs (avg - truth), <=, 2.5);
   g_assert_cmpfloat (max, <=, refresh + 2.0);
-  g_assert_cmpfloat (truth, >, refresh * 0.6);
+  /* The game really drew fast (more than half the refresh: at 120 Hz more
+   * than a 60 Hz cap would let through), whatever the load did to it. */
+  g_assert_cmpfloat (truth, >, refresh * 0.5);
   /* the number came from the SurfaceView, and says so */
   g_assert_cmpint (sum->source, ==, ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER);
   g_assert_nonnull (sum->layer);

@@ -127,6 +127,18 @@ Java_io_github_adbscope_agent_AgentVpnService_nativeRun (JNIEnv    *env,
   AdbscopeAgentEngine *engine;
   jsize i;
 
+  if (name == NULL || uids == NULL || u == NULL)
+    {
+      /* Out of memory (a pending OutOfMemoryError for the first two). */
+      __android_log_print (ANDROID_LOG_ERROR, TAG, "cannot start: out of memory");
+      if (name)
+        (*env)->ReleaseStringUTFChars (env, socket_name, name);
+      if (uids)
+        (*env)->ReleaseIntArrayElements (env, allowed_uids, uids, JNI_ABORT);
+      free (u);
+      return;
+    }
+
   glue.env = env;
   glue.service = service;
   glue.protect = (*env)->GetMethodID (env, cls, "protectSocket", "(I)Z");

@@ -1,0 +1,7 @@
+package android.net;
+
+public class Network {
+    private Network() {
+        throw new RuntimeException("Stub!");
+    }
+}

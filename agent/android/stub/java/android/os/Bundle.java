@@ -1,0 +1,7 @@
+package android.os;
+
+public final class Bundle {
+    private Bundle() {
+        throw new RuntimeException("Stub!");
+    }
+}
