@@ -43,3 +43,5 @@
 #include "adbscope-app-processes.h"
 #include "adbscope-launch.h"
 #include "adbscope-slow-collector.h"
+#include "adbscope-device-commands.h"
+#include "adbscope-device-capture.h"
