@@ -11,6 +11,7 @@ int       adbscope_cli_devices         (int argc, char **argv);
 JsonNode *adbscope_cli_devices_to_json (GListModel *devices);
 int       adbscope_cli_record          (int argc, char **argv);
 int       adbscope_cli_apps            (int argc, char **argv);
+int       adbscope_cli_capture_device  (int argc, char **argv);
 int       adbscope_cli_connect         (int argc, char **argv);
 char     *adbscope_cli_find_serial     (const char *serial, GError **error);
 int       adbscope_cli_launch          (int argc, char **argv);

@@ -25,6 +25,7 @@ static const AdbscopeCliCommand commands[] = {
   { "report", N_("Rebuild the report of a recording (or a window of it)"), adbscope_cli_report },
   { "compare", N_("Compare two runs; exit 3 when one regressed past a threshold"), adbscope_cli_compare },
   { "agent", N_("Install, check or remove the on-phone network agent"), adbscope_cli_agent },
+  { "capture-device", N_("Save a phone's raw answers to every command Adbscope runs (for sim --replay)"), adbscope_cli_capture_device },
 #ifdef ADBSCOPE_HAVE_SIM
   { "sim", N_("Run a simulated Android device that adb connects to"), adbscope_sim_main },
   /* Hidden helpers of the simulated device (no summary: not in --help). */

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "adbscope-device-commands.h"
 #include "adbscope-app-list.h"
 #include "adbscope-error.h"
 #include "adbscope-parse-pm.h"
@@ -31,10 +32,10 @@ adbscope_app_list_build_command (gboolean all)
   /* toybox ps needs -A for every process; toolbox ps (Android < 8) lists
    * them all and rejects -A. */
   /* -f: the APK paths, where the labels and icons are read. */
-  return g_strdup_printf ("pm list packages -f -3 2>/dev/null; echo " SEPARATOR "; "
+  return g_strdup_printf (ADBSCOPE_CMD_PM_LIST_3 " 2>/dev/null; echo " SEPARATOR "; "
                           "%s echo " SEPARATOR "; "
-                          "ps -A -o PID,NAME 2>/dev/null || ps",
-                          all ? "pm list packages -f 2>/dev/null;" : "");
+                          ADBSCOPE_CMD_PS_PIDS " 2>/dev/null || ps",
+                          all ? ADBSCOPE_CMD_PM_LIST_ALL " 2>/dev/null;" : "");
 }
 
 int

@@ -46,3 +46,5 @@
 #include "adbscope-screenshot.h"
 #include "adbscope-screenshot-collector.h"
 #include "adbscope-parse-screencap.h"
+#include "adbscope-device-commands.h"
+#include "adbscope-device-capture.h"

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "adbscope-device-commands.h"
 #include "adbscope-delta.h"
 #include "adbscope-error.h"
 #include "adbscope-fast-collector.h"
@@ -119,22 +120,22 @@ build_command (AdbscopeCollector *collector,
    * and at once after one of the app's processes went away. */
   if (tick % PS_EVERY == 0 || self->want_ps)
     {
-      g_string_append_printf (cmd, "ps -A -o PID,NAME 2>/dev/null | grep -F -e PID -e %s; echo " PS_END_MARK "; ",
+      g_string_append_printf (cmd, ADBSCOPE_CMD_PS_PIDS " 2>/dev/null | grep -F -e PID -e %s; echo " PS_END_MARK "; ",
                               adbscope_collector_get_package (collector));
       self->want_ps = FALSE;
     }
   if (self->pid > 0)
     pid_text = g_strdup_printf ("%d", self->pid);
   else
-    g_string_append_printf (cmd, "p=$(pidof -s %s); echo \"pidof:$p\"; ",
+    g_string_append_printf (cmd, "p=$(" ADBSCOPE_CMD_PIDOF "); echo \"pidof:$p\"; ",
                             adbscope_collector_get_package (collector));
   pid_ref = self->pid > 0 ? pid_text : "$p";
 
   /* LC_ALL=C: GNU grep in a UTF-8 locale prints "binary file matches"
    * instead of a thread name cut mid-character (toybox ignores it). */
-  g_string_append (cmd, "LC_ALL=C grep -H '' /proc/uptime /proc/stat /proc/meminfo /proc/net/dev");
+  g_string_append (cmd, "LC_ALL=C grep -H '' " ADBSCOPE_FILES_FAST);
   if (self->read_psi)
-    g_string_append (cmd, " /proc/pressure/memory");
+    g_string_append (cmd, " " ADBSCOPE_FILE_PSI_MEMORY);
   g_string_append_printf (cmd, " /proc/%s/stat /proc/%s/status /proc/%s/task/*/stat",
                           pid_ref, pid_ref, pid_ref);
   for (guint i = 0; i < self->others->len; i++)
@@ -144,7 +145,7 @@ build_command (AdbscopeCollector *collector,
       g_string_append_printf (cmd, " /proc/%d/stat /proc/%d/status /proc/%d/task/*/stat", opid, opid, opid);
     }
   if (self->n_max_freq > 0)
-    g_string_append (cmd, " /sys/devices/system/cpu/cpu*/cpufreq/scaling_cur_freq");
+    g_string_append (cmd, " " ADBSCOPE_FILES_CPUFREQ_CUR);
   /* sysfs paths from the probe's own list: no quoting needed */
   if (self->gpu_busy_path != NULL)
     g_string_append_printf (cmd, " %s", self->gpu_busy_path);

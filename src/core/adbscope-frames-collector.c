@@ -24,6 +24,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "adbscope-device-commands.h"
 #include "adbscope-delta.h"
 #include "adbscope-error.h"
 #include "adbscope-frames-collector.h"
@@ -88,12 +89,12 @@ build_command (AdbscopeCollector *collector,
   g_autoptr(GString) cmd = g_string_new (NULL);
 
   /* `read` is a builtin: no fork between the clock and the dump. */
-  g_string_append_printf (cmd, "read __u < /proc/uptime; echo \"uptime:$__u\"; dumpsys gfxinfo %s framestats",
+  g_string_append_printf (cmd, "read __u < /proc/uptime; echo \"uptime:$__u\"; " ADBSCOPE_CMD_GFXINFO,
                           adbscope_collector_get_package (collector));
 
   if (self->want_list || self->layers->len == 0 || tick - self->last_list_tick >= SF_LIST_EVERY)
     {
-      g_string_append (cmd, "; echo " SF_LIST_MARK "; dumpsys SurfaceFlinger --list 2>&1");
+      g_string_append (cmd, "; echo " SF_LIST_MARK "; " ADBSCOPE_CMD_SF_LIST " 2>&1");
       self->last_list_tick = tick;
       self->want_list = FALSE;
     }
@@ -104,7 +105,7 @@ build_command (AdbscopeCollector *collector,
       const AdbscopeSfLayer *l = g_ptr_array_index (self->asked, i);
       g_autofree char *quoted = g_shell_quote (l->name);
 
-      g_string_append_printf (cmd, "; echo " SF_LATENCY_MARK "%u; dumpsys SurfaceFlinger --latency %s", i, quoted);
+      g_string_append_printf (cmd, "; echo " SF_LATENCY_MARK "%u; " ADBSCOPE_CMD_SF_LATENCY " %s", i, quoted);
     }
   return g_string_free (g_steal_pointer (&cmd), FALSE);
 }

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "adbscope-device-commands.h"
 #include "adbscope-error.h"
 #include "adbscope-meminfo-collector.h"
 #include "adbscope-parse-meminfo.h"
@@ -131,12 +132,12 @@ build_command (AdbscopeCollector *collector,
   AdbscopeMeminfoCollector *self = ADBSCOPE_MEMINFO_COLLECTOR (collector);
   GString *cmd = g_string_new (NULL);
 
-  g_string_append_printf (cmd, "dumpsys meminfo %s", adbscope_collector_get_package (collector));
+  g_string_append_printf (cmd, ADBSCOPE_CMD_MEMINFO, adbscope_collector_get_package (collector));
   for (guint i = 0; self->others != NULL && self->others[i] != NULL; i++)
     {
       g_autofree char *quoted = g_shell_quote (self->others[i]);
 
-      g_string_append_printf (cmd, "; dumpsys meminfo %s", quoted);
+      g_string_append_printf (cmd, "; " ADBSCOPE_CMD_MEMINFO, quoted);
     }
   return g_string_free (cmd, FALSE);
 }

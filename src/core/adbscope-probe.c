@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "adbscope-device-commands.h"
 #include "adbscope-error.h"
 #include "adbscope-parse-gpu.h"
 #include "adbscope-parse-grep.h"
@@ -39,12 +40,8 @@ static const char * const source_services[ADBSCOPE_N_SOURCES] = {
   [ADBSCOPE_SOURCE_ALARMS] = "alarm",
 };
 
-#define KGSL_DIR "/sys/class/kgsl/kgsl-3d0"
+#define KGSL_DIR ADBSCOPE_KGSL_DIR
 
-static const char * const props[] = {
-  "ro.build.version.sdk", "ro.build.version.release", "ro.product.model",
-  "ro.product.manufacturer", "ro.product.cpu.abi", "ro.product.device",
-};
 
 const char *
 adbscope_source_to_key (AdbscopeSource source)
@@ -58,31 +55,25 @@ adbscope_source_to_key (AdbscopeSource source)
 char *
 adbscope_probe_build_command (const char *package)
 {
+  const char * const *props = adbscope_device_commands_props ();
+  const char * const *services = adbscope_device_commands_services ();
   GString *cmd = g_string_new (NULL);
 
   if (package != NULL)
-    g_string_append_printf (cmd, "echo \"pkgpath:$(pm path %s 2>/dev/null | head -n 1)\"; ", package);
+    g_string_append_printf (cmd, "echo \"pkgpath:$(" ADBSCOPE_CMD_PM_PATH " 2>/dev/null | head -n 1)\"; ", package);
 
-  for (guint i = 0; i < G_N_ELEMENTS (props); i++)
-    g_string_append_printf (cmd, "echo \"prop:%s=$(getprop %s)\"; ", props[i], props[i]);
+  for (guint i = 0; props[i] != NULL; i++)
+    g_string_append_printf (cmd, "echo \"prop:%s=$(" ADBSCOPE_CMD_GETPROP " %s)\"; ", props[i], props[i]);
   g_string_append (cmd, "for s in");
-  for (guint i = 0; i < ADBSCOPE_N_SOURCES; i++)
-    if (source_services[i] != NULL)
-      g_string_append_printf (cmd, " %s", source_services[i]);
-  g_string_append (cmd, "; do echo \"service:$s:$(service check $s 2>&1)\"; done; ");
-  g_string_append (cmd, "echo \"pagesize:$(getconf PAGE_SIZE 2>/dev/null)\"; ");
-  g_string_append (cmd, "echo \"refresh:$(dumpsys SurfaceFlinger --latency 2>/dev/null | head -n 1)\"; ");
+  for (guint i = 0; services[i] != NULL; i++)
+    g_string_append_printf (cmd, " %s", services[i]);
+  g_string_append (cmd, "; do echo \"service:$s:$(" ADBSCOPE_CMD_SERVICE_CHECK " $s 2>&1)\"; done; ");
+  g_string_append (cmd, "echo \"pagesize:$(" ADBSCOPE_CMD_PAGE_SIZE " 2>/dev/null)\"; ");
+  g_string_append (cmd, "echo \"refresh:$(" ADBSCOPE_CMD_SF_LATENCY " 2>/dev/null | head -n 1)\"; ");
   /* Builtins only: which GPU nodes exist (readable or not). */
-  g_string_append (cmd, "for d in " KGSL_DIR " /sys/class/devfreq/*; do [ -e \"$d\" ] && echo \"gpudir:$d\"; done; ");
+  g_string_append (cmd, "for d in " ADBSCOPE_GPU_DIRS "; do [ -e \"$d\" ] && echo \"gpudir:$d\"; done; ");
   /* The files last: grep -H lines, read by the same splitter as the fast loop. */
-  g_string_append (cmd, "grep -H '' /sys/devices/system/cpu/present"
-                        " /sys/devices/system/cpu/cpu[0-9]*/cpufreq/related_cpus"
-                        " /sys/devices/system/cpu/cpu[0-9]*/cpufreq/cpuinfo_max_freq"
-                        " /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_cur_freq"
-                        " " KGSL_DIR "/gpu_busy_percentage " KGSL_DIR "/gpubusy"
-                        " " KGSL_DIR "/gpuclk " KGSL_DIR "/max_gpuclk"
-                        " /sys/class/devfreq/*/cur_freq /sys/class/devfreq/*/max_freq"
-                        " /proc/pressure/memory /proc/stat 2>/dev/null");
+  g_string_append (cmd, "grep -H '' " ADBSCOPE_FILES_PROBE " 2>/dev/null");
   return g_string_free (cmd, FALSE);
 }
 

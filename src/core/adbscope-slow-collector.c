@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "adbscope-device-commands.h"
 #include "adbscope-parse-battery.h"
 #include "adbscope-parse-deviceidle.h"
 #include "adbscope-parse-grep.h"
@@ -25,7 +26,7 @@
 #include "adbscope-slow-collector.h"
 #include "adbscope-slow-collector-private.h"
 
-#define POWER_SUPPLY "/sys/class/power_supply/battery"
+#define POWER_SUPPLY ADBSCOPE_POWER_SUPPLY
 
 struct _AdbscopeSlowCollector
 {
@@ -65,23 +66,23 @@ _adbscope_slow_collector_command (AdbscopeSlowCollector *self,
   GString *cmd = g_string_new (NULL);
 
   if (tick % 2 == 0)
-    g_string_append (cmd, "echo ___S:battery___; dumpsys battery; echo ___S:power___; "
-                          "grep -H '' " POWER_SUPPLY "/current_now " POWER_SUPPLY "/voltage_now 2>/dev/null; ");
+    g_string_append (cmd, "echo ___S:battery___; " ADBSCOPE_CMD_BATTERY "; echo ___S:power___; "
+                          "grep -H '' " ADBSCOPE_FILES_POWER " 2>/dev/null; ");
   else if (self->thermal)
-    g_string_append (cmd, "echo ___S:thermal___; dumpsys thermalservice; ");
+    g_string_append (cmd, "echo ___S:thermal___; " ADBSCOPE_CMD_THERMAL "; ");
   if (tick % 5 == 0)
     {
-      g_string_append (cmd, "echo ___S:ps___; ps -A -o PID,PPID,RSS,NAME; ");
+      g_string_append (cmd, "echo ___S:ps___; " ADBSCOPE_CMD_PS_SLOW "; ");
       if (self->doze)
-        g_string_append (cmd, "echo ___S:deviceidle___; dumpsys deviceidle; ");
-      g_string_append_printf (cmd, "echo ___S:bucket___; am get-standby-bucket %s 2>&1; ", package);
+        g_string_append (cmd, "echo ___S:deviceidle___; " ADBSCOPE_CMD_DEVICEIDLE "; ");
+      g_string_append_printf (cmd, "echo ___S:bucket___; " ADBSCOPE_CMD_BUCKET " 2>&1; ", package);
     }
   if (tick % 10 == 0)
     {
       if (self->jobs)
-        g_string_append_printf (cmd, "echo ___S:jobs___; dumpsys jobscheduler %s; ", package);
+        g_string_append_printf (cmd, "echo ___S:jobs___; " ADBSCOPE_CMD_JOBS "; ", package);
       if (self->alarms)
-        g_string_append (cmd, "echo ___S:alarms___; dumpsys alarm; ");
+        g_string_append (cmd, "echo ___S:alarms___; " ADBSCOPE_CMD_ALARMS "; ");
     }
   if (cmd->len == 0)
     {

@@ -33,6 +33,7 @@ typedef struct _AdbscopeSimStream     AdbscopeSimStream;
 typedef struct _AdbscopeSimApp        AdbscopeSimApp;
 typedef struct _AdbscopeSimNetwork    AdbscopeSimNetwork;
 typedef struct _AdbscopeSimHostCommand AdbscopeSimHostCommand;
+typedef struct _AdbscopeSimReplay     AdbscopeSimReplay;
 
 /* What a service does with its stream.  Every callback is optional. */
 typedef struct
@@ -89,6 +90,10 @@ struct _AdbscopeSimDevice
   int                       startup_ms;  /* the demo apps' time to their first frame */
   AdbscopeSimNetwork       *network;     /* --network, or NULL */
   AdbscopeSimTraffic        demo_traffic;/* what the demo app does with a network */
+  AdbscopeSimReplay        *replay;      /* --replay DIR, or NULL */
+  char                     *replay_proc_dir;  /* bound over /proc, or NULL */
+  char                     *replay_sys_dir;   /* bound over /sys */
+  char                     *replay_hostproc_dir; /* the real /proc, for /proc/self */
 
   gint64                    stall_until; /* monotonic µs; bytes to the host wait until then */
   GSocketService           *service;
@@ -248,5 +253,33 @@ void      adbscope_sim_host_command_free         (AdbscopeSimHostCommand     *cm
 #define ADBSCOPE_SIM_ENV_SANDBOX "ADBSCOPE_SIM_SANDBOX"
 #define ADBSCOPE_SIM_ENV_PROFILE "ADBSCOPE_SIM_PROFILE"
 #define ADBSCOPE_SIM_ENV_EXE     "ADBSCOPE_SIM_EXE"
+#define ADBSCOPE_SIM_ENV_REPLAY  "ADBSCOPE_SIM_REPLAY"
+
+/* adbscope-sim-replay.c */
+AdbscopeSimReplay *adbscope_sim_replay_load     (const char         *dir,
+                                                 GError            **error);
+void        adbscope_sim_replay_free            (AdbscopeSimReplay  *replay);
+const char *adbscope_sim_replay_get_dir         (AdbscopeSimReplay  *replay);
+const char *adbscope_sim_replay_get_package     (AdbscopeSimReplay  *replay);
+int         adbscope_sim_replay_get_pid         (AdbscopeSimReplay  *replay);
+char       *adbscope_sim_replay_banner          (AdbscopeSimReplay  *replay,
+                                                 gboolean            shell_v2);
+gboolean    adbscope_sim_replay_prepare         (AdbscopeSimDevice  *device,
+                                                 GError            **error);
+void        adbscope_sim_replay_tick            (AdbscopeSimDevice  *device);
+void        adbscope_sim_replay_get_dirs        (AdbscopeSimReplay  *replay,
+                                                 const char        **proc_dir,
+                                                 const char        **sys_dir,
+                                                 const char        **hostproc_dir);
+char       *adbscope_sim_replay_offset          (const char         *path,
+                                                 const char         *text,
+                                                 const char         *first,
+                                                 const char         *last,
+                                                 guint               repeats,
+                                                 guint64             cycle);
+int         adbscope_sim_replay_tool            (const char         *sandbox,
+                                                 const char         *dir,
+                                                 int                 argc,
+                                                 char              **argv);
 
 G_END_DECLS

@@ -298,6 +298,51 @@ tool_script (AdbscopeSimDevice *device,
   return g_strdup_printf ("#!/bin/sh\nexec %s sim-tool %s \"$@\"\n", exe, name);
 }
 
+/* What a phone's toybox has, from the host; anything else is "not found". */
+static const char * const replay_utilities[] = {
+  "grep", "cat", "head", "tail", "sed", "awk", "cut", "tr", "wc", "sort", "uniq", "ls", "sleep", "date",
+  "echo", "printf", "id", "uname", "mkdir", "rm", "rmdir", "cp", "mv", "touch", "dd", "chmod", "ln", "env",
+  "kill", "true", "false", "test", "[", "xargs", "find", "md5sum", "sha1sum", "base64", "stat", "readlink",
+  "basename", "dirname", "which", "timeout", "nproc", "tee", "od", "expr", "seq", "yes", "du", "df", "sh",
+};
+
+/* The replay's shell: bash (its handler says "not found" as a phone's
+ * mksh does), the toybox-like utilities, the capture's trees. */
+static gboolean
+replay_create (AdbscopeSimDevice  *device,
+               const char         *bin,
+               GError            **error)
+{
+  g_autofree char *xbin = g_build_filename (device->sandbox, "xbin", NULL);
+  g_autofree char *rc = g_build_filename (device->fs_root, ".bashrc", NULL);
+  const char *proc_dir, *sys_dir, *hostproc_dir;
+
+  g_mkdir_with_parents (xbin, 0755);
+  for (guint i = 0; i < G_N_ELEMENTS (replay_utilities); i++)
+    {
+      g_autofree char *host = g_find_program_in_path (replay_utilities[i]);
+      g_autofree char *link = g_build_filename (xbin, replay_utilities[i], NULL);
+
+      if (host != NULL && symlink (host, link) != 0 && errno != EEXIST)
+        {
+          int e = errno;
+
+          g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO, "%s: %s", link, g_strerror (e));
+          return FALSE;
+        }
+    }
+  if (!g_file_set_contents (rc, "command_not_found_handle () { printf '/system/bin/sh: %s: not found\n' \"$1\" >&2; return 127; }\n"
+                                "PS1='# '\n", -1, error))
+    return FALSE;
+  if (!adbscope_sim_replay_prepare (device, error))
+    return FALSE;
+  adbscope_sim_replay_get_dirs (device->replay, &proc_dir, &sys_dir, &hostproc_dir);
+  device->replay_proc_dir = g_strdup (proc_dir);
+  device->replay_sys_dir = g_strdup (sys_dir);
+  device->replay_hostproc_dir = g_strdup (hostproc_dir);
+  return TRUE;
+}
+
 gboolean
 adbscope_sim_sandbox_create (AdbscopeSimDevice *device,
                              GError           **error)
@@ -352,7 +397,12 @@ adbscope_sim_sandbox_create (AdbscopeSimDevice *device,
 
   /* The profile's /sys and /proc, for a private mount namespace. */
   device->use_namespace = TRUE;
-  if (device->use_namespace)
+  if (device->replay != NULL)
+    {
+      if (!replay_create (device, bin, error))
+        return FALSE;
+    }
+  else if (device->use_namespace)
     {
       device->ns_cpu_dir = g_build_filename (device->sandbox, "sys", "cpu", NULL);
       g_mkdir_with_parents (device->ns_cpu_dir, 0755);
@@ -369,12 +419,20 @@ adbscope_sim_sandbox_create (AdbscopeSimDevice *device,
         }
       adbscope_sim_gpu_create (device);
     }
-  if (!check_profile_namespace (device, error))
+  if (device->replay != NULL && !profile_namespace_works (device))
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
+                   _("A replay needs a private mount namespace for the capture's /proc and /sys, "
+                     "and this system gives the simulated device none (no mount privileges, no user namespaces)"));
+      return FALSE;
+    }
+  if (device->replay == NULL && !check_profile_namespace (device, error))
     return FALSE;
 
   {
     g_auto(GStrv) env = g_get_environ ();
-    g_autofree char *path = g_strdup_printf ("%s:/usr/sbin:/usr/bin:/sbin:/bin", bin);
+    g_autofree char *path = device->replay != NULL ? g_strdup_printf ("%s:%s/xbin", bin, device->sandbox)
+                            : g_strdup_printf ("%s:/usr/sbin:/usr/bin:/sbin:/bin", bin);
     g_autofree char *tmpdir = g_build_filename (device->sandbox, "tmp", NULL);
     g_autofree char *profile = g_strdup (device->profile->name);
 
@@ -389,6 +447,21 @@ adbscope_sim_sandbox_create (AdbscopeSimDevice *device,
     env = g_environ_setenv (env, ADBSCOPE_SIM_ENV_SANDBOX, device->sandbox, TRUE);
     env = g_environ_setenv (env, ADBSCOPE_SIM_ENV_PROFILE, profile, TRUE);
     env = g_environ_setenv (env, ADBSCOPE_SIM_ENV_EXE, device->self_exe, TRUE);
+    if (device->replay != NULL)
+      {
+        g_autofree char *rc = g_build_filename (device->fs_root, ".bashrc", NULL);
+
+        env = g_environ_setenv (env, ADBSCOPE_SIM_ENV_REPLAY, adbscope_sim_replay_get_dir (device->replay), TRUE);
+        env = g_environ_setenv (env, "BASH_ENV", rc, TRUE);
+        /* LeakSanitizer (sanitizer builds) walks /proc/PID/task at exit,
+         * which the capture's /proc does not have. */
+        {
+          const char *asan = g_environ_getenv (env, "ASAN_OPTIONS");
+          g_autofree char *opts = g_strconcat (asan != NULL ? asan : "", asan != NULL ? ":" : "", "detect_leaks=0", NULL);
+
+          env = g_environ_setenv (env, "ASAN_OPTIONS", opts, TRUE);
+        }
+      }
     env = g_environ_unsetenv (env, "TERM");
     env = g_environ_unsetenv (env, "ADB");
     env = g_environ_unsetenv (env, "ANDROID_ADB_SERVER_PORT");

@@ -485,6 +485,12 @@ adbscope_sim_enter_profile_namespace (AdbscopeSimDevice *device)
       (mount (NULL, "/proc", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
        mount (NULL, "/sys", NULL, MS_REC | MS_PRIVATE, NULL) != 0))
     return FALSE;
+  /* A replay: the capture's trees instead of /proc and /sys (the real
+   * /proc stays reachable for /proc/self). */
+  if (device->replay_proc_dir != NULL)
+    return mount ("/proc", device->replay_hostproc_dir, NULL, MS_BIND | MS_REC, NULL) == 0 &&
+           mount (device->replay_proc_dir, "/proc", NULL, MS_BIND, NULL) == 0 &&
+           mount (device->replay_sys_dir, "/sys", NULL, MS_BIND, NULL) == 0;
   if (device->ns_empty_dir != NULL &&
       mount (device->ns_empty_dir, "/proc/pressure", NULL, MS_BIND, NULL) != 0)
     return FALSE;
@@ -556,8 +562,10 @@ adbscope_sim_shell_open (AdbscopeSimStream *stream,
   gboolean v2 = FALSE, exec = FALSE, want_pty = FALSE, want_raw = FALSE, pty;
   int child_fds[3] = { -1, -1, -1 };
   int parent_fds[3] = { -1, -1, -1 };
-  const char *argv_cmd[] = { "/bin/sh", "-c", NULL, NULL };
-  const char *argv_login[] = { "/bin/sh", "-", NULL };
+  /* A replay runs bash: its command_not_found_handle answers as a phone. */
+  const char *shell = device->replay != NULL ? "/bin/bash" : "/bin/sh";
+  const char *argv_cmd[] = { shell, "-c", NULL, NULL };
+  const char *argv_login[] = { shell, "-", NULL };
   ShellSession *s;
   GPid pid;
 

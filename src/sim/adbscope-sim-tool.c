@@ -1860,6 +1860,8 @@ adbscope_sim_tool_main (int    argc,
   name = argv[1];
   argc -= 1;
   argv += 1;
+  if (g_getenv (ADBSCOPE_SIM_ENV_REPLAY) != NULL)
+    return adbscope_sim_replay_tool (tool.sandbox, g_getenv (ADBSCOPE_SIM_ENV_REPLAY), argc, argv);
 
   if (g_str_equal (name, "getprop"))
     return tool_getprop (&tool, argc, argv);

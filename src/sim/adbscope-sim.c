@@ -93,6 +93,11 @@ print_ready_line (SimRun *run)
   json_builder_add_string_value (builder, device->profile->name);
   json_builder_set_member_name (builder, "sandbox");
   json_builder_add_string_value (builder, device->sandbox);
+  if (device->replay != NULL)
+    {
+      json_builder_set_member_name (builder, "replay");
+      json_builder_add_string_value (builder, adbscope_sim_replay_get_dir (device->replay));
+    }
   json_builder_set_member_name (builder, "app_pids");
   json_builder_begin_object (builder);
   g_hash_table_iter_init (&iter, device->apps);
@@ -100,6 +105,12 @@ print_ready_line (SimRun *run)
     {
       json_builder_set_member_name (builder, key);
       json_builder_add_int_value (builder, adbscope_sim_apps_get_pid (device, key));
+    }
+  if (device->replay != NULL && adbscope_sim_replay_get_package (device->replay) != NULL &&
+      adbscope_sim_replay_get_pid (device->replay) > 0)
+    {
+      json_builder_set_member_name (builder, adbscope_sim_replay_get_package (device->replay));
+      json_builder_add_int_value (builder, adbscope_sim_replay_get_pid (device->replay));
     }
   json_builder_end_object (builder);
   if (device->network != NULL || run->network_reason != NULL)
@@ -292,7 +303,12 @@ on_quit_signal (gpointer user_data)
 static gboolean
 on_tick (gpointer user_data)
 {
-  adbscope_sim_sandbox_tick (user_data);
+  AdbscopeSimDevice *device = user_data;
+
+  if (device->replay != NULL)
+    adbscope_sim_replay_tick (device);
+  else
+    adbscope_sim_sandbox_tick (device);
   return G_SOURCE_CONTINUE;
 }
 
@@ -449,6 +465,7 @@ adbscope_sim_main (int    argc,
   gboolean network = FALSE, try_network = FALSE, agent_installed = FALSE;
   g_autofree char *vpn_consent = NULL;
   g_autofree char *demo_traffic = NULL;
+  g_autofree char *replay_dir = NULL;
   GOptionEntry entries[] = {
     { "port", 'p', 0, G_OPTION_ARG_INT, &port, N_("TCP port on 127.0.0.1 (0 picks a free one)"), N_("PORT") },
     { "profile", 0, 0, G_OPTION_ARG_STRING, &profile_name, N_("Device profile: pixel-14, legacy-8, tablet-13, redmi-13"), N_("NAME") },
@@ -466,6 +483,7 @@ adbscope_sim_main (int    argc,
     { "vpn-consent", 0, 0, G_OPTION_ARG_STRING, &vpn_consent, N_("How the user answers the agent's VPN dialog: accept (default) or deny"), N_("ANSWER") },
     { "agent-installed", 0, 0, G_OPTION_ARG_NONE, &agent_installed, N_("Start with the agent app installed"), NULL },
     { "demo-traffic", 0, 0, G_OPTION_ARG_STRING, &demo_traffic, N_("The demo app's traffic with a network: auto (a round every 10 s, default), manual (a round per “traffic-round” command) or off"), N_("MODE") },
+    { "replay", 0, 0, G_OPTION_ARG_FILENAME, &replay_dir, N_("Answer from a capture of “adbscope capture-device” instead of the demo"), N_("DIR") },
     { NULL }
   };
 
@@ -517,6 +535,16 @@ adbscope_sim_main (int    argc,
                                     "features=%scmd,fixed_push_mkdir",
                                     device->profile->product, device->profile->model,
                                     device->profile->device, legacy_shell ? "" : "shell_v2,");
+  if (replay_dir != NULL)
+    {
+      if (game || app_specs != NULL || apk_files != NULL || network || try_network || agent_installed)
+        return print_error (ADBSCOPE_ERROR_USAGE, _("--replay answers from the capture only: it takes no apps, APKs or network"));
+      device->replay = adbscope_sim_replay_load (replay_dir, &error);
+      if (device->replay == NULL)
+        return print_error (error->domain == ADBSCOPE_ERROR ? error->code : ADBSCOPE_ERROR_IO, error->message);
+      g_free (device->banner);
+      device->banner = adbscope_sim_replay_banner (device->replay, !legacy_shell);
+    }
   device->apps = g_hash_table_new (g_str_hash, g_str_equal);
   device->sessions = g_hash_table_new (NULL, NULL);
   device->loop = g_main_loop_new (NULL, FALSE);
@@ -568,7 +596,7 @@ adbscope_sim_main (int    argc,
   if (agent_installed)
     adbscope_sim_packages_install_agent (device);
 
-  if (!adbscope_sim_apps_add (device, ADBSCOPE_SIM_DEMO_PACKAGE, NULL, &error))
+  if (device->replay == NULL && !adbscope_sim_apps_add (device, ADBSCOPE_SIM_DEMO_PACKAGE, NULL, &error))
     {
       run.exit_code = print_error (ADBSCOPE_ERROR_FAILED, error->message);
       goto out;
@@ -653,6 +681,10 @@ out:
   g_free (run.adb);
   g_free (run.serial);
   g_free (device->banner);
+  g_clear_pointer (&device->replay, adbscope_sim_replay_free);
+  g_free (device->replay_proc_dir);
+  g_free (device->replay_sys_dir);
+  g_free (device->replay_hostproc_dir);
   g_hash_table_unref (device->apps);
   g_hash_table_unref (device->sessions);
   g_main_loop_unref (device->loop);

@@ -193,6 +193,80 @@ test_samsung_sdhms (void)
   g_assert_cmpint (g_array_index (th->cooling_devices, AdbscopeThermalCoolingDevice, 0).type, ==, 2);
 }
 
+/* Thermal HAL variants from memfault/bort's parser tests (SOURCES.md). */
+static void
+test_aidl1_samsung (void)
+{
+  g_autoptr(AdbscopeThermal) th = parse_repo_fixture ("samsung-thermalhal-aidl1-thresholds-memfault-bort.txt");
+  double v;
+
+  g_assert_cmpstr (th->hal_version, ==, "ThermalHAL AIDL 1");
+  g_assert_cmpint (th->hal_connected, ==, 1);
+  g_assert_cmpuint (th->cached->len, ==, 6);
+  g_assert_cmpuint (th->current->len, ==, 6);
+  /* an empty cooling list, then threshold lines that are not temperatures */
+  g_assert_cmpuint (th->cooling_devices->len, ==, 0);
+  g_assert_cmpstr (temp_at (th->current, 0)->name, ==, "AP");
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_CPU, &v));
+  g_assert_cmpfloat_with_epsilon (v, 34.6, 1e-9);
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_BATTERY, &v));
+  g_assert_cmpfloat_with_epsilon (v, 25.2, 1e-9);
+}
+
+static void
+test_qcom_bcl_npu (void)
+{
+  g_autoptr(AdbscopeThermal) th = parse_repo_fixture ("qcom-bcl-nsp-cooling-devices-memfault-bort.txt");
+  double v;
+
+  g_assert_cmpstr (th->hal_version, ==, "ThermalHAL 2.0");
+  g_assert_cmpuint (th->current->len, ==, 14);
+  g_assert_cmpuint (th->cooling_devices->len, ==, 12);
+  g_assert_cmpint (temp_at (th->current, 0)->type, ==, ADBSCOPE_THERMAL_TYPE_BCL_PERCENTAGE);
+  g_assert_cmpfloat_with_epsilon (temp_at (th->current, 7)->value, 4.384, 1e-9);
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_NPU, &v));
+  g_assert_cmpfloat_with_epsilon (v, 34.7, 1e-9);
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_CPU, &v));
+  g_assert_cmpfloat_with_epsilon (v, 36.2, 1e-9);
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_GPU, &v));
+  g_assert_cmpfloat_with_epsilon (v, 34.3, 1e-9);
+  g_assert_cmpstr (g_array_index (th->cooling_devices, AdbscopeThermalCoolingDevice, 3).name, ==, "cdsp_hw");
+}
+
+static void
+test_hidl_thresholds_throttling (void)
+{
+  g_autoptr(AdbscopeThermal) th = parse_repo_fixture ("hidl-struct-thresholds-throttling-memfault-bort.txt");
+  double v;
+
+  g_assert_cmpint (th->status, ==, ADBSCOPE_THERMAL_STATUS_MODERATE);
+  g_assert_cmpuint (th->current->len, ==, 11);
+  g_assert_cmpint (temp_at (th->current, 1)->status, ==, 2);
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_SKIN, &v));
+  g_assert_cmpfloat_with_epsilon (v, 44.637, 1e-9);
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_CPU, &v));
+  g_assert_cmpfloat_with_epsilon (v, 48.2, 1e-9);
+  /* throttled cooling devices, and the HIDL-struct thresholds are no device */
+  g_assert_cmpuint (th->cooling_devices->len, ==, 9);
+  g_assert_cmpint (g_array_index (th->cooling_devices, AdbscopeThermalCoolingDevice, 0).value, ==, 11);
+  g_assert_cmpstr (g_array_index (th->cooling_devices, AdbscopeThermalCoolingDevice, 8).name, ==, "thermal-cpufreq-1");
+}
+
+static void
+test_names_with_spaces (void)
+{
+  g_autoptr(AdbscopeThermal) th = parse_repo_fixture ("emulator-names-with-spaces-memfault-bort.txt");
+  double v;
+
+  g_assert_cmpuint (th->current->len, ==, 1);
+  g_assert_cmpstr (temp_at (th->current, 0)->name, ==, "test temperature sensor");
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_SKIN, &v));
+  g_assert_cmpfloat_with_epsilon (v, 30.8, 1e-9);
+  g_assert_cmpuint (th->cooling_devices->len, ==, 1);
+  g_assert_cmpstr (g_array_index (th->cooling_devices, AdbscopeThermalCoolingDevice, 0).name, ==, "test cooling device");
+  g_assert_cmpint (g_array_index (th->cooling_devices, AdbscopeThermalCoolingDevice, 0).value, ==, 100);
+}
+
 static void
 test_status_and_nan (void)
 {
@@ -239,6 +313,10 @@ main (int   argc,
   g_test_add_func ("/dumpsys/thermal/aidl3", test_aidl3);
   g_test_add_func ("/dumpsys/thermal/samsung", test_samsung);
   g_test_add_func ("/dumpsys/thermal/samsung-sdhms", test_samsung_sdhms);
+  g_test_add_func ("/dumpsys/thermal/aidl1-samsung", test_aidl1_samsung);
+  g_test_add_func ("/dumpsys/thermal/qcom-bcl-npu", test_qcom_bcl_npu);
+  g_test_add_func ("/dumpsys/thermal/hidl-thresholds-throttling", test_hidl_thresholds_throttling);
+  g_test_add_func ("/dumpsys/thermal/names-with-spaces", test_names_with_spaces);
   g_test_add_func ("/dumpsys/thermal/status-and-nan", test_status_and_nan);
   g_test_add_func ("/dumpsys/thermal/errors", test_errors);
 
