@@ -1280,6 +1280,10 @@ adbscope_session_dispose (GObject *object)
   if (self->shots != NULL)
     g_signal_handlers_disconnect_by_data (self->shots, self);
   g_clear_object (&self->shots);
+  /* A capture may hold the network model past the session (its agent link
+   * ends a moment later, with a gap): it must not call back into a
+   * session that is gone. */
+  g_signal_handlers_disconnect_by_data (self->network, self);
   g_clear_handle_id (&self->updated_id, g_source_remove);
   if (self->probe_shell)
     adbscope_shell_close (self->probe_shell);

@@ -383,6 +383,21 @@ test_hello_check (void)
   g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_PROTOCOL);
 }
 
+/* A capture holds the session's network model and its link ends after
+ * the window let the session go: the model's gap must not call into the
+ * freed session (it did: a write to freed series, then a signal on a freed
+ * object, when the screenshot tour closed its window). */
+static void
+test_outlives_session (void)
+{
+  AdbscopeSession *session = adbscope_session_new ("serial", "io.github.adbscope.demo");
+  g_autoptr(AdbscopeNetwork) net = g_object_ref (adbscope_session_get_network (session));
+
+  g_object_unref (session);
+  adbscope_network_link_lost (net, g_get_monotonic_time ());
+  g_assert_true (adbscope_network_in_gap (net));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -392,5 +407,6 @@ main (int    argc,
   g_test_add_func ("/network/failures-and-runs", test_failures_and_runs);
   g_test_add_func ("/network/enum-names", test_enum_names);
   g_test_add_func ("/network/hello-check", test_hello_check);
+  g_test_add_func ("/network/outlives-session", test_outlives_session);
   return g_test_run ();
 }
