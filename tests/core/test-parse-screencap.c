@@ -131,6 +131,31 @@ test_refused (void)
 
   g_assert_false (adbscope_parse_screencap (NULL, 0, &cap, &error));
   g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE);
+  g_clear_error (&error);
+
+  /* Not a picture though every chunk is whole (found by fuzz-screencap):
+   * an IHDR of 9 bytes instead of 13, and no IDAT; and a sound IHDR with
+   * no IDAT after it. */
+  {
+    static const guint8 sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    static const guint8 ihdr[13] = { 0, 0, 0, 3, 0, 0, 0, 2, 8, 2, 0, 0, 0 };
+    g_autoptr(GByteArray) short_ihdr = g_byte_array_new ();
+    g_autoptr(GByteArray) no_idat = g_byte_array_new ();
+
+    g_byte_array_append (short_ihdr, sig, 8);
+    chunk (short_ihdr, "IHDR", ihdr, 9);
+    chunk (short_ihdr, "IDAT", ihdr, 4);
+    chunk (short_ihdr, "IEND", NULL, 0);
+    g_assert_false (adbscope_parse_screencap (short_ihdr->data, short_ihdr->len, &cap, &error));
+    g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE);
+    g_clear_error (&error);
+
+    g_byte_array_append (no_idat, sig, 8);
+    chunk (no_idat, "IHDR", ihdr, 13);
+    chunk (no_idat, "IEND", NULL, 0);
+    g_assert_false (adbscope_parse_screencap (no_idat->data, no_idat->len, &cap, &error));
+    g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE);
+  }
 }
 
 int

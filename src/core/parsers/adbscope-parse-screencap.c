@@ -57,7 +57,8 @@ children_ticks (const char *line)
  * @data: what the command wrote, whole
  *
  * Fails (parse) when there is no complete PNG in it: no signature, a
- * chunk running past the end, no IEND, or an IHDR that is not first.  The
+ * chunk running past the end, no IEND, no IDAT, or an IHDR that is not
+ * first or not 13 bytes.  The
  * text before the PNG is what the device printed instead of one (the
  * error says it: "screencap: not found", a permission error).
  */
@@ -73,7 +74,7 @@ adbscope_parse_screencap (const guint8      *data,
   g_autofree char *tail = NULL;
   g_auto(GStrv) lines = NULL;
   double before, after;
-  gboolean ihdr = FALSE, iend = FALSE;
+  gboolean ihdr = FALSE, idat = FALSE, iend = FALSE;
 
   g_return_val_if_fail (data != NULL || len == 0, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -99,16 +100,19 @@ adbscope_parse_screencap (const guint8      *data,
       length = be32 (data + pos);
       if (length > 0x7fffffffu || len - pos - 12 < length)
         break;
-      if (memcmp (data + pos + 4, "IHDR", 4) == 0 && pos == start + sizeof png_signature && length >= 8)
+      /* IHDR is first and 13 bytes long (PNG spec 11.2.2) */
+      if (memcmp (data + pos + 4, "IHDR", 4) == 0 && pos == start + sizeof png_signature && length == 13)
         {
           out->width = be32 (data + pos + 8);
           out->height = be32 (data + pos + 12);
           ihdr = TRUE;
         }
+      idat |= memcmp (data + pos + 4, "IDAT", 4) == 0;
       iend = memcmp (data + pos + 4, "IEND", 4) == 0;
       pos += 12 + (gsize) length;
     }
-  if (!ihdr || !iend || out->width == 0 || out->height == 0)
+  /* A picture has its pixels in at least one IDAT. */
+  if (!ihdr || !idat || !iend || out->width == 0 || out->height == 0)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
                    _("The screenshot from the device is cut short or not a PNG (%lu bytes)"),
