@@ -306,6 +306,23 @@ adbscope_chart_layer_get_chart (AdbscopeChartLayer *self)
 }
 
 /**
+ * adbscope_chart_layer_get_hover_distance:
+ *
+ * Returns: how far from the pointer's time a sample still counts as
+ *   hovered: a few pixels or one interval, whichever is wider (µs)
+ */
+gint64
+adbscope_chart_layer_get_hover_distance (AdbscopeChartLayer *self)
+{
+  AdbscopeChart *chart = adbscope_chart_layer_get_chart (self);
+  int width = MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1);
+  gint64 t0, t1;
+
+  adbscope_chart_get_time_window (chart, &t0, &t1);
+  return MAX (adbscope_chart_get_interval (chart), (t1 - t0) * 4 / width);
+}
+
+/**
  * adbscope_chart_layer_value_to_y:
  *
  * Returns: the layer-local y of @value in the chart's value range

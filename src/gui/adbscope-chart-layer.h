@@ -72,6 +72,7 @@ void           adbscope_chart_layer_get_palette_color  (AdbscopeChartLayer *self
                                                         guint               offset,
                                                         GdkRGBA            *color);
 AdbscopeChart *adbscope_chart_layer_get_chart          (AdbscopeChartLayer *self);
+gint64         adbscope_chart_layer_get_hover_distance (AdbscopeChartLayer *self);
 double         adbscope_chart_layer_value_to_y         (AdbscopeChartLayer *self,
                                                         double              value);
 double         adbscope_chart_layer_time_to_x          (AdbscopeChartLayer *self,

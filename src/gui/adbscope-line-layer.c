@@ -175,18 +175,6 @@ adbscope_line_layer_snapshot (GtkWidget   *widget,
   cairo_destroy (cr);
 }
 
-static gint64
-hover_distance (AdbscopeLineLayer *self)
-{
-  AdbscopeChart *chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self));
-  int width = MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1);
-  gint64 t0, t1;
-
-  /* Within a few pixels or one interval, whichever is wider. */
-  adbscope_chart_get_time_window (chart, &t0, &t1);
-  return MAX (adbscope_chart_get_interval (chart), (t1 - t0) * 4 / width);
-}
-
 static gboolean
 adbscope_line_layer_get_value_extent (AdbscopeChartLayer *layer,
                                       gint64              t0_us,
@@ -229,7 +217,7 @@ adbscope_line_layer_describe_at (AdbscopeChartLayer *layer,
 
   append_title (layer, text);
   if (self->source != NULL &&
-      adbscope_chart_source_find_nearest (self->source, time_us, hover_distance (self), &sample) &&
+      adbscope_chart_source_find_nearest (self->source, time_us, adbscope_chart_layer_get_hover_distance (ADBSCOPE_CHART_LAYER (self)), &sample) &&
       isfinite (sample.value))
     {
       adbscope_chart_layer_format_value (layer, sample.value, text);
@@ -270,7 +258,7 @@ adbscope_line_layer_snapshot_hover (AdbscopeChartLayer *layer,
   cairo_t *cr;
 
   if (self->source == NULL ||
-      !adbscope_chart_source_find_nearest (self->source, time_us, hover_distance (self), &sample) ||
+      !adbscope_chart_source_find_nearest (self->source, time_us, adbscope_chart_layer_get_hover_distance (ADBSCOPE_CHART_LAYER (self)), &sample) ||
       !isfinite (sample.value))
     return;
 

@@ -119,17 +119,6 @@ adbscope_overlay_layer_snapshot (GtkWidget   *widget,
   cairo_destroy (cr);
 }
 
-static gint64
-hover_distance (AdbscopeOverlayLayer *self)
-{
-  AdbscopeChart *chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self));
-  int width = MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1);
-  gint64 t0, t1;
-
-  adbscope_chart_get_time_window (chart, &t0, &t1);
-  return MAX (adbscope_chart_get_interval (chart), (t1 - t0) * 4 / width);
-}
-
 static gboolean
 adbscope_overlay_layer_get_value_extent (AdbscopeChartLayer *layer,
                                          gint64              t0_us,
@@ -182,7 +171,7 @@ adbscope_overlay_layer_describe_at (AdbscopeChartLayer *layer,
 {
   AdbscopeOverlayLayer *self = ADBSCOPE_OVERLAY_LAYER (layer);
 
-  describe_near (self, time_us, hover_distance (self), text);
+  describe_near (self, time_us, adbscope_chart_layer_get_hover_distance (ADBSCOPE_CHART_LAYER (self)), text);
 }
 
 /* For screen readers: the other run's value at the window's right edge,
@@ -214,7 +203,7 @@ adbscope_overlay_layer_snapshot_hover (AdbscopeChartLayer *layer,
   double px, py;
   cairo_t *cr;
 
-  if (!adbscope_overlay_layer_find_sample (self, time_us, hover_distance (self), &sample))
+  if (!adbscope_overlay_layer_find_sample (self, time_us, adbscope_chart_layer_get_hover_distance (ADBSCOPE_CHART_LAYER (self)), &sample))
     return;
   px = adbscope_chart_layer_time_to_x (layer, sample.time_us);
   py = adbscope_chart_layer_value_to_y (layer, sample.value);

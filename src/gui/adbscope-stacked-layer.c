@@ -252,17 +252,6 @@ adbscope_stacked_layer_add_legend_entries (AdbscopeChartLayer *layer,
     }
 }
 
-static gint64
-hover_distance (AdbscopeStackedLayer *self)
-{
-  AdbscopeChart *chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self));
-  int width = MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1);
-  gint64 t0, t1;
-
-  adbscope_chart_get_time_window (chart, &t0, &t1);
-  return MAX (adbscope_chart_get_interval (chart), (t1 - t0) * 4 / width);
-}
-
 static void
 describe_parts (AdbscopeStackedLayer *self,
                 gint64                time_us,
@@ -276,7 +265,7 @@ describe_parts (AdbscopeStackedLayer *self,
    * stands for them all. */
   if (!current && self->parts->len > 0 &&
       adbscope_chart_source_find_nearest (g_array_index (self->parts, Part, 0).source,
-                                          time_us, hover_distance (self), &first))
+                                          time_us, adbscope_chart_layer_get_hover_distance (ADBSCOPE_CHART_LAYER (self)), &first))
     {
       adbscope_chart_format_time (adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self)),
                                   first.time_us, text);
@@ -291,7 +280,7 @@ describe_parts (AdbscopeStackedLayer *self,
       if (current)
         adbscope_chart_source_get_last (part->source, NULL, &sample.value);
       else
-        adbscope_chart_source_find_nearest (part->source, time_us, hover_distance (self), &sample);
+        adbscope_chart_source_find_nearest (part->source, time_us, adbscope_chart_layer_get_hover_distance (ADBSCOPE_CHART_LAYER (self)), &sample);
 
       if (j != self->parts->len)
         g_string_append (text, separator);
