@@ -324,6 +324,10 @@ struct _AdbscopeAgentEngine {
 
   EngineFlow           **hash;
   EngineFlow            *pending;       /* see engine_flow_defer */
+  /* c.packets_written when the engine last found the TUN empty, moved on by
+   * one for each packet read since: see
+   * engine_tun_burst_spent(). */
+  uint64_t               tun_empty_mark;
   EngineFlow            *live;
   EngineFlow            *closed_head;   /* oldest first */
   EngineFlow            *closed_tail;
@@ -436,6 +440,21 @@ void        engine_tcp_event          (AdbscopeAgentEngine *e,
 void        engine_tcp_tick           (AdbscopeAgentEngine *e,
                                        EngineFlow          *flow,
                                        uint64_t             now_us);
+/* Every segment the engine writes to the app may draw an ACK (the app's
+ * kernel acknowledges each segment in quick-ACK mode), and the app's
+ * packets wait in the TUN's queue until the engine reads them: 500 packets
+ * (the TUN's default txqueuelen, on Linux and on Android, where a VPN app
+ * cannot change it), and what does not fit is dropped.  So the engine
+ * writes at most ENGINE_TUN_BURST packets before it has seen the TUN empty
+ * again; a flow with more to send waits on the pending list meanwhile. */
+#define ENGINE_TUN_BURST 192u
+
+static inline bool
+engine_tun_burst_spent (const AdbscopeAgentEngine *e)
+{
+  return e->c.packets_written - e->tun_empty_mark >= ENGINE_TUN_BURST;
+}
+
 void        engine_tcp_pending        (AdbscopeAgentEngine *e,
                                        EngineFlow          *flow);
 void        engine_tcp_free           (EngineTcp *tcp);

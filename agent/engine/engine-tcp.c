@@ -332,6 +332,11 @@ send_down (AdbscopeAgentEngine *e,
 
       if (room == 0)
         break;
+      if (engine_tun_burst_spent (e))
+        {
+          engine_flow_defer (e, f);     /* the rest after the TUN was read */
+          break;
+        }
       if (len > t->mss)
         len = t->mss;
       if (len > room)

@@ -372,16 +372,37 @@ engine_flow_defer (AdbscopeAgentEngine *e,
 static void
 run_pending (AdbscopeAgentEngine *e)
 {
-  EngineFlow *f;
+  EngineFlow *f, *list = e->pending;
 
-  while ((f = e->pending) != NULL)
+  /* A flow deferred again while the list runs (its TUN burst was spent)
+   * waits for the next round. */
+  e->pending = NULL;
+  while ((f = list) != NULL)
     {
-      e->pending = f->pending_next;
+      list = f->pending_next;
       f->pending_next = NULL;
       f->pending = false;
       if (f->tcp)
         engine_tcp_pending (e, f);
     }
+}
+
+/* A flow can wait on the pending list across rounds (engine_tun_burst_spent):
+ * it leaves the list before it leaves memory. */
+static void
+pending_remove (AdbscopeAgentEngine *e,
+                EngineFlow          *flow)
+{
+  EngineFlow **pp;
+
+  for (pp = &e->pending; *pp; pp = &(*pp)->pending_next)
+    if (*pp == flow)
+      {
+        *pp = flow->pending_next;
+        flow->pending_next = NULL;
+        flow->pending = false;
+        return;
+      }
 }
 
 void
@@ -973,13 +994,24 @@ drain_queue (AdbscopeAgentEngine *e,
           ReadResult r = read_packet (e, &e->engine_spare, &p);
 
           if (r == READ_NONE)
-            tun_ready = false;
+            {
+              tun_ready = false;
+              e->tun_empty_mark = e->c.packets_written;
+            }
           else if (r == READ_PACKET)
             batch[n++] = p;
         }
       pthread_mutex_unlock (&e->qlock);
       if (n == 0)
-        return false;
+        {
+          /* Flows that waited for the TUN to be read send on now. */
+          if (e->pending != NULL && !engine_tun_burst_spent (e))
+            run_pending (e);
+          return e->pending != NULL;
+        }
+      /* Each packet read left a place in the TUN's queue. */
+      e->tun_empty_mark = e->tun_empty_mark + n < e->c.packets_written
+                          ? e->tun_empty_mark + n : e->c.packets_written;
       atomic_fetch_add (&e->engine_beat, 1);
       for (i = 0; i < n; i++)
         {
@@ -1024,6 +1056,8 @@ tick (AdbscopeAgentEngine *e,
         e->closed_tail = NULL;
       e->n_closed--;
       engine_flow_unhash (e, f);
+      if (f->pending)
+        pending_remove (e, f);
       flow_free (f);
     }
 
@@ -1256,7 +1290,8 @@ adbscope_agent_engine_run (AdbscopeAgentEngine *e)
             }
         }
 
-      more = drain_queue (e, tun_ready);
+      /* Deferred flows wait for the TUN to be found empty: look. */
+      more = drain_queue (e, tun_ready || e->pending != NULL);
       tun_ready = more && tun_ready;
       engine_dns_process_answers (e);
 
