@@ -4,6 +4,7 @@
 
 #include <glib/gstdio.h>
 #include <libsoup/soup.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <fcntl.h>
@@ -1047,16 +1048,44 @@ test_failing_test_leaves_nothing (void)
   g_unlink (spec_file);
 }
 
+/* A slower source's values in a CSV written at a fast interval: the time of
+ * each value (a row's time minus its age) and, row by row, whether it was
+ * shown. */
+typedef struct {
+  int     value_col, age_col;
+  GArray *times;                /* gdouble, seconds, every value seen */
+} SlowColumn;
+
+static gboolean
+slow_column_has_value_near (const SlowColumn *c, double t, double max_age)
+{
+  /* The CSV rounds times to 1 ms: allow that much either way. */
+  for (guint i = 0; i < c->times->len; i++)
+    {
+      double s = g_array_index (c->times, double, i);
+
+      if (s <= t + 0.002 && t - s <= max_age + 0.002)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* At --interval 100ms every row carries the latest PSS and battery level
- * (each valid for its own cadence), with their age. */
+ * (each valid for two periods of its own cadence, 2 s for both here), with
+ * their age.  Checked exactly, whatever the machine's load: a cell is
+ * empty if and only if no value of its source is younger than two periods
+ * at that row's time.  (Kept two fast intervals, as once, ~90 % of the rows
+ * would be empty although a value 0.3 s old exists.) */
 static void
 test_slow_series_at_short_interval (void)
 {
+  const double max_age = 2 * 2.0;
   g_autofree char *csv_path = g_build_filename (runtime_dir, "fast.csv", NULL);
   g_autofree char *out = NULL, *err = NULL, *csv = NULL;
   g_auto(GStrv) lines = NULL;
   g_auto(GStrv) header = NULL;
-  int pss = -1, level = -1, pss_age = -1, rows = 0, full_rows = 0, first_full = -1;
+  SlowColumn cols[2] = { { -1, -1, NULL }, { -1, -1, NULL } };
+  int rows = 0, full_rows = 0;
   int rc;
 
   rc = run_as (NULL, NULL, &out, &err, "record", "-s", adbscope_test_device_get_serial (device),
@@ -1066,42 +1095,79 @@ test_slow_series_at_short_interval (void)
   g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
   lines = g_strsplit (g_strstrip (csv), "\n", -1);
   header = g_strsplit (lines[0], ",", -1);
+  g_assert_cmpstr (header[0], ==, "time_s");
   for (int c = 0; header[c] != NULL; c++)
     {
       if (g_str_equal (header[c], "memory.app_pss_kb"))
-        pss = c;
-      else if (g_str_equal (header[c], "power.battery_level_pct"))
-        level = c;
+        cols[0].value_col = c;
       else if (g_str_equal (header[c], "memory.meminfo_age_s"))
-        pss_age = c;
+        cols[0].age_col = c;
+      else if (g_str_equal (header[c], "power.battery_level_pct"))
+        cols[1].value_col = c;
+      else if (g_str_equal (header[c], "power.age_s"))
+        cols[1].age_col = c;
     }
-  g_assert_cmpint (pss, >, 0);
-  g_assert_cmpint (level, >, 0);
-  g_assert_cmpint (pss_age, >, 0);
+  for (guint k = 0; k < G_N_ELEMENTS (cols); k++)
+    {
+      g_assert_cmpint (cols[k].value_col, >, 0);
+      g_assert_cmpint (cols[k].age_col, >, 0);
+      cols[k].times = g_array_new (FALSE, FALSE, sizeof (double));
+    }
+
+  /* First pass: when each value was taken. */
   for (guint r = 1; lines[r] != NULL; r++)
     {
       g_auto(GStrv) cells = g_strsplit (lines[r], ",", -1);
-      gboolean full = cells[pss][0] != '\0' && cells[level][0] != '\0';
+      double t = g_ascii_strtod (cells[0], NULL);
 
-      if (first_full < 0 && full)
-        first_full = (int) r;
-      if (first_full >= 0)
+      for (guint k = 0; k < G_N_ELEMENTS (cols); k++)
         {
-          rows++;
-          full_rows += full;
-          if (cells[pss_age][0] != '\0')
-            g_assert_cmpfloat (g_ascii_strtod (cells[pss_age], NULL), <=, 2 * 2.0);
+          const char *value = cells[cols[k].value_col], *age = cells[cols[k].age_col];
+          double a;
+
+          /* A value and its age come together or not at all. */
+          g_assert_cmpint (value[0] != '\0', ==, age[0] != '\0');
+          if (value[0] == '\0')
+            continue;
+          a = g_ascii_strtod (age, NULL);
+          g_assert_cmpfloat (a, >=, 0);
+          g_assert_cmpfloat (a, <=, max_age + 0.002);
+          a = t - a;
+          if (cols[k].times->len == 0
+              || fabs (g_array_index (cols[k].times, double, cols[k].times->len - 1) - a) > 0.002)
+            g_array_append_val (cols[k].times, a);
         }
     }
-  g_test_message ("%d of %d rows with PSS and battery from row %d on", full_rows, rows, first_full);
-  g_assert_cmpint (first_full, >, 0);
-  /* 8 s leaves room for a first meminfo answer that a loaded machine
-   * delays by seconds, with 20 rows after it still. */
-  g_assert_cmpint (rows, >=, 20);
-  /* Kept two fast intervals, ~90 % of these rows were empty; now only a
-   * meminfo answer later than two of its periods (a loaded machine) can
-   * leave one empty. */
-  g_assert_cmpint (full_rows * 10, >=, rows * 8);
+
+  /* Second pass: empty exactly where no value is young enough. */
+  for (guint r = 1; lines[r] != NULL; r++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[r], ",", -1);
+      double t = g_ascii_strtod (cells[0], NULL);
+      gboolean full = TRUE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (cols); k++)
+        {
+          gboolean shown = cells[cols[k].value_col][0] != '\0';
+
+          if (shown != slow_column_has_value_near (&cols[k], t, max_age))
+            g_error ("row %u (t=%.3f s): %s is %s, but its latest value is %s", r, t,
+                     header[cols[k].value_col], shown ? "shown" : "empty",
+                     shown ? "too old" : "younger than two periods");
+          full &= shown;
+        }
+      rows++;
+      full_rows += full;
+    }
+  g_test_message ("%d of %d rows with PSS and battery; %u meminfo and %u battery values", full_rows,
+                  rows, cols[0].times->len, cols[1].times->len);
+  /* Not vacuous: 8 s at 2 s periods leaves a loaded machine room for a
+   * first meminfo answer seconds late, and then a second one. */
+  g_assert_cmpint (rows, >=, 40);
+  g_assert_cmpuint (cols[0].times->len, >=, 2);
+  g_assert_cmpuint (cols[1].times->len, >=, 2);
+  for (guint k = 0; k < G_N_ELEMENTS (cols); k++)
+    g_array_unref (cols[k].times);
 }
 
 static void
