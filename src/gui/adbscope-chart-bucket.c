@@ -199,6 +199,85 @@ adbscope_chart_bucket_series (const AdbscopeSeries *series,
   adbscope_chart_bucket_spans (&spans, t0_us, t1_us, interval_us, buckets, width);
 }
 
+/* The stretch of the segment (x0, y0)–(x1, y1) inside each column it
+ * crosses, x0 ≤ x1. */
+static void
+columns_add_segment (AdbscopeChartColumn *columns,
+                     guint                width,
+                     double               x0,
+                     double               y0,
+                     double               x1,
+                     double               y1)
+{
+  double slope = x1 > x0 ? (y1 - y0) / (x1 - x0) : 0;
+
+  for (guint k = (guint) x0; k < width && k <= (guint) x1; k++)
+    {
+      double ya = y0 + (MAX (x0, k) - x0) * slope;
+      double yb = y0 + (MIN (x1, k + 1.0) - x0) * slope;
+
+      columns[k].top = MIN (columns[k].top, MIN (ya, yb));
+      columns[k].bottom = MAX (columns[k].bottom, MAX (ya, yb));
+    }
+}
+
+/**
+ * adbscope_chart_line_columns:
+ * @columns: (out caller-allocates) (array length=width)
+ *
+ * The line through @buckets (each at its column's centre: in at its first
+ * sample, down to min, up to max, out at its last) as one vertical run per
+ * pixel column, which is what the chart layers draw: a spike inside a
+ * column reaches its max there.  Columns without samples between two that
+ * have some carry the straight line across; a gap column breaks it, and
+ * draws nothing.
+ */
+void
+adbscope_chart_line_columns (const AdbscopeChartBucket *buckets,
+                             guint                      width,
+                             double                     height,
+                             double                     min,
+                             double                     max,
+                             AdbscopeChartColumn       *columns)
+{
+  double scale = height / (max - min);
+  double last_x = 0, last_y = 0;
+  gboolean connected = FALSE;
+
+  g_return_if_fail (width == 0 || (buckets != NULL && columns != NULL));
+
+#define Y(v) ((max - (v)) * scale)
+
+  for (guint c = 0; c < width; c++)
+    {
+      columns[c].top = INFINITY;
+      columns[c].bottom = -INFINITY;
+    }
+  for (guint c = 0; c < width; c++)
+    {
+      const AdbscopeChartBucket *b = &buckets[c];
+      double x = c + 0.5;
+
+      if (b->gap)
+        {
+          connected = FALSE;
+          continue;
+        }
+      if (b->count == 0)
+        continue;
+
+      if (connected)
+        columns_add_segment (columns, width, last_x, last_y, x, Y (b->first));
+      columns[c].top = MIN (columns[c].top, Y (MAX (b->max, MAX (b->first, b->last))));
+      columns[c].bottom = MAX (columns[c].bottom, Y (MIN (b->min, MIN (b->first, b->last))));
+      last_x = x;
+      last_y = Y (b->last);
+      connected = TRUE;
+    }
+
+#undef Y
+}
+
 static void
 bucket_add (AdbscopeChartBucket *b,
             double               min,

@@ -69,6 +69,21 @@ void   adbscope_chart_bucket_merge  (AdbscopeChartBucket       *buckets,
                                      const AdbscopeChartBucket *more,
                                      guint                      width);
 
+/* Where the line through a row of buckets runs in each pixel column: from
+ * top to bottom in px down from the plot's top (top > bottom: nothing). */
+typedef struct
+{
+  float top;
+  float bottom;
+} AdbscopeChartColumn;
+
+void   adbscope_chart_line_columns  (const AdbscopeChartBucket *buckets,
+                                     guint                      width,
+                                     double                     height,
+                                     double                     min,
+                                     double                     max,
+                                     AdbscopeChartColumn       *columns);
+
 double adbscope_chart_nice_step     (double                     raw);
 void   adbscope_chart_auto_range    (double                     data_min,
                                      double                     data_max,

@@ -5,6 +5,8 @@
  * enters a column at its first sample, runs down to min, up to max and
  * leaves at its last, so a spike narrower than a pixel still reaches its
  * height.  Gap columns break the line; nothing is drawn at 0 for them.
+ * Each column is one filled box (adbscope_chart_line_columns()), not a
+ * stroked path: see adbscope_line_layer_append_columns().
  */
 #include "config.h"
 
@@ -23,6 +25,7 @@ struct _AdbscopeLineLayer
 
   AdbscopeChartSource *source;
   AdbscopeChartBucket *buckets;
+  AdbscopeChartColumn *columns;
   guint                n_buckets;
   guint                fill : 1;
 };
@@ -54,6 +57,7 @@ bucket (AdbscopeLineLayer *self,
   if ((guint)w > self->n_buckets)
     {
       self->buckets = g_renew (AdbscopeChartBucket, self->buckets, w);
+      self->columns = g_renew (AdbscopeChartColumn, self->columns, w);
       self->n_buckets = w;
     }
 
@@ -65,75 +69,52 @@ bucket (AdbscopeLineLayer *self,
 }
 
 /**
- * adbscope_line_layer_trace:
- * @area: the outline of the filled area instead of the line
+ * adbscope_line_layer_append_columns:
+ * @columns: from adbscope_chart_line_columns()
+ * @dash: columns on and off along the line (0: solid)
  *
- * Appends the path of bucketed columns to @cr (the overlay layer draws
- * the same line, dashed).
+ * Appends the line as one rectangle per pixel column (LINE_WIDTH tall
+ * where it is flat, neighbours of the same extent merged) to @cr: filling
+ * axis-aligned boxes is a small fraction of what stroking the same
+ * polyline costs the software renderer, and every column still reaches
+ * its bucket's min and max.  The overlay layer draws the same, dashed.
  */
 void
-adbscope_line_layer_trace (cairo_t                   *cr,
-                           const AdbscopeChartBucket *buckets,
-                           guint                      width,
-                           double                     height,
-                           double                     min,
-                           double                     max,
-                           gboolean                   area)
+adbscope_line_layer_append_columns (cairo_t                   *cr,
+                                    const AdbscopeChartColumn *columns,
+                                    guint                      width,
+                                    guint                      dash)
 {
-  double scale = height / (max - min);
-  double base = height - (MAX (min, 0) - min) * scale;
-  double run_start = 0, last_x = 0;
-  gboolean connected = FALSE;
+  const double pad = LINE_WIDTH / 2;
 
-#define Y(v) ((max - (v)) * scale)
-
-  for (guint c = 0; c <= width; c++)
+  for (guint c = 0; c < width;)
     {
-      const AdbscopeChartBucket *b = c < width ? &buckets[c] : NULL;
-      double x = c + 0.5;
+      const AdbscopeChartColumn *col = &columns[c];
+      guint end = c + 1;
 
-      if (b == NULL || b->gap)
+      if (col->top > col->bottom || (dash > 0 && (c / dash) % 2 == 1))
         {
-          /* Close the filled run; a stroked run just ends. */
-          if (connected && area)
-            {
-              cairo_line_to (cr, last_x, base);
-              cairo_line_to (cr, run_start, base);
-              cairo_close_path (cr);
-            }
-          connected = FALSE;
+          c++;
           continue;
         }
-      if (b->count == 0)
-        continue;  /* zoomed in between samples: bridge it */
-
-      if (area)
-        {
-          if (!connected)
-            {
-              cairo_move_to (cr, x, base);
-              run_start = x;
-            }
-          cairo_line_to (cr, x, Y (b->max));
-        }
-      else
-        {
-          if (connected)
-            cairo_line_to (cr, x, Y (b->first));
-          else
-            cairo_move_to (cr, x, Y (b->first));
-          if (b->min != b->max)
-            {
-              cairo_line_to (cr, x, Y (b->min));
-              cairo_line_to (cr, x, Y (b->max));
-            }
-          cairo_line_to (cr, x, Y (b->last));
-        }
-      connected = TRUE;
-      last_x = x;
+      while (end < width && columns[end].top == col->top && columns[end].bottom == col->bottom &&
+             (dash == 0 || (end / dash) % 2 == 0))
+        end++;
+      cairo_rectangle (cr, c, col->top - pad, end - c, col->bottom - col->top + 2 * pad);
+      c = end;
     }
+}
 
-#undef Y
+/* The area under the line: from each column's top down to @base. */
+static void
+append_area (cairo_t                   *cr,
+             const AdbscopeChartColumn *columns,
+             guint                      width,
+             double                     base)
+{
+  for (guint c = 0; c < width; c++)
+    if (columns[c].top <= columns[c].bottom && columns[c].top < base)
+      cairo_rectangle (cr, c, columns[c].top, 1, base - columns[c].top);
 }
 
 static void
@@ -154,23 +135,20 @@ adbscope_line_layer_snapshot (GtkWidget   *widget,
 
   adbscope_chart_get_value_range (chart, &min, &max);
   adbscope_chart_layer_get_color (ADBSCOPE_CHART_LAYER (self), &color);
+  adbscope_chart_line_columns (buckets, width, height, min, max, self->columns);
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
 
   if (self->fill)
     {
-      adbscope_line_layer_trace (cr, buckets, width, height, min, max, TRUE);
+      append_area (cr, self->columns, width, height - (MAX (min, 0) - min) * height / (max - min));
       cairo_set_source_rgba (cr, color.red, color.green, color.blue, color.alpha * 0.2);
       cairo_fill (cr);
     }
 
-  adbscope_line_layer_trace (cr, buckets, width, height, min, max, FALSE);
-  /* Round caps: a lone sample between two gaps is still drawn, as a dot. */
-  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  cairo_set_line_width (cr, LINE_WIDTH);
+  adbscope_line_layer_append_columns (cr, self->columns, width, 0);
   gdk_cairo_set_source_rgba (cr, &color);
-  cairo_stroke (cr);
+  cairo_fill (cr);
 
   cairo_destroy (cr);
 }
@@ -280,6 +258,7 @@ adbscope_line_layer_finalize (GObject *object)
 
   g_clear_object (&self->source);
   g_clear_pointer (&self->buckets, g_free);
+  g_clear_pointer (&self->columns, g_free);
 
   G_OBJECT_CLASS (adbscope_line_layer_parent_class)->finalize (object);
 }

@@ -20,7 +20,8 @@
 #include "adbscope-overlay-layer.h"
 #include "adbscope-recording-source.h"
 
-#define LINE_WIDTH 1.5
+/* The other run's line: this many pixel columns drawn, as many left out. */
+#define DASH_COLUMNS 5
 #define OVERLAY_ALPHA 0.85
 
 struct _AdbscopeOverlayLayer
@@ -35,6 +36,7 @@ struct _AdbscopeOverlayLayer
   guint                partner_index;
   gboolean             in_legend;
   AdbscopeChartBucket *buckets;
+  AdbscopeChartColumn *columns;
   guint                n_buckets;
 };
 
@@ -85,7 +87,6 @@ static void
 adbscope_overlay_layer_snapshot (GtkWidget   *widget,
                                  GtkSnapshot *snapshot)
 {
-  static const double dashes[] = { 6, 4 };
   AdbscopeOverlayLayer *self = ADBSCOPE_OVERLAY_LAYER (widget);
   AdbscopeChart *chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self));
   int width = gtk_widget_get_width (widget);
@@ -100,6 +101,7 @@ adbscope_overlay_layer_snapshot (GtkWidget   *widget,
   if ((guint) width > self->n_buckets)
     {
       self->buckets = g_renew (AdbscopeChartBucket, self->buckets, width);
+      self->columns = g_renew (AdbscopeChartColumn, self->columns, width);
       self->n_buckets = width;
     }
   adbscope_chart_get_time_window (chart, &t0, &t1);
@@ -108,14 +110,12 @@ adbscope_overlay_layer_snapshot (GtkWidget   *widget,
   adbscope_chart_get_value_range (chart, &min, &max);
   get_line_color (self, &color);
 
+  adbscope_chart_line_columns (self->buckets, width, height, min, max, self->columns);
+
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  adbscope_line_layer_trace (cr, self->buckets, width, height, min, max, FALSE);
-  cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
-  cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  cairo_set_line_width (cr, LINE_WIDTH);
+  adbscope_line_layer_append_columns (cr, self->columns, width, DASH_COLUMNS);
   gdk_cairo_set_source_rgba (cr, &color);
-  cairo_stroke (cr);
+  cairo_fill (cr);
   cairo_destroy (cr);
 }
 
@@ -239,6 +239,7 @@ adbscope_overlay_layer_finalize (GObject *object)
   g_free (self->series_path);
   g_clear_object (&self->placed);
   g_clear_pointer (&self->buckets, g_free);
+  g_clear_pointer (&self->columns, g_free);
   G_OBJECT_CLASS (adbscope_overlay_layer_parent_class)->finalize (object);
 }
 

@@ -131,8 +131,6 @@ adbscope_stacked_layer_snapshot (GtkWidget   *widget,
 #define Y(v) ((max - (v)) * scale)
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cairo_set_line_width (cr, 1);
-
   for (guint j = 0; j < self->parts->len; j++)
     {
       const double *top = self->values + (gsize)j * width;
@@ -142,35 +140,25 @@ adbscope_stacked_layer_snapshot (GtkWidget   *widget,
 
       part_color (self, j, &color);
 
+      /* One box per column (a run of columns of the same band merged):
+       * filling boxes is far cheaper for the software renderer than a
+       * polygon of the same outline. */
       while (c < width)
         {
-          guint start, end;
+          double b;
+          guint end;
 
-          while (c < width && isnan (top[c]))
-            c++;
-          if (c == width)
-            break;
-          start = c;
-          while (c < width && !isnan (top[c]))
-            c++;
-          end = c;  /* run is [start, end) */
-
-          /* Each column is a pixel wide: use its edges, so a one-column run
-           * is still a visible band. */
-          cairo_move_to (cr, start, Y (top[start]));
-          for (guint k = start; k < end; k++)
+          if (isnan (top[c]))
             {
-              cairo_line_to (cr, k, Y (top[k]));
-              cairo_line_to (cr, k + 1, Y (top[k]));
+              c++;
+              continue;
             }
-          for (guint k = end; k > start; k--)
-            {
-              double b = below != NULL ? below[k - 1] : MAX (min, 0);
-
-              cairo_line_to (cr, k, Y (b));
-              cairo_line_to (cr, k - 1, Y (b));
-            }
-          cairo_close_path (cr);
+          b = below != NULL ? below[c] : MAX (min, 0);
+          for (end = c + 1; end < width && top[end] == top[c] &&
+               (below != NULL ? below[end] : b) == b; end++)
+            ;
+          cairo_rectangle (cr, c, Y (top[c]), end - c, Y (b) - Y (top[c]));
+          c = end;
         }
 
       cairo_set_source_rgba (cr, color.red, color.green, color.blue, color.alpha * FILL_ALPHA);
