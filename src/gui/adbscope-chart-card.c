@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "adbscope-card-frame.h"
 #include "adbscope-chart-bucket.h"
 #include "adbscope-chart-card.h"
 #include "adbscope-line-layer.h"
@@ -24,6 +25,8 @@ struct _AdbscopeChartCard
 {
   GtkWidget       parent_instance;
 
+  GtkWidget      *frame;
+  GtkWidget      *content;
   GtkLabel       *title_label;
   GtkLabel       *value_label;
   GtkStack       *stack;
@@ -502,7 +505,6 @@ adbscope_chart_card_dispose (GObject *object)
   g_clear_object (&self->view);
   g_clear_object (&self->comparison);
   gtk_widget_dispose_template (GTK_WIDGET (self), ADBSCOPE_TYPE_CHART_CARD);
-  /* The header box has no id, so dispose_template leaves it. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   G_OBJECT_CLASS (adbscope_chart_card_parent_class)->dispose (object);
@@ -564,6 +566,7 @@ adbscope_chart_card_class_init (AdbscopeChartCardClass *klass)
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (ADBSCOPE_TYPE_CARD_FRAME);
   g_type_ensure (ADBSCOPE_TYPE_CHART);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/adbscope/Adbscope/adbscope-chart-card.ui");
   gtk_widget_class_bind_template_child (widget_class, AdbscopeChartCard, title_label);
@@ -571,7 +574,9 @@ adbscope_chart_card_class_init (AdbscopeChartCardClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AdbscopeChartCard, stack);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeChartCard, chart);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeChartCard, reason_label);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeChartCard, frame);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeChartCard, content);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "chartcard");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -583,9 +588,6 @@ adbscope_chart_card_init (AdbscopeChartCard *self)
   self->layers = g_ptr_array_new ();
   self->overlays = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
-                                  GTK_ORIENTATION_VERTICAL);
-  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self))), 6);
 }
 
 GtkWidget *

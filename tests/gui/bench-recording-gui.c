@@ -20,6 +20,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <time.h>
 
 #include "adbscope-application.h"
 #include "adbscope-chart-card.h"
@@ -43,7 +44,9 @@ typedef struct
   double      to;
   gboolean    zoom;
   gint64      update_us;
+  gint64      update_cpu_us;
   GArray     *work_us;   /* gint64 per frame */
+  GArray     *cpu_us;    /* of it, CPU time of the main thread (the rest: waiting for a core) */
   GArray     *read_us;   /* of it, reading the file: every source of the Overview */
   GArray     *paint_us;  /* of it, from the end of layout: snapshot and the renderer */
   gint64      paint_start_us;
@@ -82,6 +85,17 @@ read_overview (void)
   return g_get_monotonic_time () - t0;
 }
 
+/* On a shared machine a frame's wall time includes waiting for a core;
+ * its CPU time does not. */
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
 static void
 on_update (GdkFrameClock *clock,
            Sweep         *s)
@@ -95,6 +109,7 @@ on_update (GdkFrameClock *clock,
     }
   f = s->n_steps > 1 ? (double) s->step / (s->n_steps - 1) : 0;
   s->update_us = g_get_monotonic_time ();
+  s->update_cpu_us = thread_cpu_us ();
   if (s->zoom)
     {
       /* geometric: every step the same factor, out and back in */
@@ -138,6 +153,8 @@ on_after_paint (GdkFrameClock *clock,
     }
   w = g_get_monotonic_time () - s->update_us;
   g_array_append_val (s->work_us, w);
+  w = thread_cpu_us () - s->update_cpu_us;
+  g_array_append_val (s->cpu_us, w);
   s->update_us = 0;
 }
 
@@ -169,6 +186,7 @@ run_sweep (JsonBuilder *b,
   s->work_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   s->read_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   s->paint_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  s->cpu_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   u = g_signal_connect (clock, "update", G_CALLBACK (on_update), s);
   p = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), s);
   q = g_signal_connect (clock, "layout", G_CALLBACK (on_layout), s);
@@ -201,6 +219,16 @@ run_sweep (JsonBuilder *b,
   json_builder_add_double_value (b, n ? g_array_index (s->work_us, gint64, n - 1) / 1e3 : 0);
   json_builder_set_member_name (b, "dropped");
   json_builder_add_int_value (b, dropped);
+  g_array_sort (s->cpu_us, compare_int64);
+  if (s->cpu_us->len > 0)
+    {
+      guint m = s->cpu_us->len;
+
+      json_builder_set_member_name (b, "cpu_ms_p50");
+      json_builder_add_double_value (b, g_array_index (s->cpu_us, gint64, m / 2) / 1e3);
+      json_builder_set_member_name (b, "cpu_ms_p95");
+      json_builder_add_double_value (b, g_array_index (s->cpu_us, gint64, MIN (m - 1, m * 95 / 100)) / 1e3);
+    }
   g_array_sort (s->paint_us, compare_int64);
   if (s->paint_us->len > 0)
     {
@@ -223,7 +251,112 @@ run_sweep (JsonBuilder *b,
   g_array_unref (s->work_us);
   g_array_unref (s->read_us);
   g_array_unref (s->paint_us);
+  g_array_unref (s->cpu_us);
   return n ? (double) dropped / n : 1;
+}
+
+/* Where a frame's drawing goes: the window's render node tree, every
+ * leaf drawn alone onto an image (offset by the translations above it,
+ * clips ignored), summed per node type. */
+typedef struct
+{
+  guint  count[GSK_GL_SHADER_NODE + 1];
+  gint64 us[GSK_GL_SHADER_NODE + 1];
+} NodeCensus;
+
+static void
+census_node (GskRenderNode *node,
+             cairo_t       *cr,
+             double         dx,
+             double         dy,
+             NodeCensus    *census)
+{
+  GskRenderNodeType type = gsk_render_node_get_node_type (node);
+  gint64 t0;
+
+  switch ((int) type)
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        census_node (gsk_container_node_get_child (node, i), cr, dx, dy, census);
+      return;
+    case GSK_TRANSFORM_NODE:
+      {
+        float x = 0, y = 0;
+
+        if (gsk_transform_get_category (gsk_transform_node_get_transform (node)) >= GSK_TRANSFORM_CATEGORY_2D_TRANSLATE)
+          gsk_transform_to_translate (gsk_transform_node_get_transform (node), &x, &y);
+        census_node (gsk_transform_node_get_child (node), cr, dx + x, dy + y, census);
+      }
+      return;
+    case GSK_CLIP_NODE:
+      census_node (gsk_clip_node_get_child (node), cr, dx, dy, census);
+      return;
+    case GSK_ROUNDED_CLIP_NODE:
+      census_node (gsk_rounded_clip_node_get_child (node), cr, dx, dy, census);
+      return;
+    case GSK_OPACITY_NODE:
+      census_node (gsk_opacity_node_get_child (node), cr, dx, dy, census);
+      return;
+    case GSK_DEBUG_NODE:
+      census_node (gsk_debug_node_get_child (node), cr, dx, dy, census);
+      return;
+    default:
+      break;
+    }
+  cairo_save (cr);
+  cairo_translate (cr, dx, dy);
+  t0 = g_get_monotonic_time ();
+  gsk_render_node_draw (node, cr);
+  census->us[type] += g_get_monotonic_time () - t0;
+  census->count[type]++;
+  cairo_restore (cr);
+}
+
+static void
+add_census (JsonBuilder *b)
+{
+  static const char *names[] = {
+    [GSK_COLOR_NODE] = "color", [GSK_CAIRO_NODE] = "cairo", [GSK_TEXT_NODE] = "text",
+    [GSK_BORDER_NODE] = "border", [GSK_OUTSET_SHADOW_NODE] = "outset_shadow",
+    [GSK_INSET_SHADOW_NODE] = "inset_shadow", [GSK_TEXTURE_NODE] = "texture",
+    [GSK_LINEAR_GRADIENT_NODE] = "linear_gradient",
+  };
+  GdkPaintable *paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  NodeCensus census = { { 0 } };
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  int w = gtk_widget_get_width (GTK_WIDGET (window)), h = gtk_widget_get_height (GTK_WIDGET (window));
+
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (surface);
+  if (node != NULL)
+    census_node (node, cr, 0, 0, &census);
+  json_builder_set_member_name (b, "frame_nodes");
+  json_builder_begin_object (b);
+  for (guint t = 0; t < G_N_ELEMENTS (census.count); t++)
+    if (census.count[t] > 0)
+      {
+        char name[32];
+
+        g_snprintf (name, sizeof name, "%s", t < G_N_ELEMENTS (names) && names[t] ? names[t] : "other");
+        json_builder_set_member_name (b, name);
+        json_builder_begin_object (b);
+        json_builder_set_member_name (b, "n");
+        json_builder_add_int_value (b, census.count[t]);
+        json_builder_set_member_name (b, "ms");
+        json_builder_add_double_value (b, census.us[t] / 1e3);
+        json_builder_end_object (b);
+      }
+  json_builder_end_object (b);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  g_clear_pointer (&node, gsk_render_node_unref);
+  g_object_unref (paintable);
 }
 
 static gboolean
@@ -270,6 +403,12 @@ main (int    argc,
   app = adbscope_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  if (g_getenv ("NOSHADOW"))
+    {
+      GtkCssProvider *css = gtk_css_provider_new ();
+      gtk_css_provider_load_from_data (css, "* { box-shadow: none; }", -1);
+      gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css), 900);
+    }
   window = adbscope_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
@@ -305,6 +444,8 @@ main (int    argc,
         gui_test_spin (200);
         d = run_sweep (b, &s);  /* (not inside MAX: evaluated twice) */
         worst = MAX (worst, d);
+        if (i == 0)
+          add_census (b);
       }
   }
   {

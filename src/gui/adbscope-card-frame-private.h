@@ -1,0 +1,10 @@
+/* adbscope-card-frame-private.h: in-tree API of AdbscopeCardFrame */
+#pragma once
+
+#include "adbscope-card-frame.h"
+
+G_BEGIN_DECLS
+
+int _adbscope_card_frame_get_n_drawn (AdbscopeCardFrame *self);
+
+G_END_DECLS
