@@ -403,12 +403,6 @@ main (int    argc,
   app = adbscope_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  if (g_getenv ("NOSHADOW"))
-    {
-      GtkCssProvider *css = gtk_css_provider_new ();
-      gtk_css_provider_load_from_data (css, "* { box-shadow: none; }", -1);
-      gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css), 900);
-    }
   window = adbscope_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
