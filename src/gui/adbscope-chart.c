@@ -43,6 +43,8 @@ struct _AdbscopeChart
   GArray             *events;       /* Marker: failures on the timeline */
 
   GHashTable         *layouts;      /* label text → PangoLayout */
+  GHashTable         *widths;       /* text → its width + 1 in px, measured or drawn */
+  PangoLayout        *measure_layout;
   int                 label_height;
   int                 legend_height;
   graphene_rect_t     plot;
@@ -88,14 +90,27 @@ get_foreground (AdbscopeChart *self,
   G_GNUC_END_IGNORE_DEPRECATIONS
 }
 
+static PangoLayout *
+new_label_layout (AdbscopeChart *self,
+                  const char    *text)
+{
+  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+  PangoAttrList *attrs = pango_attr_list_new ();
+
+  pango_attr_list_insert (attrs, pango_attr_scale_new (PANGO_SCALE_SMALL));
+  pango_attr_list_insert (attrs, pango_attr_font_features_new ("tnum"));
+  pango_layout_set_attributes (layout, attrs);
+  pango_attr_list_unref (attrs);
+  return layout;
+}
+
 /* Labels repeat from frame to frame ("-2 min", "100"), and laying text out
- * is most of a chart's drawing time, so each text keeps its layout. */
+ * is most of a chart's drawing time, so each text drawn keeps its layout. */
 static PangoLayout *
 get_layout (AdbscopeChart *self,
             const char    *text)
 {
   PangoLayout *layout = g_hash_table_lookup (self->layouts, text);
-  PangoAttrList *attrs;
 
   if (layout != NULL)
     return layout;
@@ -104,24 +119,43 @@ get_layout (AdbscopeChart *self,
   if (g_hash_table_size (self->layouts) > 256)
     g_hash_table_remove_all (self->layouts);
 
-  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
-  attrs = pango_attr_list_new ();
-  pango_attr_list_insert (attrs, pango_attr_scale_new (PANGO_SCALE_SMALL));
-  pango_attr_list_insert (attrs, pango_attr_font_features_new ("tnum"));
-  pango_layout_set_attributes (layout, attrs);
-  pango_attr_list_unref (attrs);
+  layout = new_label_layout (self, text);
   g_hash_table_insert (self->layouts, g_strdup (text), layout);
 
   return layout;
 }
 
+static void
+clear_text_caches (AdbscopeChart *self)
+{
+  g_hash_table_remove_all (self->layouts);
+  g_hash_table_remove_all (self->widths);
+  g_clear_object (&self->measure_layout);
+}
+
+/* The time axis measures every label of several candidate steps each
+ * frame (up to 64 each) to pick one, and draws a few: widths are kept
+ * apart from the drawn layouts, so the candidates never push those out,
+ * and a new candidate costs one layout of a reused PangoLayout. */
 static double
 measure_text (const char *text,
               gpointer    user_data)
 {
+  AdbscopeChart *self = user_data;
+  gpointer found = g_hash_table_lookup (self->widths, text);
   int width;
 
-  pango_layout_get_pixel_size (get_layout (user_data, text), &width, NULL);
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  if (g_hash_table_size (self->widths) > 4096)
+    g_hash_table_remove_all (self->widths);
+  if (self->measure_layout == NULL)
+    self->measure_layout = new_label_layout (self, text);
+  else
+    pango_layout_set_text (self->measure_layout, text, -1);
+  pango_layout_get_pixel_size (self->measure_layout, &width, NULL);
+  g_hash_table_insert (self->widths, g_strdup (text), GUINT_TO_POINTER ((guint) MAX (width, 0) + 1));
   return width;
 }
 
@@ -132,7 +166,7 @@ adbscope_chart_css_changed (GtkWidget         *widget,
   AdbscopeChart *self = ADBSCOPE_CHART (widget);
 
   /* The font may have changed; rare enough to simply start over. */
-  g_hash_table_remove_all (self->layouts);
+  clear_text_caches (self);
 
   GTK_WIDGET_CLASS (adbscope_chart_parent_class)->css_changed (widget, change);
 }
@@ -144,7 +178,7 @@ adbscope_chart_system_setting_changed (GtkWidget        *widget,
   AdbscopeChart *self = ADBSCOPE_CHART (widget);
 
   /* Fonts or DPI changed: the cached layouts are stale. */
-  g_hash_table_remove_all (self->layouts);
+  clear_text_caches (self);
   gtk_widget_queue_resize (widget);
 
   GTK_WIDGET_CLASS (adbscope_chart_parent_class)->system_setting_changed (widget, setting);
@@ -723,7 +757,7 @@ adbscope_chart_dispose (GObject *object)
 
   while (self->layers->len > 0)
     adbscope_chart_remove_layer (self, g_ptr_array_index (self->layers, self->layers->len - 1));
-  g_hash_table_remove_all (self->layouts);
+  clear_text_caches (self);
 
   G_OBJECT_CLASS (adbscope_chart_parent_class)->dispose (object);
 }
@@ -737,6 +771,7 @@ adbscope_chart_finalize (GObject *object)
   g_clear_pointer (&self->markers, g_array_unref);
   g_clear_pointer (&self->events, g_array_unref);
   g_clear_pointer (&self->layouts, g_hash_table_unref);
+  g_clear_pointer (&self->widths, g_hash_table_unref);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->unit, g_free);
 
@@ -922,6 +957,7 @@ adbscope_chart_init (AdbscopeChart *self)
 
   self->layers = g_ptr_array_new ();
   self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->widths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->markers = g_array_new (FALSE, FALSE, sizeof (Marker));
   g_array_set_clear_func (self->markers, clear_marker);
   self->events = g_array_new (FALSE, FALSE, sizeof (Marker));
