@@ -55,7 +55,9 @@ struct _AdbscopeChart
   double              hover_y;
 
   guint               n_snapshots;   /* tests and benchmarks */
+  guint               n_skipped;     /* of them, scrolled out of view: nothing drawn */
   gint64              last_snapshot_us;
+  GtkAdjustment      *watched[2];    /* the scrolled window's, while one was skipped */
 
   guint               auto_range : 1;
   guint               hovering : 1;
@@ -647,6 +649,52 @@ describe_events_at (AdbscopeChart *self,
 }
 
 static void
+unwatch_scrolling (AdbscopeChart *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->watched); i++)
+    if (self->watched[i] != NULL)
+      {
+        g_signal_handlers_disconnect_by_func (self->watched[i], gtk_widget_queue_draw, self);
+        g_clear_object (&self->watched[i]);
+      }
+}
+
+/* A page's scrolled window snapshots all of its charts, also the ones
+ * scrolled out of view, which the renderer then clips away: with every
+ * chart moving each frame (a scrolled recording, the live view), drawing
+ * those is wasted.  A chart entirely outside its scrolled window draws
+ * nothing and redraws once the window scrolls (GTK keeps a widget's last
+ * snapshot while it is only moved). */
+static gboolean
+scrolled_out_of_view (AdbscopeChart *self)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t b;
+  GtkAdjustment *adjustments[2];
+
+  if (scrolled == NULL || !gtk_widget_compute_bounds (GTK_WIDGET (self), scrolled, &b))
+    return FALSE;
+  if (b.origin.x < gtk_widget_get_width (scrolled) && b.origin.x + b.size.width > 0 &&
+      b.origin.y < gtk_widget_get_height (scrolled) && b.origin.y + b.size.height > 0)
+    {
+      unwatch_scrolling (self);
+      return FALSE;
+    }
+
+  adjustments[0] = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  adjustments[1] = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  for (guint i = 0; i < G_N_ELEMENTS (self->watched); i++)
+    if (self->watched[i] != adjustments[i])
+      {
+        if (self->watched[i] != NULL)
+          g_signal_handlers_disconnect_by_func (self->watched[i], gtk_widget_queue_draw, self);
+        g_set_object (&self->watched[i], adjustments[i]);
+        g_signal_connect_swapped (adjustments[i], "value-changed", G_CALLBACK (gtk_widget_queue_draw), self);
+      }
+  return TRUE;
+}
+
+static void
 adbscope_chart_snapshot (GtkWidget   *widget,
                          GtkSnapshot *snapshot)
 {
@@ -659,6 +707,11 @@ adbscope_chart_snapshot (GtkWidget   *widget,
 
   self->n_snapshots++;
   self->last_snapshot_us = g_get_monotonic_time ();
+  if (scrolled_out_of_view (self))
+    {
+      self->n_skipped++;
+      return;
+    }
   get_foreground (self, &fg);
   grid = axis = text = marker = fg;
   grid.alpha *= 0.10f;
@@ -751,6 +804,13 @@ adbscope_chart_snapshot (GtkWidget   *widget,
 }
 
 static void
+adbscope_chart_unmap (GtkWidget *widget)
+{
+  unwatch_scrolling (ADBSCOPE_CHART (widget));
+  GTK_WIDGET_CLASS (adbscope_chart_parent_class)->unmap (widget);
+}
+
+static void
 adbscope_chart_dispose (GObject *object)
 {
   AdbscopeChart *self = ADBSCOPE_CHART (object);
@@ -758,6 +818,7 @@ adbscope_chart_dispose (GObject *object)
   while (self->layers->len > 0)
     adbscope_chart_remove_layer (self, g_ptr_array_index (self->layers, self->layers->len - 1));
   clear_text_caches (self);
+  unwatch_scrolling (self);
 
   G_OBJECT_CLASS (adbscope_chart_parent_class)->dispose (object);
 }
@@ -903,6 +964,7 @@ adbscope_chart_class_init (AdbscopeChartClass *klass)
   widget_class->measure = adbscope_chart_measure;
   widget_class->size_allocate = adbscope_chart_size_allocate;
   widget_class->snapshot = adbscope_chart_snapshot;
+  widget_class->unmap = adbscope_chart_unmap;
   widget_class->system_setting_changed = adbscope_chart_system_setting_changed;
   widget_class->css_changed = adbscope_chart_css_changed;
 
@@ -1459,6 +1521,14 @@ _adbscope_chart_get_n_snapshots (AdbscopeChart *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_CHART (self), 0);
   return self->n_snapshots;
+}
+
+/* Snapshots that drew nothing: the chart was scrolled out of view. */
+guint
+_adbscope_chart_get_n_skipped (AdbscopeChart *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CHART (self), 0);
+  return self->n_skipped;
 }
 
 /* Monotonic time of the last snapshot, 0 before the first. */

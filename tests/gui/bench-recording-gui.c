@@ -213,6 +213,8 @@ run_sweep (JsonBuilder *b,
   json_builder_add_double_value (b, n ? sum / 1e3 / n : 0);
   json_builder_set_member_name (b, "work_ms_p50");
   json_builder_add_double_value (b, n ? g_array_index (s->work_us, gint64, n / 2) / 1e3 : 0);
+  json_builder_set_member_name (b, "work_ms_p95");
+  json_builder_add_double_value (b, n ? g_array_index (s->work_us, gint64, MIN (n - 1, n * 95 / 100)) / 1e3 : 0);
   json_builder_set_member_name (b, "work_ms_p99");
   json_builder_add_double_value (b, n ? g_array_index (s->work_us, gint64, MIN (n - 1, n * 99 / 100)) / 1e3 : 0);
   json_builder_set_member_name (b, "work_ms_max");
@@ -257,7 +259,7 @@ run_sweep (JsonBuilder *b,
 
 /* Where a frame's drawing goes: the window's render node tree, every
  * leaf drawn alone onto an image (offset by the translations above it,
- * clips ignored), summed per node type. */
+ * clips ignored), its CPU time summed per node type. */
 typedef struct
 {
   guint  count[GSK_GL_SHADER_NODE + 1];
@@ -306,9 +308,9 @@ census_node (GskRenderNode *node,
     }
   cairo_save (cr);
   cairo_translate (cr, dx, dy);
-  t0 = g_get_monotonic_time ();
+  t0 = thread_cpu_us ();
   gsk_render_node_draw (node, cr);
-  census->us[type] += g_get_monotonic_time () - t0;
+  census->us[type] += thread_cpu_us () - t0;
   census->count[type]++;
   cairo_restore (cr);
 }
@@ -336,6 +338,25 @@ add_census (JsonBuilder *b)
   cr = cairo_create (surface);
   if (node != NULL)
     census_node (node, cr, 0, 0, &census);
+  {
+    g_autoptr(GPtrArray) cards = adbscope_page_list_cards (_adbscope_window_get_page (window, "overview"));
+    guint skipped = 0, drawn = 0;
+
+    /* charts scrolled out of the page's view draw nothing */
+    for (guint i = 0; i < cards->len; i++)
+      {
+        AdbscopeChart *chart = adbscope_chart_card_get_chart (g_ptr_array_index (cards, i));
+
+        skipped += _adbscope_chart_get_n_skipped (chart);
+        drawn += _adbscope_chart_get_n_snapshots (chart) - _adbscope_chart_get_n_skipped (chart);
+      }
+    json_builder_set_member_name (b, "overview_charts");
+    json_builder_add_int_value (b, cards->len);
+    json_builder_set_member_name (b, "chart_snapshots_drawn");
+    json_builder_add_int_value (b, drawn);
+    json_builder_set_member_name (b, "chart_snapshots_skipped");
+    json_builder_add_int_value (b, skipped);
+  }
   json_builder_set_member_name (b, "frame_nodes");
   json_builder_begin_object (b);
   for (guint t = 0; t < G_N_ELEMENTS (census.count); t++)

@@ -509,6 +509,90 @@ test_ticks_units (void)
   g_assert_cmpstr (text->str, ==, "12.3%");
 }
 
+/* What the line layers draw: one vertical run per column.  The spike of
+ * the width test reaches the top of the plot in its column at every width,
+ * and nothing else rises above the 5 % line. */
+static void
+test_columns_spike_every_width (void)
+{
+  g_autoptr(AdbscopeSeries) series = adbscope_series_new (900);
+  g_autofree AdbscopeChartBucket *buckets = g_new (AdbscopeChartBucket, 1000);
+  g_autofree AdbscopeChartColumn *columns = g_new (AdbscopeChartColumn, 1000);
+  const guint spike = 449;
+  const double height = 100;   /* 0 … 100 %: y = 100 - value */
+  gint64 t0 = 1000 * SEC;
+  gint64 t1 = t0 + 899 * SEC;
+
+  for (guint i = 0; i < 900; i++)
+    adbscope_series_push (series, t0 + i * SEC, i == spike ? 88 : 5);
+
+  for (guint width = 50; width <= 1000; width += 7)
+    {
+      gint64 spike_col = column_of_time (t0 + spike * SEC, t0, t1, width);
+
+      adbscope_chart_bucket_series (series, t0, t1, SEC, buckets, width);
+      adbscope_chart_line_columns (buckets, width, height, 0, 100, columns);
+      g_assert_cmpfloat_with_epsilon (columns[spike_col].top, 100 - 88, 1e-4);
+      for (guint c = 0; c < width; c++)
+        {
+          /* every column is drawn: the line is continuous */
+          g_assert_cmpfloat (columns[c].top, <=, columns[c].bottom);
+          g_assert_cmpfloat (columns[c].bottom, <=, 95 + 1e-4);
+          /* only the spike and the ramps to it (a sample either side)
+           * leave the 5 % line */
+          if (ABS ((gint64) c - spike_col) > 1 + width / 899.0)
+            g_assert_cmpfloat_with_epsilon (columns[c].top, 95, 1e-4);
+        }
+    }
+}
+
+/* Zoomed in past the samples (columns without one between them) the line
+ * runs straight from sample to sample; a gap breaks it; a lone sample
+ * between gaps is still drawn. */
+static void
+test_columns_bridge_and_gap (void)
+{
+  AdbscopeChartBucket b[40];
+  AdbscopeChartColumn col[40];
+
+  for (guint c = 0; c < G_N_ELEMENTS (b); c++)
+    b[c] = (AdbscopeChartBucket) { NAN, NAN, NAN, NAN, 0, 0, FALSE };
+  /* 10 at column 0, 30 at column 10: empty columns between */
+  b[0] = (AdbscopeChartBucket) { 10, 10, 10, 10, 10, 1, FALSE };
+  b[10] = (AdbscopeChartBucket) { 30, 30, 30, 30, 30, 1, FALSE };
+  /* a gap, then a lone sample, a gap, and a column holding 0 … 50 */
+  for (guint c = 11; c < 20; c++)
+    b[c].gap = TRUE;
+  b[20] = (AdbscopeChartBucket) { 40, 40, 40, 40, 40, 1, FALSE };
+  b[21].gap = TRUE;
+  b[30] = (AdbscopeChartBucket) { 0, 50, 20, 50, 70, 3, FALSE };
+
+  adbscope_chart_line_columns (b, G_N_ELEMENTS (b), 100, 0, 100, col);
+
+  /* from y 90 at x 0.5 to y 70 at x 10.5: 2 px a column */
+  g_assert_cmpfloat_with_epsilon (col[0].top, 89, 1e-4);
+  g_assert_cmpfloat_with_epsilon (col[0].bottom, 90, 1e-4);
+  for (guint c = 1; c < 10; c++)
+    {
+      g_assert_cmpfloat_with_epsilon (col[c].top, 90 - 1 - 2.0 * c, 1e-4);
+      g_assert_cmpfloat_with_epsilon (col[c].bottom, 90 + 1 - 2.0 * c, 1e-4);
+    }
+  g_assert_cmpfloat_with_epsilon (col[10].top, 70, 1e-4);
+  g_assert_cmpfloat_with_epsilon (col[10].bottom, 71, 1e-4);
+  /* nothing in the gap, nor bridged across it */
+  for (guint c = 11; c < 20; c++)
+    g_assert_cmpfloat (col[c].top, >, col[c].bottom);
+  g_assert_cmpfloat (col[20].top, ==, 60);
+  g_assert_cmpfloat (col[20].bottom, ==, 60);
+  for (guint c = 21; c < 30; c++)
+    g_assert_cmpfloat (col[c].top, >, col[c].bottom);
+  /* a column's min and max, whatever its first and last */
+  g_assert_cmpfloat (col[30].top, ==, 50);
+  g_assert_cmpfloat (col[30].bottom, ==, 100);
+  for (guint c = 31; c < G_N_ELEMENTS (col); c++)
+    g_assert_cmpfloat (col[c].top, >, col[c].bottom);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -523,6 +607,8 @@ main (int   argc,
   g_test_add_func ("/chart-bucket/interval-changes", test_bucket_interval_changes);
   g_test_add_func ("/chart-bucket/stretch-across-edges", test_bucket_stretch_across_edges);
   g_test_add_func ("/chart-bucket/degenerate", test_bucket_degenerate);
+  g_test_add_func ("/chart-columns/spike-every-width", test_columns_spike_every_width);
+  g_test_add_func ("/chart-columns/bridge-and-gap", test_columns_bridge_and_gap);
   g_test_add_func ("/chart-ticks/nice-step", test_ticks_nice_step);
   g_test_add_func ("/chart-ticks/time-labels", test_ticks_time_labels);
   g_test_add_func ("/chart-ticks/value-labels", test_ticks_value_labels);

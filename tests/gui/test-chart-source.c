@@ -63,6 +63,7 @@ test_spike_every_zoom (void)
   static const guint widths[] = { 20, 33, 100, 350, 799, 1500 };
   static const double where[] = { 0.02, 0.5, 0.98 };
   g_autofree AdbscopeChartBucket *b = g_new (AdbscopeChartBucket, 1500);
+  g_autofree AdbscopeChartColumn *columns = g_new (AdbscopeChartColumn, 1500);
   gint64 spike = (gint64) hour.spike_tick * SEC;
   gboolean levels[4] = { FALSE };
 
@@ -86,6 +87,10 @@ test_spike_every_zoom (void)
           if (cell == 0)
             expected_col = (gint64) floor ((double) (spike - t0) * width / span);
           g_assert_cmpint (at, ==, MIN (expected_col, (gint64) width - 1));
+          /* …and what the line layer draws reaches the top there (0 … 400
+           * on 100 px) */
+          adbscope_chart_line_columns (b, width, 100, 0, 400, columns);
+          g_assert_cmpfloat (columns[at].top, ==, 0);
           g_assert_true (adbscope_chart_source_get_extent (source, t0, t1, &min, &max));
           g_assert_cmpfloat (max, ==, 400);
           {

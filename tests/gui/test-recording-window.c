@@ -151,6 +151,83 @@ test_scroll_and_zoom (void)
   }
 }
 
+static AdbscopeChart *
+last_chart (void)
+{
+  g_autoptr(GPtrArray) cards = adbscope_page_list_cards (_adbscope_window_get_page (window, "overview"));
+
+  return adbscope_chart_card_get_chart (g_ptr_array_index (cards, cards->len - 1));
+}
+
+static guint
+n_drawn (AdbscopeChart *chart)
+{
+  return _adbscope_chart_get_n_snapshots (chart) - _adbscope_chart_get_n_skipped (chart);
+}
+
+static gboolean
+below_the_view (gpointer data)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (data, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t b;
+
+  return gtk_widget_compute_bounds (data, scrolled, &b) && b.origin.y >= gtk_widget_get_height (scrolled);
+}
+
+static gboolean
+drawn_since (gpointer data)
+{
+  guint *counts = data;
+
+  return n_drawn (last_chart ()) > counts[0];
+}
+
+/* A chart scrolled out of the page's view draws nothing while the window
+ * moves through the run, and draws once it is scrolled into view. */
+static void
+test_charts_out_of_view (void)
+{
+  AdbscopeChart *first, *last;
+  GtkScrolledWindow *scrolled;
+  GtkAdjustment *vadj;
+  guint first_drawn, last_drawn, last_skipped, counts[1];
+  int width, height;
+
+  adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), "overview");
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 480);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.time-window", "u", 300));
+  first = first_chart ();
+  last = last_chart ();
+  scrolled = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (last), GTK_TYPE_SCROLLED_WINDOW));
+  vadj = gtk_scrolled_window_get_vadjustment (scrolled);
+  gtk_adjustment_set_value (vadj, 0);
+  g_assert_true (gui_test_wait (below_the_view, last, 10000));
+  gui_test_spin (200);
+
+  first_drawn = n_drawn (first);
+  last_drawn = n_drawn (last);
+  last_skipped = _adbscope_chart_get_n_skipped (last);
+  _adbscope_window_scroll_to (window, 1500);
+  gui_test_spin (300);
+  _adbscope_window_scroll_to (window, 1700);
+  gui_test_spin (300);
+  g_assert_cmpuint (n_drawn (first), >, first_drawn);
+  g_assert_cmpuint (n_drawn (last), ==, last_drawn);
+  g_assert_cmpuint (_adbscope_chart_get_n_skipped (last), >, last_skipped);
+
+  /* scrolled into view: drawn at the window's new place */
+  counts[0] = n_drawn (last);
+  gtk_adjustment_set_value (vadj, gtk_adjustment_get_upper (vadj));
+  g_assert_true (gui_test_wait (drawn_since, counts, 10000));
+  g_assert_false (below_the_view (last));
+  g_assert_cmpint (adbscope_chart_get_end_time (last), ==, (gint64) 1700 * G_USEC_PER_SEC);
+
+  gtk_adjustment_set_value (vadj, 0);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gui_test_spin (200);
+}
+
 static void
 test_recent_and_bad_files (void)
 {
@@ -308,6 +385,7 @@ main (int    argc,
   g_test_add_func ("/gui/recording/scroll-and-zoom", test_scroll_and_zoom);
   g_test_add_func ("/gui/recording/charts-read-the-file", test_charts_read_the_file);
   g_test_add_func ("/gui/recording/zoom-keys", test_zoom_keys);
+  g_test_add_func ("/gui/recording/charts-out-of-view", test_charts_out_of_view);
   g_test_add_func ("/gui/recording/recent-and-bad-files", test_recent_and_bad_files);
   ret = g_test_run ();
 
