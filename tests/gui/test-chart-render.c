@@ -12,6 +12,8 @@
 #include <math.h>
 
 #include "adbscope-bar-layer.h"
+#include "adbscope-card-frame-private.h"
+#include "adbscope-chart-card.h"
 #include "adbscope-chart.h"
 #include "adbscope-line-layer.h"
 #include "adbscope-overlay-layer.h"
@@ -725,6 +727,66 @@ test_render_overlay (void)
   g_rmdir (dir);
 }
 
+static gboolean
+near_color (const Image   *image,
+            int            x,
+            int            y,
+            const GdkRGBA *color)
+{
+  return !differs_from (image, x, y, color->red * 255, color->green * 255, color->blue * 255, 6);
+}
+
+/* A card's background and shadows are drawn into an image once per size
+ * and style: a chart redrawing inside leaves it alone, a dark style draws
+ * it again, dark. */
+static void
+test_card_frame (void)
+{
+  GtkWidget *card = adbscope_chart_card_new ();
+  GtkWidget *frame = gtk_widget_get_first_child (card);
+  GtkWidget *window;
+  GdkRGBA card_bg;
+  Image image = { 0 };
+  int drawn;
+
+  g_assert_true (ADBSCOPE_IS_CARD_FRAME (frame));
+  set_dark (FALSE);
+  window = show_in_window (card);
+  gtk_widget_set_margin_start (card, 20);
+  gtk_widget_set_margin_end (card, 20);
+  gtk_widget_set_margin_top (card, 20);
+  gtk_widget_set_margin_bottom (card, 20);
+  render (card, &image, "card-frame-light.png");
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  g_assert_true (gtk_style_context_lookup_color (gtk_widget_get_style_context (card), "card_bg_color", &card_bg));
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  /* inside the card, away from its text: the card's background */
+  g_assert_true (near_color (&image, 24, image.height - 24, &card_bg));
+  g_assert_true (near_color (&image, image.width - 24, image.height - 24, &card_bg));
+
+  drawn = _adbscope_card_frame_get_n_drawn (ADBSCOPE_CARD_FRAME (frame));
+  g_assert_cmpint (drawn, >, 0);
+  /* (the content: its "waiting for data" page, no series given) */
+  for (guint i = 0; i < 5; i++)
+    wait_for_draw (gtk_widget_get_last_child (gtk_widget_get_last_child (card)));
+  g_assert_cmpint (_adbscope_card_frame_get_n_drawn (ADBSCOPE_CARD_FRAME (frame)), ==, drawn);
+
+  set_dark (TRUE);
+  render (card, &image, "card-frame-dark.png");
+  g_assert_cmpint (_adbscope_card_frame_get_n_drawn (ADBSCOPE_CARD_FRAME (frame)), >, drawn);
+  /* (dark cards are translucent white over the window) */
+  {
+    guint8 r, g, b;
+
+    pixel_at (&image, 24, image.height - 24, &r, &g, &b);
+    g_assert_cmpint (r + g + b, <, 3 * 100);
+  }
+
+  set_dark (FALSE);
+  image_clear (&image);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -738,6 +800,7 @@ main (int   argc,
   g_test_add_func ("/chart-render/stacked", test_render_stacked);
   g_test_add_func ("/chart-render/bars", test_render_bars);
   g_test_add_func ("/chart-render/overlay", test_render_overlay);
+  g_test_add_func ("/chart-render/card-frame", test_card_frame);
 
   return g_test_run ();
 }
