@@ -9,9 +9,13 @@
  *   zoom   the window growing from 1 min to the whole run and back, one
  *          step a frame
  * For each sweep: every frame's work (update → after-paint: reading the
- * file, bucketing, snapshot, the cairo renderer), of it the file reads and
- * what follows layout (snapshot and the renderer);
- * a frame "dropped" is one whose work is over 16.7 ms (60 Hz).  Suite
+ * file, bucketing, snapshot, the cairo renderer; p50/p95/p99/max), its CPU
+ * time on the main thread (what waiting for a shared core does not
+ * inflate), of it the file reads and what follows layout (snapshot and the
+ * renderer); a frame "dropped" is one whose work is over 16.7 ms (60 Hz).
+ * After the first sweep: how many chart snapshots drew and how many were
+ * skipped (scrolled out of view), and the frame's render nodes by kind
+ * with the CPU time each kind takes drawn alone (frame_nodes).  Suite
  * 'benchmark' (not CI).  Prints one JSON object; fails when opening takes
  * 1 s or more, or more than 1 % of the frames are dropped.
  */
