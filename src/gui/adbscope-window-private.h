@@ -74,6 +74,7 @@ struct _AdbscopeWindow
   gboolean               capture_checking;
   AdbscopeRecording     *recording;       /* the live run's file */
   char                  *opened_path;     /* the recording shown, read-only */
+  GCancellable          *open_cancellable; /* its frame times and threads, being read */
   gint64                 opened_end_us;
   gboolean               scrolling;
 

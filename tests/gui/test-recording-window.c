@@ -27,19 +27,67 @@ static const AdbscopeSynthRun hour = {
   .spike_tick = 2000, .spike_value = 400,
 };
 
+/* A spinner spinning under @w: a page that says it waits. */
+static gboolean
+has_spinning_spinner (GtkWidget *w)
+{
+  if (GTK_IS_SPINNER (w) && gtk_spinner_get_spinning (GTK_SPINNER (w)) && gtk_widget_is_visible (w))
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    if (has_spinning_spinner (c))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+details_loaded (gpointer data)
+{
+  return !adbscope_data_view_get_details_pending (_adbscope_window_get_view (window));
+}
+
 static void
 test_open (void)
 {
   g_autoptr(GError) error = NULL;
   gint64 t0 = g_get_monotonic_time ();
+  guint64 samples_read = adbscope_run_get_n_samples_read ();
   double open_s;
+  AdbscopeDataView *view;
 
   g_assert_true (_adbscope_window_open_recording (window, path, &error));
   g_assert_no_error (error);
   open_s = (g_get_monotonic_time () - t0) / 1e6;
   g_test_message ("opened an hour at 1 s in %.3f s", open_s);
   g_assert_cmpfloat (open_s, <, 1.0);
+  /* the frame times and threads come from a thread: until then the pages
+   * that show them wait, with no numbers from empty lists */
+  view = _adbscope_window_get_view (window);
+  g_assert_true (adbscope_data_view_get_details_pending (view));
+  g_assert_cmpuint (g_list_model_get_n_items (adbscope_data_view_get_threads (view)), ==, 0);
+  g_assert_true (gui_test_wait (details_loaded, NULL, 20000));
   gui_test_spin (200);
+  g_assert_cmpuint (g_list_model_get_n_items (adbscope_data_view_get_threads (view)), ==, 6);
+  /* how a shown page waits (the flag set again by hand: the thread may
+   * be done before a page is drawn) */
+  for (const char **page = (const char *[]){ "threads", "frames", NULL }; *page; page++)
+    {
+      GtkWidget *w = GTK_WIDGET (_adbscope_window_get_page (window, *page));
+
+      adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), *page);
+      gui_test_spin (100);
+      g_assert_false (has_spinning_spinner (w));
+      adbscope_data_view_set_details_pending (view, TRUE);
+      g_assert_true (has_spinning_spinner (w));
+      adbscope_data_view_set_details_pending (view, FALSE);
+      g_assert_false (has_spinning_spinner (w));
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (adbscope_data_view_get_threads (view)), ==, 6);
+  /* Opening read no sample into memory: the charts read the file's
+   * visible window themselves (the report of the file reads them all,
+   * test_same_values_as_report) */
+  g_assert_cmpuint (adbscope_run_get_n_samples_read (), ==, samples_read);
+  for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
+    g_assert_cmpuint (adbscope_series_get_length (adbscope_data_view_get_series (view, i)), ==, 0);
 
   g_assert_cmpstr (_adbscope_window_get_mode (window), ==, "session");
   g_assert_cmpstr (_adbscope_window_get_opened_path (window), ==, path);
@@ -59,22 +107,46 @@ test_same_values_as_report (void)
   g_autoptr(AdbscopeRun) run = adbscope_run_load (path, G_MININT64, G_MAXINT64, &error);
   g_autoptr(JsonNode) report = NULL;
   AdbscopeDataView *view = _adbscope_window_get_view (window);
-  AdbscopeSeriesStats st = { 0 };
+  guint64 samples_read = adbscope_run_get_n_samples_read ();
   g_autofree char *expected = NULL;
   GtkLabel *label;
 
   g_assert_no_error (error);
   report = adbscope_report_build_run (run, NULL);
-  adbscope_series_compute_stats (adbscope_data_view_get_series (view, ADBSCOPE_SERIES_CPU_APP), &st);
-  g_assert_cmpuint (st.n, ==, 3600);
-  g_assert_cmpfloat (st.max, ==, json_node_get_double (adbscope_report_lookup (report, "cpu.app_pct.max")));
-  g_assert_cmpfloat (st.max, ==, 400);
-  g_assert_cmpfloat (st.p90, ==, json_node_get_double (adbscope_report_lookup (report, "cpu.app_pct.p90")));
-  g_assert_cmpfloat (st.avg, ==, json_node_get_double (adbscope_report_lookup (report, "cpu.app_pct.avg")));
   g_assert_cmpuint (adbscope_data_view_get_n_samples (view), ==, 3600);
+  g_assert_cmpuint (adbscope_data_view_get_n_samples (view), ==,
+                    json_node_get_int (adbscope_report_lookup (report, "run.samples")));
   g_assert_cmpuint (adbscope_data_view_get_n_markers (view), ==, 5);
   g_assert_cmpuint (adbscope_data_view_get_n_cores (view), ==, 4);
-  g_assert_cmpuint (g_list_model_get_n_items (adbscope_data_view_get_threads (view)), ==, 6);
+  g_assert_cmpint (adbscope_data_view_get_frame_totals (view)->frames, ==,
+                   json_node_get_int (adbscope_report_lookup (report, "frames.total")));
+  g_assert_cmpint (adbscope_data_view_get_frame_totals (view)->janky, ==,
+                   json_node_get_int (adbscope_report_lookup (report, "frames.janky")));
+  /* the threads table is the report's cpu.threads */
+  {
+    GListModel *threads = adbscope_data_view_get_threads (view);
+    JsonArray *want = json_node_get_array (adbscope_report_lookup (report, "cpu.threads"));
+
+    g_assert_cmpuint (g_list_model_get_n_items (threads), ==, 6);
+    g_assert_cmpuint (json_array_get_length (want), ==, 6);
+    for (guint i = 0; i < 6; i++)
+      {
+        JsonObject *w = json_array_get_object_element (want, i);
+        gboolean found = FALSE;
+
+        for (guint k = 0; k < 6 && !found; k++)
+          {
+            g_autoptr(AdbscopeThread) t = g_list_model_get_item (threads, k);
+
+            if (adbscope_thread_get_tid (t) != json_object_get_int_member (w, "tid"))
+              continue;
+            found = TRUE;
+            g_assert_cmpfloat (adbscope_thread_get_max_cpu_pct (t), ==, json_object_get_double_member (w, "max_pct"));
+            g_assert_cmpfloat (adbscope_thread_get_cpu_pct (t), ==, json_object_get_double_member (w, "last_pct"));
+          }
+        g_assert_true (found);
+      }
+  }
 
   adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), "frames");
   gui_test_spin (300);
@@ -94,6 +166,8 @@ test_same_values_as_report (void)
 
     g_assert_true (_adbscope_window_export_report (window, out, &error));
     g_assert_no_error (error);
+    /* (which reads every sample: the counter test_open relies on counts) */
+    g_assert_cmpuint (adbscope_run_get_n_samples_read (), >, samples_read);
     g_assert_true (g_file_get_contents (out, &text, NULL, NULL));
     g_assert_cmpstr (g_strstrip (text), ==, want);
   }
