@@ -75,6 +75,7 @@ struct _AdbscopeWindow
   AdbscopeRecording     *recording;       /* the live run's file */
   char                  *opened_path;     /* the recording shown, read-only */
   GCancellable          *open_cancellable; /* its frame times and threads, being read */
+  guint                  n_exports;       /* running in threads */
   gint64                 opened_end_us;
   gboolean               scrolling;
 
@@ -108,6 +109,9 @@ gboolean     _adbscope_window_export_report      (AdbscopeWindow      *self,
 gboolean     _adbscope_window_export_samples     (AdbscopeWindow      *self,
                                                   const char          *path,
                                                   GError             **error);
+gboolean     _adbscope_window_export_async       (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  gboolean             report);
 void         _adbscope_window_add_marker         (AdbscopeWindow      *self,
                                                   const char          *label);
 void         _adbscope_window_set_recording      (AdbscopeWindow      *self,

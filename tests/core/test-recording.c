@@ -211,6 +211,79 @@ test_summary_and_details (void)
 }
 
 static void
+note_progress (double   fraction,
+               gpointer user_data)
+{
+  GArray *seen = user_data;
+
+  g_array_append_val (seen, fraction);
+}
+
+static void
+cancel_at_first (double   fraction,
+                 gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+/* The CSV of a recording, written from the file a stretch at a time, is
+ * the CSV of a session holding the whole run; a failed or cancelled
+ * export leaves the file that was there. */
+static void
+test_csv_from_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = adbscope_run_load (hour_file (), G_MININT64, G_MAXINT64, &error);
+  g_autoptr(AdbscopeSession) session = NULL;
+  g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *want_path = synth_path ("whole.csv");
+  g_autofree char *got_path = synth_path ("streamed.csv");
+  g_autofree char *want = NULL;
+  g_autofree char *got = NULL;
+  g_autofree char *missing = synth_path ("no-such-dir/out.csv");
+  g_auto(GStrv) lines = NULL;
+  guint64 before;
+
+  g_assert_no_error (error);
+  session = adbscope_session_new_from_run (run);
+  g_assert_true (adbscope_csv_write_session (session, want_path, &error));
+  g_assert_no_error (error);
+  before = adbscope_run_get_n_samples_read ();
+  g_assert_true (adbscope_csv_write_recording (hour_file (), adbscope_session_get_interval (session),
+                                               adbscope_session_get_meminfo_interval (session), got_path,
+                                               NULL, note_progress, seen, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (adbscope_run_get_n_samples_read (), ==, before);
+  g_assert_true (g_file_get_contents (want_path, &want, NULL, NULL));
+  g_assert_true (g_file_get_contents (got_path, &got, NULL, NULL));
+  lines = g_strsplit (got, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 3600 + 1);  /* header, a row a second, "" */
+  g_assert_true (g_str_has_prefix (lines[0], "time_s,cpu."));
+  g_assert_true (g_str_has_suffix (lines[0], ",cpu.core3_pct"));
+  g_assert_cmpstr (got, ==, want);
+  /* six stretches of ten minutes */
+  g_assert_cmpuint (seen->len, >=, 6);
+  g_assert_cmpfloat (g_array_index (seen, double, seen->len - 1), ==, 1.0);
+
+  /* cancelled after the first stretch: the file there is kept */
+  g_assert_true (g_file_set_contents (got_path, "kept", -1, NULL));
+  g_assert_false (adbscope_csv_write_recording (hour_file (), 1000, 1000, got_path, cancellable,
+                                                cancel_at_first, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_clear_pointer (&got, g_free);
+  g_assert_true (g_file_get_contents (got_path, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, "kept");
+  /* nowhere to write, or not a recording: a clear error */
+  g_assert_false (adbscope_csv_write_recording (hour_file (), 1000, 1000, missing, NULL, NULL, NULL, &error));
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO);
+  g_clear_error (&error);
+  g_assert_false (adbscope_csv_write_recording (want_path, 1000, 1000, got_path, NULL, NULL, NULL, &error));
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE);
+}
+
+static void
 test_window (void)
 {
   g_autoptr(GError) error = NULL;
@@ -424,6 +497,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/recording/whole-run-statistics", test_whole_run_statistics);
   g_test_add_func ("/recording/summary-and-details", test_summary_and_details);
+  g_test_add_func ("/recording/csv-from-file", test_csv_from_file);
   g_test_add_func ("/recording/window", test_window);
   g_test_add_func ("/recording/level-of-detail", test_level_of_detail);
   g_test_add_func ("/recording/schema", test_schema);

@@ -173,6 +173,60 @@ test_same_values_as_report (void)
   }
 }
 
+static gboolean
+exports_done (gpointer data)
+{
+  return window->n_exports == 0;
+}
+
+/* Export Samples and Export Report of an opened recording run in a
+ * thread: the CSV is what a session holding the whole run writes, the
+ * report is `adbscope report`'s. */
+static void
+test_exports_in_a_thread (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = adbscope_run_load (path, G_MININT64, G_MAXINT64, &error);
+  g_autoptr(AdbscopeSession) whole = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  g_autofree char *want_csv = g_build_filename (tmpdir, "whole.csv", NULL);
+  g_autofree char *csv = g_build_filename (tmpdir, "exported.csv", NULL);
+  g_autofree char *json = g_build_filename (tmpdir, "exported-async.json", NULL);
+  g_autofree char *want = NULL;
+  g_autofree char *got = NULL;
+  g_autofree char *want_report = NULL;
+  guint toasts = window->n_toasts;
+
+  g_assert_no_error (error);
+  whole = adbscope_session_new_from_run (run);
+  g_assert_true (adbscope_csv_write_session (whole, want_csv, &error));
+  g_assert_no_error (error);
+  report = adbscope_report_build_run (run, NULL);
+  want_report = json_to_string (report, TRUE);
+
+  g_assert_true (_adbscope_window_export_async (window, csv, FALSE));
+  g_assert_true (_adbscope_window_export_async (window, json, TRUE));
+  g_assert_cmpuint (window->n_exports, ==, 2);
+  g_assert_true (gui_test_wait (exports_done, NULL, 60000));
+  g_assert_cmpuint (window->n_toasts, ==, toasts + 2);
+  g_assert_true (g_str_has_prefix (window->last_toast, "Saved “exported"));
+  g_assert_true (g_file_get_contents (want_csv, &want, NULL, NULL));
+  g_assert_true (g_file_get_contents (csv, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, want);
+  g_clear_pointer (&got, g_free);
+  g_assert_true (g_file_get_contents (json, &got, NULL, NULL));
+  g_assert_cmpstr (g_strstrip (got), ==, want_report);
+
+  /* nowhere to write: the error, as a toast */
+  {
+    g_autofree char *bad = g_build_filename (tmpdir, "no-such-dir", "x.csv", NULL);
+
+    g_assert_true (_adbscope_window_export_async (window, bad, FALSE));
+    g_assert_true (gui_test_wait (exports_done, NULL, 60000));
+    g_assert_true (strstr (window->last_toast, "Cannot write the samples") != NULL);
+  }
+}
+
 static AdbscopeChart *
 first_chart (void)
 {
@@ -379,6 +433,7 @@ main (int    argc,
 
   g_test_add_func ("/gui/recording/open", test_open);
   g_test_add_func ("/gui/recording/same-values-as-report", test_same_values_as_report);
+  g_test_add_func ("/gui/recording/exports-in-a-thread", test_exports_in_a_thread);
   g_test_add_func ("/gui/recording/scroll-and-zoom", test_scroll_and_zoom);
   g_test_add_func ("/gui/recording/charts-read-the-file", test_charts_read_the_file);
   g_test_add_func ("/gui/recording/zoom-keys", test_zoom_keys);
