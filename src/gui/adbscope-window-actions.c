@@ -534,7 +534,7 @@ compare_recording_action (GtkWidget  *widget,
                           const char *action_name,
                           GVariant   *param)
 {
-  choose_recording (ADBSCOPE_WINDOW (widget), _("Compare With Recording"), _adbscope_window_compare_with);
+  choose_recording (ADBSCOPE_WINDOW (widget), _("Compare With Recording"), _adbscope_window_compare_with_async);
 }
 
 static void

@@ -147,29 +147,30 @@ _adbscope_window_update_compare_markers (AdbscopeWindow *self)
  *
  * Overlays @path on the run shown, aligned at the start.
  */
-gboolean
-_adbscope_window_compare_with (AdbscopeWindow  *self,
-                               const char      *path,
-                               GError         **error)
+static gboolean
+can_compare (AdbscopeWindow  *self,
+             GError         **error)
 {
-  g_autoptr(AdbscopeComparison) comparison = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *other = NULL;
-  g_autofree char *base_text = NULL;
-  g_autofree char *other_text = NULL;
-
   if (self->view == NULL || self->session == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                            _("Open a recording or start a run first"));
       return FALSE;
     }
-  comparison = adbscope_comparison_new (path, error);
-  if (comparison == NULL)
-    return FALSE;
+  return TRUE;
+}
+
+static void
+show_comparison (AdbscopeWindow     *self,
+                 AdbscopeComparison *comparison)
+{
+  g_autofree char *base = NULL;
+  g_autofree char *other = NULL;
+  g_autofree char *base_text = NULL;
+  g_autofree char *other_text = NULL;
 
   _adbscope_window_remove_comparison (self);
-  self->comparison = g_steal_pointer (&comparison);
+  self->comparison = g_object_ref (comparison);
   {
     GDateTime *start = adbscope_session_get_start_time (self->session);
     g_autofree char *iso = start != NULL ? g_date_time_format_iso8601 (start) : NULL;
@@ -192,6 +193,86 @@ _adbscope_window_compare_with (AdbscopeWindow  *self,
   for_each_page (self, self->comparison);
   gtk_widget_set_visible (self->compare_bar, TRUE);
   _adbscope_window_update_actions (self);
+}
+
+gboolean
+_adbscope_window_compare_with (AdbscopeWindow  *self,
+                               const char      *path,
+                               GError         **error)
+{
+  g_autoptr(AdbscopeComparison) comparison = NULL;
+
+  if (!can_compare (self, error))
+    return FALSE;
+  comparison = adbscope_comparison_new (path, error);
+  if (comparison == NULL)
+    return FALSE;
+  show_comparison (self, comparison);
+  return TRUE;
+}
+
+typedef struct
+{
+  AdbscopeWindow   *self;   /* ref */
+  AdbscopeDataView *view;   /* ref: the one it is for */
+  AdwToast         *toast;  /* ref */
+} CompareJob;
+
+static void
+compare_read_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  CompareJob *job = user_data;
+  AdbscopeWindow *self = job->self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeComparison) comparison = adbscope_comparison_new_finish (result, &error);
+
+  adw_toast_dismiss (job->toast);
+  self->n_compare_reads--;
+  /* the run it was for is still shown (nothing else was opened meanwhile) */
+  if (self->view == job->view)
+    {
+      if (comparison != NULL)
+        show_comparison (self, comparison);
+      else
+        _adbscope_window_toast (self, error->message);
+    }
+  g_object_unref (job->toast);
+  g_object_unref (job->view);
+  g_object_unref (job->self);
+  g_free (job);
+}
+
+/**
+ * _adbscope_window_compare_with_async:
+ *
+ * As _adbscope_window_compare_with (), the recording read in a thread
+ * (the whole run: the summary's report and the stacks' sums): a toast
+ * says so meanwhile; the overlay appears when it is read, if the run
+ * it was for is still shown.  self->n_compare_reads counts the running.
+ */
+gboolean
+_adbscope_window_compare_with_async (AdbscopeWindow  *self,
+                                     const char      *path,
+                                     GError         **error)
+{
+  CompareJob *job;
+  g_autofree char *name = g_path_get_basename (path);
+  g_autofree char *title = NULL;
+
+  if (!can_compare (self, error))
+    return FALSE;
+  job = g_new0 (CompareJob, 1);
+  job->self = g_object_ref (self);
+  job->view = g_object_ref (self->view);
+  /* Translators: a toast while the recording to compare with is read; %s is its file name */
+  title = g_strdup_printf (_("Reading “%s”…"), name);
+  job->toast = g_object_ref_sink (adw_toast_new (title));
+  adw_toast_set_timeout (job->toast, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, g_object_ref (job->toast));
+  self->n_compare_reads++;
+  adbscope_comparison_new_async (path, NULL, compare_read_cb, job);
   return TRUE;
 }
 
@@ -360,7 +441,7 @@ _adbscope_window_show_compare_summary (AdbscopeWindow  *self,
   base = _adbscope_window_build_report (self, error);
   if (base == NULL)
     return NULL;
-  run = adbscope_report_build_run (adbscope_comparison_get_run (self->comparison), NULL);
+  run = json_node_ref (adbscope_comparison_get_report (self->comparison));
 
   /* Every statistic of a measured series is gated, as --max-regress would */
   {

@@ -76,6 +76,7 @@ struct _AdbscopeWindow
   char                  *opened_path;     /* the recording shown, read-only */
   GCancellable          *open_cancellable; /* its frame times and threads, being read */
   guint                  n_exports;       /* running in threads */
+  guint                  n_compare_reads; /* recordings to compare with, being read */
   gint64                 opened_end_us;
   gboolean               scrolling;
 
@@ -138,6 +139,9 @@ gboolean     _adbscope_window_align_comparison   (AdbscopeWindow      *self,
 void         _adbscope_window_remove_comparison  (AdbscopeWindow      *self);
 void         _adbscope_window_update_compare_markers (AdbscopeWindow  *self);
 JsonNode    *_adbscope_window_build_report       (AdbscopeWindow      *self,
+                                                  GError             **error);
+gboolean     _adbscope_window_compare_with_async (AdbscopeWindow      *self,
+                                                  const char          *path,
                                                   GError             **error);
 JsonNode    *_adbscope_window_show_compare_summary (AdbscopeWindow    *self,
                                                   GError             **error);

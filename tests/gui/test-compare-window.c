@@ -130,6 +130,12 @@ describe (AdbscopeChartLayer *layer,
   return g_string_free (text, FALSE);
 }
 
+static gboolean
+compare_read (gpointer data)
+{
+  return window->n_compare_reads == 0;
+}
+
 static void
 test_compare (void)
 {
@@ -142,9 +148,14 @@ test_compare (void)
   gui_test_spin (200);
   g_assert_false (gtk_widget_get_visible (window->compare_bar));
 
-  g_assert_true (_adbscope_window_compare_with (window, path_b, &error));
+  /* as the menu does it: read in a thread, shown when read */
+  g_assert_true (_adbscope_window_compare_with_async (window, path_b, &error));
   g_assert_no_error (error);
+  g_assert_cmpuint (window->n_compare_reads, ==, 1);
+  g_assert_null (window->comparison);
+  g_assert_true (gui_test_wait (compare_read, NULL, 30000));
   gui_test_spin (200);
+  g_assert_nonnull (window->comparison);
   g_assert_true (gtk_widget_get_visible (window->compare_bar));
   g_assert_nonnull (strstr (gtk_label_get_text (window->compare_base_label), "a.adbscope"));
   g_assert_nonnull (strstr (gtk_label_get_text (window->compare_run_label), "b.adbscope"));
@@ -353,6 +364,18 @@ test_remove_and_errors (void)
   g_assert_true (_adbscope_window_open_recording (window, path_b, &error));
   g_assert_null (window->comparison);
   g_assert_false (gtk_widget_get_visible (window->compare_bar));
+
+  /* ... and one still being read is not shown over the new one; a bad
+   * file read in a thread is a toast */
+  g_assert_true (_adbscope_window_compare_with_async (window, path_a, &error));
+  g_assert_true (_adbscope_window_open_recording (window, path_a, &error));
+  g_assert_true (gui_test_wait (compare_read, NULL, 30000));
+  gui_test_spin (100);
+  g_assert_null (window->comparison);
+  g_assert_true (_adbscope_window_compare_with_async (window, text, &error));
+  g_assert_true (gui_test_wait (compare_read, NULL, 30000));
+  g_assert_null (window->comparison);
+  g_assert_nonnull (strstr (window->last_toast, "not an Adbscope recording"));
 }
 
 int
