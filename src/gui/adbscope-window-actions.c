@@ -157,8 +157,8 @@ _adbscope_window_add_marker (AdbscopeWindow *self,
 
 /* The file behind what the window shows when its whole run is in a file
  * (an opened recording, or a live run that has ended), else NULL. */
-static const char *
-whole_run_file (AdbscopeWindow *self)
+const char *
+_adbscope_window_get_whole_run_file (AdbscopeWindow *self)
 {
   if (self->opened_path != NULL)
     return self->opened_path;
@@ -184,9 +184,9 @@ _adbscope_window_build_report (AdbscopeWindow  *self,
     }
   /* An opened recording, or a live run that has ended: its file, so the
    * report covers the whole run, exactly as `adbscope report` gives it. */
-  if (whole_run_file (self) != NULL)
+  if (_adbscope_window_get_whole_run_file (self) != NULL)
     {
-      const char *file = whole_run_file (self);
+      const char *file = _adbscope_window_get_whole_run_file (self);
       g_autoptr(AdbscopeRun) run = adbscope_run_load (file, G_MININT64, G_MAXINT64, error);
 
       return run != NULL ? adbscope_report_build_run (run, NULL) : NULL;
@@ -345,7 +345,7 @@ export_done (GObject      *object,
  * @report: the report, else the samples
  *
  * Writes the report or the CSV of the file behind the window (see
- * whole_run_file ()) from a thread, the main loop free meanwhile: a toast
+ * _adbscope_window_get_whole_run_file ()) from a thread, the main loop free meanwhile: a toast
  * tells the progress, then "Saved" or the error (self->n_exports counts
  * the ones running).  FALSE (nothing started) when the window shows no
  * such file: export with the synchronous call.
@@ -355,7 +355,7 @@ _adbscope_window_export_async (AdbscopeWindow *self,
                                const char     *path,
                                gboolean        report)
 {
-  const char *file = self->session != NULL ? whole_run_file (self) : NULL;
+  const char *file = self->session != NULL ? _adbscope_window_get_whole_run_file (self) : NULL;
   g_autoptr(GTask) task = NULL;
   ExportJob *job;
 
@@ -550,12 +550,7 @@ compare_summary_action (GtkWidget  *widget,
                         const char *action_name,
                         GVariant   *param)
 {
-  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) diff = _adbscope_window_show_compare_summary (self, &error);
-
-  if (diff == NULL)
-    _adbscope_window_toast (self, error->message);
+  _adbscope_window_show_compare_summary_async (ADBSCOPE_WINDOW (widget));
 }
 
 static void

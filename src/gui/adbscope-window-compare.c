@@ -414,6 +414,9 @@ build_summary (AdbscopeWindow *self,
   return box;
 }
 
+static JsonNode *show_summary (AdbscopeWindow *self,
+                               JsonNode       *base);
+
 /**
  * _adbscope_window_show_compare_summary:
  *
@@ -426,12 +429,7 @@ JsonNode *
 _adbscope_window_show_compare_summary (AdbscopeWindow  *self,
                                        GError         **error)
 {
-  g_autoptr(GPtrArray) thresholds = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_threshold_free);
   g_autoptr(JsonNode) base = NULL;
-  g_autoptr(JsonNode) run = NULL;
-  JsonArray *metrics;
-  GtkWidget *window, *content, *header;
-  guint n_regressions = 0;
 
   if (self->comparison == NULL)
     {
@@ -441,7 +439,84 @@ _adbscope_window_show_compare_summary (AdbscopeWindow  *self,
   base = _adbscope_window_build_report (self, error);
   if (base == NULL)
     return NULL;
-  run = json_node_ref (adbscope_comparison_get_report (self->comparison));
+  return show_summary (self, base);
+}
+
+static void
+base_report_thread (GTask        *task,
+                    gpointer      source,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  GError *error = NULL;
+  g_autoptr(AdbscopeRun) run = adbscope_run_load (task_data, G_MININT64, G_MAXINT64, &error);
+
+  if (run == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, adbscope_report_build_run (run, NULL), (GDestroyNotify) json_node_unref);
+}
+
+static void
+base_report_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (object);
+  g_autoptr(AdbscopeComparison) comparison = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) base = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(JsonNode) diff = NULL;
+
+  self->n_compare_reads--;
+  if (self->comparison != comparison)
+    return;   /* removed or replaced meanwhile */
+  if (base == NULL)
+    _adbscope_window_toast (self, error->message);
+  else
+    diff = show_summary (self, base);
+}
+
+/**
+ * _adbscope_window_show_compare_summary_async:
+ *
+ * As _adbscope_window_show_compare_summary (), for the menu: the shown
+ * run's report, when it comes from its file (every sample), is computed
+ * in a thread (self->n_compare_reads counts it) and the window opens
+ * when it is ready.
+ */
+void
+_adbscope_window_show_compare_summary_async (AdbscopeWindow *self)
+{
+  const char *file = self->session != NULL ? _adbscope_window_get_whole_run_file (self) : NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) diff = NULL;
+  g_autoptr(GTask) task = NULL;
+
+  if (self->comparison == NULL || file == NULL)
+    {
+      diff = _adbscope_window_show_compare_summary (self, &error);
+      if (diff == NULL)
+        _adbscope_window_toast (self, error->message);
+      return;
+    }
+  self->n_compare_reads++;
+  task = g_task_new (self, NULL, base_report_cb, g_object_ref (self->comparison));
+  g_task_set_source_tag (task, _adbscope_window_show_compare_summary_async);
+  g_task_set_task_data (task, g_strdup (file), g_free);
+  g_task_run_in_thread (task, base_report_thread);
+}
+
+/* The diff of @base and the compared run's report, in a window. */
+static JsonNode *
+show_summary (AdbscopeWindow *self,
+              JsonNode       *base)
+{
+  g_autoptr(GPtrArray) thresholds = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_threshold_free);
+  g_autoptr(JsonNode) run = json_node_ref (adbscope_comparison_get_report (self->comparison));
+  JsonArray *metrics;
+  GtkWidget *window, *content, *header;
+  guint n_regressions = 0;
 
   /* Every statistic of a measured series is gated, as --max-regress would */
   {

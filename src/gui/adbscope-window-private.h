@@ -143,6 +143,8 @@ JsonNode    *_adbscope_window_build_report       (AdbscopeWindow      *self,
 gboolean     _adbscope_window_compare_with_async (AdbscopeWindow      *self,
                                                   const char          *path,
                                                   GError             **error);
+void         _adbscope_window_show_compare_summary_async (AdbscopeWindow *self);
+const char  *_adbscope_window_get_whole_run_file (AdbscopeWindow      *self);
 JsonNode    *_adbscope_window_show_compare_summary (AdbscopeWindow    *self,
                                                   GError             **error);
 

@@ -255,16 +255,29 @@ static void
 test_summary_is_compare (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) diff = _adbscope_window_show_compare_summary (window, &error);
+  g_autoptr(JsonNode) diff = NULL;
+  g_autoptr(JsonNode) sync_diff = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL;
+  g_autofree char *async_text = NULL;
+  g_autofree char *sync_text = NULL;
   int status = 0;
   const char *argv[] = { g_getenv ("ADBSCOPE_BIN"), "compare", path_a, path_b, NULL };
   JsonArray *mine, *cli, *checks;
   guint n_red = 0;
 
+  /* as the menu does it: the shown run's report from a thread */
+  _adbscope_window_show_compare_summary_async (window);
+  g_assert_null (window->compare_dialog);
+  g_assert_true (gui_test_wait (compare_read, NULL, 30000));
+  g_assert_nonnull (window->compare_dialog);
+  g_assert_nonnull (window->compare_diff);
+  diff = json_node_ref (window->compare_diff);
+  sync_diff = _adbscope_window_show_compare_summary (window, &error);
   g_assert_no_error (error);
-  g_assert_nonnull (diff);
+  async_text = json_to_string (diff, TRUE);
+  sync_text = json_to_string (sync_diff, TRUE);
+  g_assert_cmpstr (async_text, ==, sync_text);
   g_assert_nonnull (window->compare_dialog);
   gui_test_spin (200);
 
