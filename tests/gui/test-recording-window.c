@@ -78,6 +78,14 @@ test_open (void)
       g_assert_false (has_spinning_spinner (w));
       adbscope_data_view_set_details_pending (view, TRUE);
       g_assert_true (has_spinning_spinner (w));
+      if (g_getenv ("ADBSCOPE_TEST_SCREENSHOT_DIR") != NULL)   /* to look at it */
+        {
+          g_autofree char *name = g_strdup_printf ("recording-waiting-%s.png", *page);
+          g_autofree char *png = g_build_filename (g_getenv ("ADBSCOPE_TEST_SCREENSHOT_DIR"), name, NULL);
+
+          gui_test_spin (100);
+          g_assert_true (gui_test_save_window (GTK_WIDGET (window), png));
+        }
       adbscope_data_view_set_details_pending (view, FALSE);
       g_assert_false (has_spinning_spinner (w));
     }
