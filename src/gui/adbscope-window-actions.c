@@ -239,6 +239,47 @@ announce_saved (AdbscopeWindow *self,
 
 /* ---- exports from a file, in a thread ---- */
 
+/* ---- work in a thread: a spinner and what it does, in the header bar ----
+ * (not a toast: dismissing a toast while it slides in crashes
+ * libadwaita 1.2, and a job may end that soon) */
+
+void
+_adbscope_window_init_busy (AdbscopeWindow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  self->busy_spinner = GTK_SPINNER (gtk_spinner_new ());
+  self->busy_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->busy_label), "caption");
+  gtk_widget_add_css_class (GTK_WIDGET (self->busy_label), "numeric");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->busy_spinner));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->busy_label));
+  gtk_widget_set_visible (box, FALSE);
+  adw_header_bar_pack_end (self->header_bar, box);
+  self->busy_box = box;
+}
+
+/* @text: what runs now (the newest job's words are shown) */
+void
+_adbscope_window_busy_begin (AdbscopeWindow *self,
+                             const char     *text)
+{
+  self->n_busy++;
+  gtk_label_set_text (self->busy_label, text);
+  gtk_spinner_set_spinning (self->busy_spinner, TRUE);
+  gtk_widget_set_visible (self->busy_box, TRUE);
+}
+
+void
+_adbscope_window_busy_end (AdbscopeWindow *self)
+{
+  g_return_if_fail (self->n_busy > 0);
+  if (--self->n_busy > 0)
+    return;
+  gtk_spinner_set_spinning (self->busy_spinner, FALSE);
+  gtk_widget_set_visible (self->busy_box, FALSE);
+}
+
 typedef struct
 {
   char     *recording;   /* read */
@@ -246,7 +287,7 @@ typedef struct
   gboolean  report;      /* the report; else the samples */
   guint     interval_ms;
   guint     meminfo_ms;
-  AdwToast *toast;       /* the progress, main thread only */
+  AdbscopeWindow *self;  /* ref */
   int       percent;     /* last shown, worker thread only */
 } ExportJob;
 
@@ -255,14 +296,14 @@ export_job_free (ExportJob *job)
 {
   g_free (job->recording);
   g_free (job->path);
-  g_clear_object (&job->toast);
+  g_clear_object (&job->self);
   g_free (job);
 }
 
 typedef struct
 {
-  AdwToast *toast;
-  int       percent;
+  AdbscopeWindow *self;
+  int             percent;
 } ProgressUpdate;
 
 static gboolean
@@ -271,10 +312,11 @@ show_progress (gpointer data)
   ProgressUpdate *u = data;
   g_autofree char *title = NULL;
 
-  /* Translators: a toast while a long export runs; %d is a percentage */
+  /* Translators: in the header bar while a long export runs; %d is a percentage */
   title = g_strdup_printf (_("Exporting samples… %d %%"), u->percent);
-  adw_toast_set_title (u->toast, title);
-  g_object_unref (u->toast);
+  if (u->self->n_busy > 0)
+    gtk_label_set_text (u->self->busy_label, title);
+  g_object_unref (u->self);
   g_free (u);
   return G_SOURCE_REMOVE;
 }
@@ -292,7 +334,7 @@ on_export_progress (double   fraction,
     return;
   job->percent = percent;
   u = g_new (ProgressUpdate, 1);
-  u->toast = g_object_ref (job->toast);
+  u->self = g_object_ref (job->self);
   u->percent = percent;
   g_main_context_invoke (NULL, show_progress, u);
 }
@@ -332,7 +374,7 @@ export_done (GObject      *object,
   ExportJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
 
-  adw_toast_dismiss (job->toast);
+  _adbscope_window_busy_end (self);
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     _adbscope_window_toast (self, error->message);
   else
@@ -345,8 +387,9 @@ export_done (GObject      *object,
  * @report: the report, else the samples
  *
  * Writes the report or the CSV of the file behind the window (see
- * _adbscope_window_get_whole_run_file ()) from a thread, the main loop free meanwhile: a toast
- * tells the progress, then "Saved" or the error (self->n_exports counts
+ * _adbscope_window_get_whole_run_file ()) from a thread, the main loop
+ * free meanwhile: the header bar tells the progress, then a toast "Saved"
+ * or the error (self->n_exports counts
  * the ones running).  FALSE (nothing started) when the window shows no
  * such file: export with the synchronous call.
  */
@@ -368,9 +411,8 @@ _adbscope_window_export_async (AdbscopeWindow *self,
   job->interval_ms = adbscope_session_get_interval (self->session);
   job->meminfo_ms = adbscope_session_get_meminfo_interval (self->session);
   job->percent = -1;
-  job->toast = g_object_ref_sink (adw_toast_new (report ? _("Exporting the report…") : _("Exporting samples…")));
-  adw_toast_set_timeout (job->toast, 0);
-  adw_toast_overlay_add_toast (self->toast_overlay, g_object_ref (job->toast));
+  job->self = g_object_ref (self);
+  _adbscope_window_busy_begin (self, report ? _("Exporting the report…") : _("Exporting samples…"));
 
   self->n_exports++;
   task = g_task_new (self, NULL, export_done, NULL);

@@ -215,7 +215,6 @@ typedef struct
 {
   AdbscopeWindow   *self;   /* ref */
   AdbscopeDataView *view;   /* ref: the one it is for */
-  AdwToast         *toast;  /* ref */
 } CompareJob;
 
 static void
@@ -228,7 +227,7 @@ compare_read_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(AdbscopeComparison) comparison = adbscope_comparison_new_finish (result, &error);
 
-  adw_toast_dismiss (job->toast);
+  _adbscope_window_busy_end (self);
   self->n_compare_reads--;
   /* the run it was for is still shown (nothing else was opened meanwhile) */
   if (self->view == job->view)
@@ -238,7 +237,6 @@ compare_read_cb (GObject      *object,
       else
         _adbscope_window_toast (self, error->message);
     }
-  g_object_unref (job->toast);
   g_object_unref (job->view);
   g_object_unref (job->self);
   g_free (job);
@@ -248,8 +246,8 @@ compare_read_cb (GObject      *object,
  * _adbscope_window_compare_with_async:
  *
  * As _adbscope_window_compare_with (), the recording read in a thread
- * (the whole run: the summary's report and the stacks' sums): a toast
- * says so meanwhile; the overlay appears when it is read, if the run
+ * (the whole run: the summary's report and the stacks' sums): the header
+ * bar says so meanwhile; the overlay appears when it is read, if the run
  * it was for is still shown.  self->n_compare_reads counts the running.
  */
 gboolean
@@ -266,11 +264,9 @@ _adbscope_window_compare_with_async (AdbscopeWindow  *self,
   job = g_new0 (CompareJob, 1);
   job->self = g_object_ref (self);
   job->view = g_object_ref (self->view);
-  /* Translators: a toast while the recording to compare with is read; %s is its file name */
+  /* Translators: in the header bar while the recording to compare with is read; %s is its file name */
   title = g_strdup_printf (_("Reading “%s”…"), name);
-  job->toast = g_object_ref_sink (adw_toast_new (title));
-  adw_toast_set_timeout (job->toast, 0);
-  adw_toast_overlay_add_toast (self->toast_overlay, g_object_ref (job->toast));
+  _adbscope_window_busy_begin (self, title);
   self->n_compare_reads++;
   adbscope_comparison_new_async (path, NULL, compare_read_cb, job);
   return TRUE;
@@ -469,6 +465,7 @@ base_report_cb (GObject      *object,
   g_autoptr(JsonNode) diff = NULL;
 
   self->n_compare_reads--;
+  _adbscope_window_busy_end (self);
   if (self->comparison != comparison)
     return;   /* removed or replaced meanwhile */
   if (base == NULL)
@@ -501,6 +498,7 @@ _adbscope_window_show_compare_summary_async (AdbscopeWindow *self)
       return;
     }
   self->n_compare_reads++;
+  _adbscope_window_busy_begin (self, _("Comparing the reports…"));
   task = g_task_new (self, NULL, base_report_cb, g_object_ref (self->comparison));
   g_task_set_source_tag (task, _adbscope_window_show_compare_summary_async);
   g_task_set_task_data (task, g_strdup (file), g_free);

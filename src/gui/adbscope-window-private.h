@@ -77,6 +77,10 @@ struct _AdbscopeWindow
   GCancellable          *open_cancellable; /* its frame times and threads, being read */
   guint                  n_exports;       /* running in threads */
   guint                  n_compare_reads; /* recordings to compare with, being read */
+  GtkWidget             *busy_box;        /* in the header bar: work in a thread */
+  GtkSpinner            *busy_spinner;
+  GtkLabel              *busy_label;
+  guint                  n_busy;
   gint64                 opened_end_us;
   gboolean               scrolling;
 
@@ -130,6 +134,10 @@ void         _adbscope_window_zoom               (AdbscopeWindow      *self,
 void         _adbscope_window_scroll_to          (AdbscopeWindow      *self,
                                                   double               end_s);
 
+void         _adbscope_window_init_busy          (AdbscopeWindow      *self);
+void         _adbscope_window_busy_begin         (AdbscopeWindow      *self,
+                                                  const char          *text);
+void         _adbscope_window_busy_end           (AdbscopeWindow      *self);
 void         _adbscope_window_init_compare       (AdbscopeWindow      *self);
 gboolean     _adbscope_window_compare_with       (AdbscopeWindow      *self,
                                                   const char          *path,

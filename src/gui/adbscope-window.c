@@ -768,6 +768,7 @@ adbscope_window_init (AdbscopeWindow *self)
   }
 
   _adbscope_window_init_compare (self);
+  _adbscope_window_init_busy (self);
   set_mode (self, "devices");
 }
 

@@ -153,7 +153,10 @@ test_compare (void)
   g_assert_no_error (error);
   g_assert_cmpuint (window->n_compare_reads, ==, 1);
   g_assert_null (window->comparison);
+  g_assert_true (gtk_widget_get_visible (window->busy_box));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->busy_label), "b.adbscope"));
   g_assert_true (gui_test_wait (compare_read, NULL, 30000));
+  g_assert_false (gtk_widget_get_visible (window->busy_box));
   gui_test_spin (200);
   g_assert_nonnull (window->comparison);
   g_assert_true (gtk_widget_get_visible (window->compare_bar));

@@ -215,7 +215,11 @@ test_exports_in_a_thread (void)
   g_assert_true (_adbscope_window_export_async (window, csv, FALSE));
   g_assert_true (_adbscope_window_export_async (window, json, TRUE));
   g_assert_cmpuint (window->n_exports, ==, 2);
+  /* the header bar says what runs */
+  g_assert_true (gtk_widget_get_visible (window->busy_box));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (window->busy_label), "Exporting"));
   g_assert_true (gui_test_wait (exports_done, NULL, 60000));
+  g_assert_false (gtk_widget_get_visible (window->busy_box));
   g_assert_cmpuint (window->n_toasts, ==, toasts + 2);
   g_assert_true (g_str_has_prefix (window->last_toast, "Saved “exported"));
   g_assert_true (g_file_get_contents (want_csv, &want, NULL, NULL));
