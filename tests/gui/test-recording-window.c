@@ -218,6 +218,13 @@ test_exports_in_a_thread (void)
   /* the header bar says what runs */
   g_assert_true (gtk_widget_get_visible (window->busy_box));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (window->busy_label), "Exporting"));
+  if (g_getenv ("ADBSCOPE_TEST_SCREENSHOT_DIR") != NULL)   /* to look at it */
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("ADBSCOPE_TEST_SCREENSHOT_DIR"), "recording-exporting.png", NULL);
+
+      gui_test_spin (30);
+      g_assert_true (gui_test_save_window (GTK_WIDGET (window), png));
+    }
   g_assert_true (gui_test_wait (exports_done, NULL, 60000));
   g_assert_false (gtk_widget_get_visible (window->busy_box));
   g_assert_cmpuint (window->n_toasts, ==, toasts + 2);
