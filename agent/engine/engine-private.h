@@ -38,13 +38,6 @@
 #define ENGINE_CLIENT_OUT_MAX   (8u * 1024u * 1024u)
 #define ENGINE_MAX_PACKET       65600u
 #define ENGINE_MAX_PAYLOAD_IOV  2        /* a ring segment wraps at most once */
-/* Packets the engine takes from the TUN (and the reader's queue) in one go
- * before it finishes the flows they touched (engine_tcp_pending). */
-#define ENGINE_DRAIN_BATCH      256u
-/* In-order payloads at least this large go to the server straight from
- * the packet they came in (EngineUpRef); smaller ones are gathered in the
- * up ring, so a burst of small segments still costs one write(). */
-#define ENGINE_UP_REF_MIN       4096u
 
 typedef enum {
   ENGINE_EV_WAKE,
@@ -164,24 +157,7 @@ typedef struct {
   /* In-order data from the app is acknowledged once per batch of packets,
    * after it was written to the server (engine_tcp_pending). */
   bool       ack_pending;
-
-  /* This batch's payloads still in their packets (engine->up_refs, chained
-   * from ref_head): the stream is the up ring's bytes, then these.  Empty
-   * outside a batch: engine_tcp_pending() writes them or copies the rest
-   * into the ring. */
-  uint16_t   n_refs;
-  uint16_t   ref_head;
-  uint16_t   ref_tail;
-  uint32_t   ref_len;
 } EngineTcp;
-
-/* A payload of the current batch that is written to the server from the
- * packet it came in (no copy into the up ring). */
-typedef struct {
-  const uint8_t *data;
-  uint32_t       len;
-  uint16_t       next;            /* the flow's next, if it has more */
-} EngineUpRef;
 
 typedef struct _EngineFlow EngineFlow;
 struct _EngineFlow {
@@ -385,10 +361,6 @@ struct _AdbscopeAgentEngine {
   uint64_t               next_tick_us;
   uint64_t               next_snapshot_us;
   uint64_t               snapshot_seq;
-
-  /* Payloads of the batch of packets being handled: see EngineTcp. */
-  EngineUpRef            up_refs[ENGINE_DRAIN_BATCH];
-  unsigned               n_up_refs;
 
   uint8_t               *pkt_buf;       /* packets built by the engine thread */
   uint8_t               *io_buf;        /* socket reads (UDP) */

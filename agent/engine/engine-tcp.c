@@ -136,8 +136,6 @@ engine_tcp_free (EngineTcp *t)
   free (t->down.buf);
   t->up.buf = t->down.buf = NULL;
   t->up.len = t->down.len = 0;
-  t->n_refs = 0;
-  t->ref_len = 0;
   for (s = t->ooo; s; s = n)
     {
       n = s->next;
@@ -149,20 +147,12 @@ engine_tcp_free (EngineTcp *t)
 
 /* Sending to the app ---------------------------------------------------- */
 
-/* Bytes accepted from the app and not yet written to the server: in the
- * up ring, then still in this batch's packets. */
-static uint32_t
-up_held (const EngineTcp *t)
-{
-  return t->up.len + t->ref_len;
-}
-
 /* Bytes the up ring can still take (it may take a little more than the
  * window: see tcp_window()). */
 static uint32_t
 rcv_space (const EngineTcp *t)
 {
-  return t->up_size - up_held (t);
+  return t->up_size - t->up.len;
 }
 
 /* The window field for the next segment.  Without scaling it is the room
@@ -175,8 +165,7 @@ rcv_space (const EngineTcp *t)
 static uint16_t
 tcp_window (const EngineTcp *t)
 {
-  uint32_t held = up_held (t);
-  uint32_t room = held < t->rcv_wnd_max ? t->rcv_wnd_max - held : 0;
+  uint32_t room = t->up.len < t->rcv_wnd_max ? t->rcv_wnd_max - t->up.len : 0;
   uint32_t w = room >> t->rcv_wscale;
 
   if (t->rcv_wscale > 0)
@@ -424,46 +413,6 @@ update_events (AdbscopeAgentEngine *e,
 
 /* app → server ---------------------------------------------------------- */
 
-/* Drops the first @n bytes of the batch's payloads. */
-static void
-refs_consume (AdbscopeAgentEngine *e,
-              EngineTcp           *t,
-              uint32_t             n)
-{
-  while (n > 0 && t->n_refs > 0)
-    {
-      EngineUpRef *r = &e->up_refs[t->ref_head];
-      uint32_t k = n < r->len ? n : r->len;
-
-      r->data += k;
-      r->len -= k;
-      t->ref_len -= k;
-      n -= k;
-      if (r->len == 0)
-        {
-          t->ref_head = r->next;
-          t->n_refs--;
-        }
-    }
-}
-
-/* Copies what is left of the batch's payloads into the up ring (which was
- * allocated when they were taken, and has room: rcv_space() counted them). */
-static void
-refs_to_ring (AdbscopeAgentEngine *e,
-              EngineTcp           *t)
-{
-  while (t->n_refs > 0)
-    {
-      EngineUpRef *r = &e->up_refs[t->ref_head];
-
-      ring_push (&t->up, r->data, r->len);
-      t->ref_len -= r->len;
-      t->ref_head = r->next;
-      t->n_refs--;
-    }
-}
-
 static bool
 flush_up (AdbscopeAgentEngine *e,
           EngineFlow          *f)
@@ -471,19 +420,11 @@ flush_up (AdbscopeAgentEngine *e,
   EngineTcp *t = f->tcp;
   uint32_t before = (uint32_t) t->adv_wnd << t->rcv_wscale;
 
-  while (up_held (t) > 0 && t->server_writable)
+  while (t->up.len > 0 && t->server_writable)
     {
-      struct iovec iov[2 + ENGINE_DRAIN_BATCH];
+      struct iovec iov[2];
       int n_iov = ring_iov (&t->up, false, iov);
-      unsigned i, k;
-      ssize_t n;
-
-      for (i = t->ref_head, k = 0; k < t->n_refs; i = e->up_refs[i].next, k++)
-        {
-          iov[n_iov].iov_base = (void *) e->up_refs[i].data;
-          iov[n_iov++].iov_len = e->up_refs[i].len;
-        }
-      n = writev (f->fd, iov, n_iov);
+      ssize_t n = writev (f->fd, iov, n_iov);
 
       if (n < 0)
         {
@@ -498,16 +439,8 @@ flush_up (AdbscopeAgentEngine *e,
                       engine_failure_from_errno (errno), errno);
           return false;
         }
-      if ((uint32_t) n <= t->up.len)
-        ring_consume (&t->up, (uint32_t) n);
-      else
-        {
-          refs_consume (e, t, (uint32_t) n - t->up.len);
-          ring_consume (&t->up, t->up.len);
-        }
+      ring_consume (&t->up, (uint32_t) n);
     }
-  /* The socket is full: what it did not take waits in the ring. */
-  refs_to_ring (e, t);
   if (t->up.len == 0 && t->app_fin && !t->shut_wr)
     {
       shutdown (f->fd, SHUT_WR);
@@ -528,41 +461,20 @@ flush_up (AdbscopeAgentEngine *e,
   return true;
 }
 
-/* Takes in-order bytes; the end of the batch writes them
- * (engine_tcp_pending).  A large payload stays in its packet (@in_packet:
- * which lives until then) and is written from there; the rest is copied
- * into the up ring, behind anything still in packets. */
+/* Takes in-order bytes into the up ring; the end of the batch writes them
+ * (engine_tcp_pending). */
 static void
 accept_data (AdbscopeAgentEngine *e,
              EngineFlow          *f,
              const uint8_t       *data,
-             uint32_t             len,
-             bool                 in_packet)
+             uint32_t            len)
 {
   EngineTcp *t = f->tcp;
 
   engine_flow_peek (e, f, data, len);
   if (!ring_ensure (&t->up, t->up_size))
     return;
-  if (in_packet && len >= ENGINE_UP_REF_MIN && e->n_up_refs < ENGINE_DRAIN_BATCH)
-    {
-      uint16_t i = (uint16_t) e->n_up_refs++;
-
-      e->up_refs[i].data = data;
-      e->up_refs[i].len = len;
-      if (t->n_refs == 0)
-        t->ref_head = i;
-      else
-        e->up_refs[t->ref_tail].next = i;
-      t->ref_tail = i;
-      t->n_refs++;
-      t->ref_len += len;
-    }
-  else
-    {
-      refs_to_ring (e, t);
-      ring_push (&t->up, data, len);
-    }
+  ring_push (&t->up, data, len);
   t->rcv_nxt += len;
 }
 
@@ -617,7 +529,7 @@ ooo_pull (AdbscopeAgentEngine *e,
 
           if (len > room)
             len = room;
-          accept_data (e, f, s->data + skip, len, false);
+          accept_data (e, f, s->data + skip, len);
           if (len == s->len - skip && s->fin)
             {
               t->rcv_nxt++;
@@ -678,7 +590,7 @@ tcp_data (AdbscopeAgentEngine *e,
       uint32_t take = len < room ? len : room;
 
       if (take > 0)
-        accept_data (e, f, data, take, true);
+        accept_data (e, f, data, take);
       if (take == len && fin)
         {
           t->rcv_nxt++;
@@ -1022,12 +934,8 @@ engine_tcp_pending (AdbscopeAgentEngine *e,
   EngineTcp *t = f->tcp;
 
   if (f->closed || t->state == ENGINE_TCP_DONE || t->state == ENGINE_TCP_CONNECTING)
-    {
-      t->n_refs = 0;              /* nothing is written any more */
-      t->ref_len = 0;
-      return;
-    }
-  if (up_held (t) > 0 || (t->app_fin && !t->shut_wr))
+    return;
+  if (t->up.len > 0 || (t->app_fin && !t->shut_wr))
     {
       if (!flush_up (e, f))
         return;
@@ -1118,7 +1026,7 @@ engine_tcp_event (AdbscopeAgentEngine *e,
   if (!f->closed && (events & (EPOLLOUT | EPOLLERR)))
     {
       t->server_writable = true;
-      if (up_held (t) > 0)
+      if (t->up.len > 0)
         flush_up (e, f);
     }
   if (!f->closed && (events & EPOLLERR))

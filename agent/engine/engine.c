@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #define READER_BATCH 64
-#define DRAIN_BATCH  ENGINE_DRAIN_BATCH
+#define DRAIN_BATCH  256
 #define DRAIN_MAX    2048
 
 static char *
@@ -1014,13 +1014,11 @@ drain_queue (AdbscopeAgentEngine *e,
                           ? e->tun_empty_mark + n : e->c.packets_written;
       atomic_fetch_add (&e->engine_beat, 1);
       for (i = 0; i < n; i++)
-        handle_packet (e, batch[i]);
-      /* The flows' writes to the server may take payloads from the packets
-       * (EngineUpRef): they go after them. */
+        {
+          handle_packet (e, batch[i]);
+          free (batch[i]);
+        }
       run_pending (e);
-      e->n_up_refs = 0;
-      for (i = 0; i < n; i++)
-        free (batch[i]);
       done += n;
     }
   return true;
