@@ -1177,8 +1177,7 @@ main (int    argc,
   g_test_add_data_func ("/agent/tcp/zero-window", &zero_window_cases[0], test_zero_window);
   g_test_add_data_func ("/agent/tcp/zero-window-no-scaling", &zero_window_cases[1],
                         test_zero_window);
-  /* 64 KiB segments: their payloads go to the server from the packets, and
-   * what the full socket refuses is copied into the ring. */
+  /* 64 KiB segments into a full socket and a full 512 KiB ring. */
   g_test_add_data_func ("/agent/tcp/zero-window-65535", &zero_window_cases[2],
                         test_zero_window);
   g_test_add_data_func ("/agent/tcp/half-close-app-first", GINT_TO_POINTER (PEER_APP_FIRST),
