@@ -407,7 +407,7 @@ main (int    argc,
   g_thread_unref (g_thread_new ("server", server_main, NULL));
 
   printf ("%" G_GUINT64_FORMAT " MiB per direction and side per round, %d rounds per MTU, "
-          "%d alternating slices; BENCH_PIN %s; BENCH_CC %s; load average %.2f\n",
+          "BENCH_SLICES %d; BENCH_PIN %s; BENCH_CC %s; load average %.2f\n",
           mib, rounds, slices, g_getenv ("BENCH_PIN") ? g_getenv ("BENCH_PIN") : "none",
           g_getenv ("BENCH_CC") ? g_getenv ("BENCH_CC") : "system's", load_average ());
   fd_direct = connect_to (NULL);
