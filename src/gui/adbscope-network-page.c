@@ -221,8 +221,12 @@ bind_cell (GtkSignalListItemFactory *factory,
   GObject *item = gtk_list_item_get_item (list_item);
   GtkInscription *text_widget = GTK_INSCRIPTION (gtk_list_item_get_child (list_item));
 
-  update_cell (text_widget, item, cell);
+  /* Most bound rows are out of view (unmapped): their text waits for
+   * on_cell_map.  A reorder binds the rows it brings into the list's
+   * bound range, most of them never shown. */
   g_object_set_data (G_OBJECT (text_widget), "item", item);
+  if (gtk_widget_get_mapped (GTK_WIDGET (text_widget)))
+    update_cell (text_widget, item, cell);
   g_ptr_array_add (cell->bound, text_widget);
 }
 
@@ -982,15 +986,67 @@ still_sorted (GListModel *model,
   return TRUE;
 }
 
+static GtkWidget *
+list_of (GtkColumnView *view)
+{
+  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (view)); w; w = gtk_widget_get_next_sibling (w))
+    if (GTK_IS_LIST_VIEW (w))
+      return w;
+  return NULL;
+}
+
+static guint
+position_of (GListModel *model,
+             gpointer    item)
+{
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) it = g_list_model_get_item (model, i);
+
+      if (it == item)
+        return i;
+    }
+  return G_MAXUINT;
+}
+
+/* Sorts again when the numbers changed the order.  GTK 4.8's list keeps
+ * the item at the top of the view where it is on screen: a re-sort that
+ * moves it drags the view along (a table at the top, sorted by ↓, would
+ * scroll down whenever a new connection overtook the first one).  The
+ * rows stay where they were instead: the view keeps its position, the
+ * rows under it change. */
 static void
 resort (GtkColumnView    *view,
         GtkSortListModel *model)
 {
   GtkSorter *sorter = gtk_column_view_get_sorter (view);
+  GtkAdjustment *vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  GListModel *list = G_LIST_MODEL (model);
+  guint n = g_list_model_get_n_items (list);
+  double row, value;
+  guint top, moved_to, last;
+  g_autoptr(GObject) top_item = NULL;
 
-  if (sorter != NULL && gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE
-      && !still_sorted (G_LIST_MODEL (model), sorter))
-    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+  if (sorter == NULL || gtk_sorter_get_order (sorter) == GTK_SORTER_ORDER_NONE || still_sorted (list, sorter))
+    return;
+  /* Rows are one height: the list's estimate of its length is exact. */
+  row = vadj != NULL && n > 0 ? gtk_adjustment_get_upper (vadj) / n : 0;
+  value = row > 0 ? gtk_adjustment_get_value (vadj) : 0;
+  top = row > 0 ? MIN ((guint) (value / row + 0.5), n - 1) : 0;
+  top_item = n > 0 ? g_list_model_get_item (list, top) : NULL;
+
+  gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+
+  moved_to = top_item != NULL ? position_of (list, top_item) : top;
+  if (moved_to == top || moved_to == G_MAXUINT || row <= 0)
+    return;
+  /* Scrolling to an item above the view puts it at the top, to one below
+   * at the bottom. */
+  last = top + MAX ((guint) (gtk_adjustment_get_page_size (vadj) / row), 1) - 1;
+  gtk_widget_activate_action (list_of (view), "list.scroll-to-item", "u",
+                              moved_to > top ? top : MIN (last, n - 1));
 }
 
 static void

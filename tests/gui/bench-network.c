@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "adbscope-application.h"
@@ -24,6 +25,121 @@
 #include "adbscope-window-private.h"
 #include "agent.pb-c.h"
 #include "gui-test-util.h"
+
+/* Where a snapshot's time goes: the factories' setup/bind/unbind of the
+ * connection table's cells, the items-changed the table gets, and the
+ * frame clock's layout and paint phases. */
+typedef struct
+{
+  guint  setups, binds, unbinds, changes, changed_rows;
+  double layout_ms, paint_ms, frames;
+  gint64 phase_start;
+} Profile;
+
+static Profile prof;
+
+static void
+count_setup (GtkListItemFactory *f, GtkListItem *item, gpointer data)
+{
+  prof.setups++;
+}
+
+static void
+count_bind (GtkListItemFactory *f, GtkListItem *item, gpointer data)
+{
+  prof.binds++;
+}
+
+static void
+count_unbind (GtkListItemFactory *f, GtkListItem *item, gpointer data)
+{
+  prof.unbinds++;
+}
+
+static void
+count_change (GListModel *model, guint position, guint removed, guint added, gpointer data)
+{
+  prof.changes++;
+  prof.changed_rows += MAX (removed, added);
+}
+
+static void
+phase_start (GdkFrameClock *clock, gpointer data)
+{
+  prof.phase_start = g_get_monotonic_time ();
+}
+
+static void
+layout_end (GdkFrameClock *clock, gpointer data)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  prof.layout_ms += (now - prof.phase_start) / 1000.0;
+  prof.phase_start = now;
+}
+
+static void
+paint_end (GdkFrameClock *clock, gpointer data)
+{
+  prof.paint_ms += (g_get_monotonic_time () - prof.phase_start) / 1000.0;
+  prof.frames++;
+}
+
+static GtkColumnView *
+first_column_view (GtkWidget *root)
+{
+  for (GtkWidget *w = gtk_widget_get_first_child (root); w != NULL;)
+    {
+      /* depth-first search for the first column view */
+      if (GTK_IS_COLUMN_VIEW (w))
+        return GTK_COLUMN_VIEW (w);
+      if (gtk_widget_get_first_child (w))
+        w = gtk_widget_get_first_child (w);
+      else
+        {
+          while (w && gtk_widget_get_next_sibling (w) == NULL)
+            w = gtk_widget_get_parent (w);
+          w = w ? gtk_widget_get_next_sibling (w) : NULL;
+        }
+    }
+  return NULL;
+}
+
+static void
+profile_table (GtkColumnView *cv,
+               GListModel    *model,
+               GtkWidget     *win)
+{
+  GListModel *cols = gtk_column_view_get_columns (cv);
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (win);
+
+  for (guint c = 0; c < g_list_model_get_n_items (cols); c++)
+    {
+      g_autoptr(GtkColumnViewColumn) col = g_list_model_get_item (cols, c);
+      GtkListItemFactory *factory = gtk_column_view_column_get_factory (col);
+
+      g_signal_connect (factory, "setup", G_CALLBACK (count_setup), NULL);
+      g_signal_connect (factory, "bind", G_CALLBACK (count_bind), NULL);
+      g_signal_connect (factory, "unbind", G_CALLBACK (count_unbind), NULL);
+    }
+  g_signal_connect (model, "items-changed", G_CALLBACK (count_change), NULL);
+  /* the window's own handlers run first: layout ends when ours runs */
+  g_signal_connect (clock, "update", G_CALLBACK (phase_start), NULL);
+  g_signal_connect_after (clock, "layout", G_CALLBACK (layout_end), NULL);
+  g_signal_connect_after (clock, "paint", G_CALLBACK (paint_end), NULL);
+}
+
+static void
+print_profile (const char *name,
+               Profile    *p,
+               guint       seconds)
+{
+  g_print ("\"%s\": {\"setups\": %.0f, \"binds\": %.0f, \"unbinds\": %.0f, \"items_changed\": %.1f, "
+           "\"changed_rows\": %.0f, \"frames\": %.1f, \"layout_ms\": %.2f, \"paint_ms\": %.2f}, ",
+           name, p->setups / (double) seconds, p->binds / (double) seconds, p->unbinds / (double) seconds,
+           p->changes / (double) seconds, p->changed_rows / (double) seconds, p->frames / seconds,
+           p->layout_ms / seconds, p->paint_ms / seconds);
+}
 
 static double
 cpu_seconds (void)
@@ -152,6 +268,7 @@ main (int    argc,
   GtkWidget *win;
   AdbscopeNetwork *net;
   Fake *f;
+  Profile prof_all, prof_5pct;
   double cpu0, cpu1, cpu2, cpu3;
   gint64 t0, t1, t2, t3;
   guint64 seq = 0;
@@ -201,28 +318,38 @@ main (int    argc,
     merge_ms = (g_get_monotonic_time () - m0) / 1000.0 / 50;
   }
 
+  profile_table (first_column_view (GTK_WIDGET (page)), adbscope_network_page_get_connection_model (page), win);
+
   /* live */
+  memset (&prof, 0, sizeof prof);
   cpu0 = cpu_seconds ();
   t0 = g_get_monotonic_time ();
   for (guint s = 0; s < seconds; s++)
     {
       feed (net, f, ++seq);
       gui_test_spin (1000);
+      if (g_getenv ("ADBSCOPE_BENCH_DEBUG"))
+        g_printerr ("vadj %.1f\n", gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (first_column_view (GTK_WIDGET (page))))));
     }
   t1 = g_get_monotonic_time ();
   cpu1 = cpu_seconds ();
+  prof_all = prof;
 
   /* live, as an app's traffic: 5 % of the connections move bytes each second */
   active_pct = 5;
+  memset (&prof, 0, sizeof prof);
   cpu2 = cpu_seconds ();
   t2 = g_get_monotonic_time ();
   for (guint s = 0; s < seconds; s++)
     {
       feed (net, f, ++seq);
       gui_test_spin (1000);
+      if (g_getenv ("ADBSCOPE_BENCH_DEBUG"))
+        g_printerr ("vadj %.1f\n", gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (first_column_view (GTK_WIDGET (page))))));
     }
   t3 = g_get_monotonic_time ();
   cpu3 = cpu_seconds ();
+  prof_5pct = prof;
 
   /* sort: a bigger model, each column's sorter in turn */
   {
@@ -230,27 +357,14 @@ main (int    argc,
     g_autoptr(AdbscopeDataView) big_view = adbscope_data_view_new (big);
     Fake *g = fake_new (rows);
     const char *columns[] = { "Protocol", "Remote", "Host", "State", "↓", "↑", "Duration", "Failure" };
-    GtkColumnView *cv = NULL;
+    GtkColumnView *cv;
     GListModel *cols;
 
     adbscope_network_begin_run (adbscope_session_get_network (big), &hello);
     feed (adbscope_session_get_network (big), g, 1);
     adbscope_page_set_view (ADBSCOPE_PAGE (page), big_view);
     gui_test_spin (500);
-    for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (page)); w && cv == NULL;)
-      {
-        /* depth-first search for the first column view */
-        if (GTK_IS_COLUMN_VIEW (w))
-          cv = GTK_COLUMN_VIEW (w);
-        else if (gtk_widget_get_first_child (w))
-          w = gtk_widget_get_first_child (w);
-        else
-          {
-            while (w && gtk_widget_get_next_sibling (w) == NULL)
-              w = gtk_widget_get_parent (w);
-            w = w ? gtk_widget_get_next_sibling (w) : NULL;
-          }
-      }
+    cv = first_column_view (GTK_WIDGET (page));
     g_assert_nonnull (cv);
     cols = gtk_column_view_get_columns (cv);
     for (guint c = 0; c < g_list_model_get_n_items (cols); c++)
@@ -276,10 +390,12 @@ main (int    argc,
   }
 
   g_print ("{\"connections\": %u, \"model_ms_per_snapshot\": %.2f, \"seconds\": %.1f, \"gui_cpu_pct_of_one_core\": %.2f, "
-           "\"gui_cpu_pct_5pct_active\": %.2f, "
-           "\"sort_rows\": %u, \"sort_ms_mean\": %.1f, \"sorts\": %u}\n",
+           "\"gui_cpu_pct_5pct_active\": %.2f, ",
            n, merge_ms, (t1 - t0) / 1e6, 100.0 * (cpu1 - cpu0) / ((t1 - t0) / 1e6),
-           100.0 * (cpu3 - cpu2) / ((t3 - t2) / 1e6), rows, sort_ms / n_sorts, n_sorts);
+           100.0 * (cpu3 - cpu2) / ((t3 - t2) / 1e6));
+  print_profile ("per_snapshot", &prof_all, seconds);
+  print_profile ("per_snapshot_5pct_active", &prof_5pct, seconds);
+  g_print ("\"sort_rows\": %u, \"sort_ms_mean\": %.1f, \"sorts\": %u}\n", rows, sort_ms / n_sorts, n_sorts);
   gtk_window_destroy (GTK_WINDOW (win));
   return 0;
 }
