@@ -1026,7 +1026,7 @@ resort (GtkColumnView    *view,
   GListModel *list = G_LIST_MODEL (model);
   guint n = g_list_model_get_n_items (list);
   double row, value;
-  guint top, moved_to, last;
+  guint top, moved_to;
   g_autoptr(GObject) top_item = NULL;
 
   if (sorter == NULL || gtk_sorter_get_order (sorter) == GTK_SORTER_ORDER_NONE || still_sorted (list, sorter))
@@ -1040,13 +1040,10 @@ resort (GtkColumnView    *view,
   gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
 
   moved_to = top_item != NULL ? position_of (list, top_item) : top;
-  if (moved_to == top || moved_to == G_MAXUINT || row <= 0)
-    return;
-  /* Scrolling to an item above the view puts it at the top, to one below
-   * at the bottom. */
-  last = top + MAX ((guint) (gtk_adjustment_get_page_size (vadj) / row), 1) - 1;
-  gtk_widget_activate_action (list_of (view), "list.scroll-to-item", "u",
-                              moved_to > top ? top : MIN (last, n - 1));
+  /* The list still measures from where it was: the row now at @top goes
+   * to the top edge, where the old one was. */
+  if (moved_to != top && moved_to != G_MAXUINT && row > 0)
+    gtk_widget_activate_action (list_of (view), "list.scroll-to-item", "u", top);
 }
 
 static void
@@ -1136,6 +1133,11 @@ adbscope_network_page_dispose (GObject *object)
 {
   AdbscopeNetworkPage *self = ADBSCOPE_NETWORK_PAGE (object);
 
+  /* Taking the columns away re-sorts the table: a selection then
+   * changing must not fill the disposed details view. */
+  if (self->connection_selection != NULL)
+    g_signal_handlers_disconnect_by_func (self->connection_selection, on_selection_changed, self);
+  self->connection_selection = NULL;
   show_details (self, NULL);
   if (self->capture != NULL)
     g_signal_handlers_disconnect_by_func (self->capture, on_capture_state, self);

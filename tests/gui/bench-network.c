@@ -23,7 +23,7 @@
 #include "adbscope-application.h"
 #include "adbscope-network-page.h"
 #include "adbscope-window-private.h"
-#include "agent.pb-c.h"
+#include "fake-network.h"
 #include "gui-test-util.h"
 
 /* Where a snapshot's time goes: the factories' setup/bind/unbind of the
@@ -150,106 +150,6 @@ cpu_seconds (void)
   return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-typedef struct
-{
-  Adbscope__Agent__V1__Snapshot    snap;
-  Adbscope__Agent__V1__Connection *conns;
-  Adbscope__Agent__V1__Connection **ptrs;
-  Adbscope__Agent__V1__Endpoint   *src, *dst;
-  guint8                          *addr;     /* 4 bytes a connection */
-  char                           **hosts;
-  guint                            n;
-} Fake;
-
-static Fake *
-fake_new (guint n)
-{
-  static guint8 local[4] = { 10, 215, 173, 1 };
-  Fake *f = g_new0 (Fake, 1);
-
-  f->n = n;
-  f->conns = g_new0 (Adbscope__Agent__V1__Connection, n);
-  f->ptrs = g_new0 (Adbscope__Agent__V1__Connection *, n);
-  f->src = g_new0 (Adbscope__Agent__V1__Endpoint, n);
-  f->dst = g_new0 (Adbscope__Agent__V1__Endpoint, n);
-  f->addr = g_new0 (guint8, 4 * n);
-  f->hosts = g_new0 (char *, n);
-  adbscope__agent__v1__snapshot__init (&f->snap);
-  for (guint i = 0; i < n; i++)
-    {
-      Adbscope__Agent__V1__Connection *c = &f->conns[i];
-
-      adbscope__agent__v1__connection__init (c);
-      adbscope__agent__v1__endpoint__init (&f->src[i]);
-      adbscope__agent__v1__endpoint__init (&f->dst[i]);
-      f->addr[4 * i] = 198; f->addr[4 * i + 1] = 18; f->addr[4 * i + 2] = i / 250; f->addr[4 * i + 3] = i % 250;
-      f->src[i].address.data = local;
-      f->src[i].address.len = 4;
-      f->src[i].port = 30000 + i;
-      f->dst[i].address.data = f->addr + 4 * i;
-      f->dst[i].address.len = 4;
-      f->dst[i].port = i % 3 == 0 ? 80 : 443;
-      f->hosts[i] = g_strdup_printf ("host%u.bench.test", i % 97);
-      c->id = i + 1;
-      c->protocol = i % 5 == 0 ? ADBSCOPE__AGENT__V1__PROTOCOL__PROTOCOL_UDP : ADBSCOPE__AGENT__V1__PROTOCOL__PROTOCOL_TCP;
-      c->ip_version = 4;
-      c->source = &f->src[i];
-      c->destination = &f->dst[i];
-      c->uid = 10123;
-      c->host = f->hosts[i];
-      c->host_source = ADBSCOPE__AGENT__V1__HOST_SOURCE__HOST_SOURCE_TLS_SNI;
-      c->state = ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_OPEN;
-      c->open_time_ms = (guint64) (g_get_real_time () / 1000) - i;
-      f->ptrs[i] = c;
-    }
-  f->snap.connections = f->ptrs;
-  f->snap.n_connections = n;
-  return f;
-}
-
-/* Every connection moved some bytes since the last snapshot (the worst
- * case: a table sorted by bytes reorders every row every second), or,
- * with @active_pct below 100, only that share of them, with sizes like an
- * app's: a few big flows, most small. */
-static guint active_pct = 100;
-
-static void
-fake_tick (Fake    *f,
-           guint64  seq)
-{
-  f->snap.seq = seq;
-  f->snap.time_ms = g_get_real_time () / 1000;
-  for (guint i = 0; i < f->n; i++)
-    {
-      Adbscope__Agent__V1__Connection *c = &f->conns[i];
-      guint64 step = 100 + (i * 7919 + seq * 104729) % 5000;
-
-      if (active_pct < 100)
-        {
-          if ((i * 2654435761u + seq * 40503u) % 100 >= active_pct)
-            continue;
-          /* flow i's share falls off as 1/(1 + i/10) */
-          step = step * 100 / (1 + i / 10);
-        }
-
-      c->bytes_down += step * 3;
-      c->bytes_up += step;
-      c->payload_down += step * 3 - 40;
-      c->payload_up += step - 40;
-      c->packets_down += 3;
-      c->packets_up += 1;
-    }
-}
-
-static void
-feed (AdbscopeNetwork *net,
-      Fake            *f,
-      guint64          seq)
-{
-  fake_tick (f, seq);
-  adbscope_network_apply_snapshot (net, &f->snap, g_get_monotonic_time ());
-}
-
 int
 main (int    argc,
       char **argv)
@@ -263,15 +163,15 @@ main (int    argc,
   g_autoptr(AdbscopeApplication) app = NULL;
   g_autoptr(AdbscopeSession) session = NULL;
   g_autoptr(AdbscopeDataView) view = NULL;
-  Adbscope__Agent__V1__Hello hello = ADBSCOPE__AGENT__V1__HELLO__INIT;
   AdbscopeNetworkPage *page;
   GtkWidget *win;
   AdbscopeNetwork *net;
-  Fake *f;
+  FakeNetwork *f;
   Profile prof_all, prof_5pct;
   double cpu0, cpu1, cpu2, cpu3;
   gint64 t0, t1, t2, t3;
   guint64 seq = 0;
+  guint active_pct = 100;
   double sort_ms = 0;
   double merge_ms = 0;
   guint n_sorts = 0;
@@ -284,12 +184,7 @@ main (int    argc,
   session = adbscope_session_new ("bench", "io.github.adbscope.demo");
   view = adbscope_data_view_new (session);
   net = adbscope_session_get_network (session);
-  hello.protocol_version = 1;
-  hello.agent_version = (char *) "bench";
-  hello.platform = (char *) "linux";
-  hello.start_time_ms = g_get_real_time () / 1000;
-  hello.snapshot_interval_ms = 1000;
-  adbscope_network_begin_run (net, &hello);
+  fake_network_begin (net);
 
   win = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (win), 1200, 800);
@@ -298,8 +193,8 @@ main (int    argc,
   adbscope_page_set_view (ADBSCOPE_PAGE (page), view);
   gtk_window_present (GTK_WINDOW (win));
 
-  f = fake_new (n);
-  feed (net, f, ++seq);
+  f = fake_network_new (n);
+  fake_network_feed (f, net, ++seq, active_pct);
   gui_test_spin (1000);
   g_assert_cmpuint (g_list_model_get_n_items (adbscope_network_page_get_connection_model (page)), ==, n);
 
@@ -307,14 +202,14 @@ main (int    argc,
   {
     g_autoptr(AdbscopeSession) bare = adbscope_session_new ("bench0", "io.github.adbscope.demo");
     AdbscopeNetwork *bare_net = adbscope_session_get_network (bare);
-    Fake *h = fake_new (n);
+    FakeNetwork *h = fake_network_new (n);
     gint64 m0;
 
-    adbscope_network_begin_run (bare_net, &hello);
-    feed (bare_net, h, 1);
+    fake_network_begin (bare_net);
+    fake_network_feed (h, bare_net, 1, 100);
     m0 = g_get_monotonic_time ();
     for (guint i = 0; i < 50; i++)
-      feed (bare_net, h, 2 + i);
+      fake_network_feed (h, bare_net, 2 + i, 100);
     merge_ms = (g_get_monotonic_time () - m0) / 1000.0 / 50;
   }
 
@@ -326,7 +221,7 @@ main (int    argc,
   t0 = g_get_monotonic_time ();
   for (guint s = 0; s < seconds; s++)
     {
-      feed (net, f, ++seq);
+      fake_network_feed (f, net, ++seq, active_pct);
       gui_test_spin (1000);
       if (g_getenv ("ADBSCOPE_BENCH_DEBUG"))
         g_printerr ("vadj %.1f\n", gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (first_column_view (GTK_WIDGET (page))))));
@@ -342,7 +237,7 @@ main (int    argc,
   t2 = g_get_monotonic_time ();
   for (guint s = 0; s < seconds; s++)
     {
-      feed (net, f, ++seq);
+      fake_network_feed (f, net, ++seq, active_pct);
       gui_test_spin (1000);
       if (g_getenv ("ADBSCOPE_BENCH_DEBUG"))
         g_printerr ("vadj %.1f\n", gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (first_column_view (GTK_WIDGET (page))))));
@@ -355,13 +250,13 @@ main (int    argc,
   {
     g_autoptr(AdbscopeSession) big = adbscope_session_new ("bench2", "io.github.adbscope.demo");
     g_autoptr(AdbscopeDataView) big_view = adbscope_data_view_new (big);
-    Fake *g = fake_new (rows);
+    FakeNetwork *g = fake_network_new (rows);
     const char *columns[] = { "Protocol", "Remote", "Host", "State", "↓", "↑", "Duration", "Failure" };
     GtkColumnView *cv;
     GListModel *cols;
 
-    adbscope_network_begin_run (adbscope_session_get_network (big), &hello);
-    feed (adbscope_session_get_network (big), g, 1);
+    fake_network_begin (adbscope_session_get_network (big));
+    fake_network_feed (g, adbscope_session_get_network (big), 1, 100);
     adbscope_page_set_view (ADBSCOPE_PAGE (page), big_view);
     gui_test_spin (500);
     cv = first_column_view (GTK_WIDGET (page));
