@@ -76,16 +76,18 @@ row_height (Fixture *fx)
 }
 
 /* Every snapshot: bursts on a few random connections (big enough to
- * overtake the first rows), a trickle on the rest. */
+ * overtake the first rows), a trickle on the rest; or (@all_alike) every
+ * connection a similar amount, so that most rows change places. */
 static void
-feed_random (Fixture *fx)
+feed_some (Fixture  *fx,
+           gboolean  all_alike)
 {
   fake_network_tick (fx->fake, ++fx->seq, 0);
   for (guint i = 0; i < fx->fake->n; i++)
     {
       Adbscope__Agent__V1__Connection *c = &fx->fake->conns[i];
-      guint64 step = g_test_rand_int_range (0, 100) < 3 ? g_test_rand_int_range (1, 4) * 1000000
-                                                        : g_test_rand_int_range (0, 3000);
+      guint64 step = !all_alike && g_test_rand_int_range (0, 100) < 3 ? g_test_rand_int_range (1, 4) * 1000000
+                                                                      : g_test_rand_int_range (0, 3000);
 
       c->bytes_down += step;
       c->bytes_up += step / 3;
@@ -98,6 +100,12 @@ feed_random (Fixture *fx)
     /* the page has seen it (the view says "updated" from an idle) */
     g_assert_true (gui_test_wait (updated_since, wait, 10000));
   }
+}
+
+static void
+feed_random (Fixture *fx)
+{
+  feed_some (fx, FALSE);
 }
 
 static void
@@ -228,6 +236,9 @@ fixture_set_up (Fixture       *fx,
   gtk_window_present (GTK_WINDOW (fx->window));
   fx->table = connections_view (fx->page);
   fx->fake = fake_network_new (N_CONNECTIONS);
+  /* totals far apart: the trickle keeps their order, bursts overtake */
+  for (guint i = 0; i < fx->fake->n; i++)
+    fx->fake->conns[i].bytes_down = (i + 1) * G_GUINT64_CONSTANT (100000);
   gui_test_spin (100);
   g_signal_connect (fx->view, "updated", G_CALLBACK (on_updated), fx);
   feed_random (fx);
@@ -354,6 +365,87 @@ test_hidden_catches_up (Fixture       *fx,
   assert_sorted (fx);
 }
 
+static gboolean
+is_sorted (gpointer data)
+{
+  Fixture *fx = data;
+  GListModel *model = adbscope_network_page_get_connection_model (fx->page);
+  guint64 prev = G_MAXUINT64;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(AdbscopeConnection) c = g_list_model_get_item (model, i);
+
+      if (adbscope_connection_get_bytes_down (c) > prev)
+        return FALSE;
+      prev = adbscope_connection_get_bytes_down (c);
+    }
+  return TRUE;
+}
+
+static void
+count_resort (GListModel *model,
+              guint       position,
+              guint       removed,
+              guint       added,
+              guint      *n)
+{
+  (*n)++;
+}
+
+/* While most rows change places at every snapshot, the table sorts by
+ * itself at most every 2 s (the numbers follow every snapshot), catches
+ * up when the snapshots stop, and a click on a header sorts at once. */
+static void
+test_busy_sorts_less_often (Fixture       *fx,
+                            gconstpointer  data)
+{
+  GListModel *model = adbscope_network_page_get_connection_model (fx->page);
+  guint resorts = 0;
+  gint64 start;
+  guint snapshots = 0;
+
+  /* similar totals first, so that similar steps reorder most rows */
+  for (guint i = 0; i < fx->fake->n; i++)
+    fx->fake->conns[i].bytes_down = 1000000;
+  g_signal_connect (model, "items-changed", G_CALLBACK (count_resort), &resorts);
+  start = g_get_monotonic_time ();
+  while (g_get_monotonic_time () - start < 3 * G_USEC_PER_SEC)
+    {
+      feed_some (fx, TRUE);
+      snapshots++;
+      g_assert_true (gui_test_wait (screen_matches_model, fx, 10000));
+      gui_test_spin (100);
+    }
+  g_test_message ("%u re-sorts in %u snapshots over 3 s", resorts, snapshots);
+  g_assert_cmpuint (snapshots, >=, 10);
+  g_assert_cmpuint (resorts, >=, 1);
+  g_assert_cmpuint (resorts, <=, 3);
+  /* no more snapshots: the order catches up by itself */
+  g_assert_true (gui_test_wait (is_sorted, fx, 5000));
+  assert_sorted (fx);
+  g_signal_handlers_disconnect_by_func (model, count_resort, &resorts);
+
+  /* busy again, then a click on ↑: sorted at once */
+  for (guint i = 0; i < 3; i++)
+    feed_some (fx, TRUE);
+  {
+    GListModel *cols = gtk_column_view_get_columns (fx->table);
+    g_autoptr(GtkColumnViewColumn) up = g_list_model_get_item (cols, 5);
+    guint64 prev = G_MAXUINT64;
+
+    g_assert_cmpstr (gtk_column_view_column_get_title (up), ==, "↑");
+    gtk_column_view_sort_by_column (fx->table, up, GTK_SORT_DESCENDING);
+    for (guint i = 0; i < N_CONNECTIONS; i++)
+      {
+        g_autoptr(AdbscopeConnection) c = g_list_model_get_item (model, i);
+
+        g_assert_cmpuint (adbscope_connection_get_bytes_up (c), <=, prev);
+        prev = adbscope_connection_get_bytes_up (c);
+      }
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -366,6 +458,7 @@ main (int    argc,
   ADD ("scrolled-stays", test_scrolled_stays);
   ADD ("selection-and-focus-follow", test_selection_and_focus_follow);
   ADD ("hidden-catches-up", test_hidden_catches_up);
+  ADD ("busy-sorts-less-often", test_busy_sorts_less_often);
 #undef ADD
   return g_test_run ();
 }
