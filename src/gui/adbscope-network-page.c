@@ -1017,6 +1017,9 @@ list_of (GtkColumnView *view)
  * numbers in it still follow every snapshot, and a click on a header, a
  * search or a filter sorts at once (GtkSortListModel does that). */
 #define BUSY_INTERVAL  (2 * G_USEC_PER_SEC)
+/* A snapshot this close to the end of the wait sorts (at one a second,
+ * every other one does, in the same frame as its numbers). */
+#define BUSY_SLACK     (G_USEC_PER_SEC / 4)
 
 static void sort_table (Table *t, gboolean forced);
 
@@ -1058,7 +1061,7 @@ sort_table (Table    *t,
   if (!gtk_widget_get_mapped (GTK_WIDGET (t->view)) || sorter == NULL
       || gtk_sorter_get_order (sorter) == GTK_SORTER_ORDER_NONE)
     return;
-  if (now < t->busy_until && !forced)
+  if (now + BUSY_SLACK < t->busy_until && !forced)
     {
       if (t->resort_id == 0)
         t->resort_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (t->busy_until - now + 999) / 1000,

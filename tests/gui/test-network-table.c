@@ -44,24 +44,6 @@ updated_since (gpointer data)
   return fx->updates != GPOINTER_TO_UINT (((gpointer *) data)[1]);
 }
 
-static GtkColumnView *
-connections_view (AdbscopeNetworkPage *p)
-{
-  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
-
-  g_ptr_array_add (stack, p);
-  while (stack->len > 0)
-    {
-      GtkWidget *cur = g_ptr_array_steal_index (stack, stack->len - 1);
-
-      if (GTK_IS_COLUMN_VIEW (cur)
-          && gtk_column_view_get_model (GTK_COLUMN_VIEW (cur)) == (gpointer) adbscope_network_page_get_connection_model (p))
-        return GTK_COLUMN_VIEW (cur);
-      for (GtkWidget *c = gtk_widget_get_first_child (cur); c; c = gtk_widget_get_next_sibling (c))
-        g_ptr_array_add (stack, c);
-    }
-  g_assert_not_reached ();
-}
 
 static GtkAdjustment *
 vadj (Fixture *fx)
@@ -234,7 +216,8 @@ fixture_set_up (Fixture       *fx,
   gtk_window_set_child (GTK_WINDOW (fx->window), GTK_WIDGET (fx->page));
   adbscope_page_set_view (ADBSCOPE_PAGE (fx->page), fx->view);
   gtk_window_present (GTK_WINDOW (fx->window));
-  fx->table = connections_view (fx->page);
+  fx->table = gui_test_find_column_view (GTK_WIDGET (fx->page), adbscope_network_page_get_connection_model (fx->page));
+  g_assert_nonnull (fx->table);
   fx->fake = fake_network_new (N_CONNECTIONS);
   /* totals far apart: the trickle keeps their order, bursts overtake */
   for (guint i = 0; i < fx->fake->n; i++)
