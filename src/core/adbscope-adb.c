@@ -202,17 +202,31 @@ adbscope_adb_spawn (const char         *serial,
 
 typedef struct
 {
-  char *stdout_text;
-  char *stderr_text;
-  int   exit_status;
+  char         *stdout_text;
+  char         *stderr_text;
+  int           exit_status;
+  GCancellable *cancellable;    /* kills adb when cancelled */
+  gulong        kill_id;
 } RunResult;
 
 static void
 run_result_free (RunResult *r)
 {
+  if (r->kill_id != 0)
+    g_cancellable_disconnect (r->cancellable, r->kill_id);
+  g_clear_object (&r->cancellable);
   g_free (r->stdout_text);
   g_free (r->stderr_text);
   g_free (r);
+}
+
+/* A cancelled request ends its adb too: a stalled device would otherwise
+ * keep the process (and its connection to the server) forever. */
+static void
+run_kill (GCancellable *cancellable,
+          GSubprocess  *proc)
+{
+  g_subprocess_force_exit (proc);
 }
 
 static void
@@ -293,6 +307,14 @@ run_argv_async (char               **argv,
       g_task_return_error (task, g_steal_pointer (&local));
       return;
     }
+  if (cancellable != NULL)
+    {
+      RunResult *r = g_task_get_task_data (task);
+
+      r->cancellable = g_object_ref (cancellable);
+      r->kill_id = g_cancellable_connect (cancellable, G_CALLBACK (run_kill), g_object_ref (proc),
+                                          g_object_unref);
+    }
   g_subprocess_communicate_utf8_async (proc, NULL, cancellable, run_communicate_cb, g_steal_pointer (&task));
 }
 
@@ -336,6 +358,8 @@ typedef struct
 {
   GMainLoop    *loop;
   GAsyncResult *result;
+  GCancellable *cancellable;
+  gboolean      timed_out;
 } SyncData;
 
 static void
@@ -349,7 +373,78 @@ sync_cb (GObject      *object,
   g_main_loop_quit (data->loop);
 }
 
-/* For the CLI and tests: runs the async version in a private main context. */
+static void
+cancel_other (GCancellable *cancellable,
+              GCancellable *other)
+{
+  g_cancellable_cancel (other);
+}
+
+static gboolean
+sync_timed_out (gpointer user_data)
+{
+  SyncData *data = user_data;
+
+  data->timed_out = TRUE;
+  g_cancellable_cancel (data->cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+/* For the CLI, worker threads and tests: runs the async version in a
+ * private main context. */
+char *
+adbscope_adb_run_sync_timeout (const char         *serial,
+                               const char * const *args,
+                               guint               timeout_s,
+                               GCancellable       *cancellable,
+                               int                *exit_status,
+                               char              **stderr_text,
+                               GError            **error)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(GError) local = NULL;
+  SyncData data = { 0 };
+  GSource *timeout = NULL;
+  gulong chained = 0;
+  char *out;
+
+  g_main_context_push_thread_default (context);
+  data.loop = g_main_loop_new (context, FALSE);
+  data.cancellable = g_cancellable_new ();
+  if (cancellable != NULL)
+    chained = g_cancellable_connect (cancellable, G_CALLBACK (cancel_other),
+                                     g_object_ref (data.cancellable), g_object_unref);
+  if (timeout_s > 0)
+    {
+      timeout = g_timeout_source_new_seconds (timeout_s);
+      g_source_set_callback (timeout, sync_timed_out, &data, NULL);
+      g_source_attach (timeout, context);
+    }
+  adbscope_adb_run_async (serial, args, data.cancellable, sync_cb, &data);
+  g_main_loop_run (data.loop);
+  if (timeout != NULL)
+    {
+      g_source_destroy (timeout);
+      g_source_unref (timeout);
+    }
+  if (chained != 0)
+    g_cancellable_disconnect (cancellable, chained);
+  out = adbscope_adb_run_finish (data.result, exit_status, stderr_text, &local);
+  g_object_unref (data.result);
+  g_main_loop_unref (data.loop);
+  g_object_unref (data.cancellable);
+  g_main_context_pop_thread_default (context);
+  if (out == NULL && data.timed_out && g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_TIMEOUT,
+                   _("The device did not answer “adb %s” within %u s"), args[0], timeout_s);
+      return NULL;
+    }
+  if (out == NULL)
+    g_propagate_error (error, g_steal_pointer (&local));
+  return out;
+}
+
 char *
 adbscope_adb_run_sync (const char         *serial,
                        const char * const *args,
@@ -358,19 +453,7 @@ adbscope_adb_run_sync (const char         *serial,
                        char              **stderr_text,
                        GError            **error)
 {
-  g_autoptr(GMainContext) context = g_main_context_new ();
-  SyncData data = { 0 };
-  char *out;
-
-  g_main_context_push_thread_default (context);
-  data.loop = g_main_loop_new (context, FALSE);
-  adbscope_adb_run_async (serial, args, cancellable, sync_cb, &data);
-  g_main_loop_run (data.loop);
-  out = adbscope_adb_run_finish (data.result, exit_status, stderr_text, error);
-  g_object_unref (data.result);
-  g_main_loop_unref (data.loop);
-  g_main_context_pop_thread_default (context);
-  return out;
+  return adbscope_adb_run_sync_timeout (serial, args, 0, cancellable, exit_status, stderr_text, error);
 }
 
 static void

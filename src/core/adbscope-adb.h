@@ -46,6 +46,15 @@ char        *adbscope_adb_run_sync        (const char           *serial,
                                            int                  *exit_status,
                                            char                **stderr_text,
                                            GError              **error);
+/* The same, ended (adb killed) with ADBSCOPE_ERROR_TIMEOUT after
+ * @timeout_s seconds: for requests that must not hang on a stalled device. */
+char        *adbscope_adb_run_sync_timeout (const char          *serial,
+                                           const char * const   *args,
+                                           guint                 timeout_s,
+                                           GCancellable         *cancellable,
+                                           int                  *exit_status,
+                                           char                **stderr_text,
+                                           GError              **error);
 void         adbscope_adb_connect_async   (const char           *address,
                                            GCancellable         *cancellable,
                                            GAsyncReadyCallback   callback,

@@ -29,6 +29,7 @@
 #define N_WORKERS 4
 #define STAT_CHUNK 3000   /* bytes of paths per shell command (old devices take 4 KiB) */
 #define CACHE_VERSION "1"
+#define SHELL_TIMEOUT_S 30   /* stat and pm answer in about a second on a phone */
 
 typedef struct
 {
@@ -345,7 +346,10 @@ shell (Job         *job,
   const char *args[] = { "shell", command, NULL };
   int status = 0;
 
-  return adbscope_adb_run_sync (job->serial, args, job->cancellable, &status, NULL, error);
+  /* A stalled device ends the probe with an error (the list shows the
+   * package names), not a job that never finishes. */
+  return adbscope_adb_run_sync_timeout (job->serial, args, SHELL_TIMEOUT_S, job->cancellable, &status,
+                                        NULL, error);
 }
 
 /* SDK, versionCodes, sizes and times, in as few requests as the command

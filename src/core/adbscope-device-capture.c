@@ -204,6 +204,10 @@ adbscope_device_capture_redact (const char          *text,
 
 /* ---- the run ---- */
 
+/* One script of dumpsys calls: seconds on a phone; a stalled one is an
+ * error, not a capture that never ends. */
+#define SCRIPT_TIMEOUT_S 120
+
 static char *
 run_shell (const char  *serial,
            const char  *script,
@@ -214,7 +218,7 @@ run_shell (const char  *serial,
   int status = 0;
   char *out;
 
-  out = adbscope_adb_run_sync (serial, args, NULL, &status, &err, error);
+  out = adbscope_adb_run_sync_timeout (serial, args, SCRIPT_TIMEOUT_S, NULL, &status, &err, error);
   if (out != NULL && status != 0 && *out == '\0')
     {
       g_autofree char *line = adbscope_adb_stderr_last_line (err);

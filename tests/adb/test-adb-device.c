@@ -273,6 +273,74 @@ test_timeout (void)
   g_assert_cmpint (g_get_monotonic_time () - t0, >=, 900 * 1000);
 }
 
+/* How many processes of ours run `adb … shell sleep 20` (from /proc). */
+static guint
+count_adb_sleepers (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "cmdline", NULL);
+      g_autofree char *cmdline = NULL;
+      gsize len = 0;
+      gboolean adb = FALSE, sleep = FALSE;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &cmdline, &len, NULL))
+        continue;
+      for (gsize off = 0; off < len; off += strlen (cmdline + off) + 1)
+        {
+          adb |= g_str_has_suffix (cmdline + off, "adb") && off == 0;
+          sleep |= g_str_equal (cmdline + off, "sleep 20");
+        }
+      n += adb && sleep;
+    }
+  return n;
+}
+
+/* A one-shot adb request on a device that does not answer ends with a
+ * timeout error, and its adb is gone (not left hanging on the device). */
+static void
+test_run_sync_timeout (void)
+{
+  const char *args[] = { "shell", "sleep 20", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_autofree char *out = NULL;
+  gint64 t0, deadline;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_adb_sleepers (), ==, 0);
+  t0 = g_get_monotonic_time ();
+  out = adbscope_adb_run_sync_timeout (adbscope_test_device_get_serial (dev), args, 1, NULL, NULL, NULL,
+                                       &error);
+  g_assert_null (out);
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_TIMEOUT);
+  g_assert_nonnull (strstr (error->message, "1 s"));
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 10 * G_USEC_PER_SEC);
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (count_adb_sleepers () > 0 && g_get_monotonic_time () < deadline)
+    g_usleep (50 * 1000);
+  g_assert_cmpuint (count_adb_sleepers (), ==, 0);
+  g_clear_error (&error);
+
+  /* Without a stall the same call answers. */
+  {
+    const char *echo[] = { "shell", "echo fine", NULL };
+    int status = -1;
+
+    g_free (out);
+    out = adbscope_adb_run_sync_timeout (adbscope_test_device_get_serial (dev), echo, 10, NULL, &status, NULL,
+                                         &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (out, ==, "fine\n");
+    g_assert_cmpint (status, ==, 0);
+  }
+}
+
 static void
 test_unauthorized (void)
 {
@@ -346,6 +414,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/adb/shell/exit-status-stderr", test_exit_status_and_stderr);
   g_test_add_func ("/adb/shell/kill-fails-pending-then-recovers", test_kill_fails_pending_then_recovers);
   g_test_add_func ("/adb/shell/timeout", test_timeout);
+  g_test_add_func ("/adb/run-sync-timeout", test_run_sync_timeout);
   g_test_add_func ("/adb/unauthorized", test_unauthorized);
   g_test_add_func ("/adb/devices-command", test_devices_command);
   return g_test_run ();

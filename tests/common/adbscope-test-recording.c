@@ -19,6 +19,40 @@ adbscope_synth_app_pct (const AdbscopeSynthRun *run,
   return tick == run->spike_tick ? run->spike_value : tick % 100;
 }
 
+/* Every other series: a small saw-tooth (i % 7) on a base within what a
+ * phone can show for its unit, so a picture of a synthetic run looks like
+ * one (no janky share over 100 %, no 400 °C). */
+static double
+synth_other (const AdbscopeSynthRun *run,
+             guint                   id,
+             const char             *unit,
+             guint                   tick)
+{
+  double saw = tick % 7;
+
+  if (id == ADBSCOPE_SERIES_THERMAL_STATUS)
+    return (tick / 60) % 3;                   /* none, light, moderate */
+  if (id == ADBSCOPE_SERIES_FPS_GFXINFO || id == ADBSCOPE_SERIES_FPS_SURFACEFLINGER)
+    return run->fps - saw;
+  if (g_str_equal (unit, "%"))
+    return (id * 7) % 60 + saw;               /* 0–66 % */
+  if (g_str_equal (unit, "°C"))
+    return 30 + id % 10 + saw;
+  if (g_str_equal (unit, "mV"))
+    return 3800 + saw;
+  if (g_str_equal (unit, "mA"))
+    return 200 + 10 * saw;
+  if (g_str_equal (unit, "mW"))
+    return 800 + 20 * saw;
+  if (g_str_equal (unit, "MHz"))
+    return 400 + 50 * saw;
+  if (g_str_equal (unit, "kB"))
+    return 10000 * (id % 8 + 1) + saw;
+  if (g_str_equal (unit, "B/s"))
+    return 1000 * id + 100 * saw;
+  return 20 + saw;                            /* a count: threads */
+}
+
 static void
 write_frames (AdbscopeRecording *rec,
               const AdbscopeSynthRun *run,
@@ -118,7 +152,7 @@ adbscope_synth_write (const char             *path,
           else if (id == ADBSCOPE_SERIES_FPS)
             v = run->fps;
           else
-            v = id * 10 + i % 7;
+            v = synth_other (run, id, u, i);
           adbscope_recording_add_sample (rec, p, u, t, v);
         }
       for (guint c = 0; c < run->n_cores; c++)

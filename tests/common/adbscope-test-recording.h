@@ -29,7 +29,8 @@ typedef struct
 /* Tick i is at i × interval.  cpu.app_pct = i % 100 (but the spike),
  * cpu.system_pct = 10 + i % 50, memory.app_pss_kb = 100000 + t_s (every
  * second tick), frame k of a tick lasts 4 + k % 10 ms, one janky frame a
- * tick, thread j (tid 1000 + j) uses j % 5 percent. */
+ * tick, thread j (tid 1000 + j) uses j % 5 percent; every other series is a
+ * saw-tooth i % 7 on a base within its unit's physical range. */
 double   adbscope_synth_app_pct      (const AdbscopeSynthRun *run,
                                       guint                   tick);
 guint    adbscope_synth_n_ticks      (const AdbscopeSynthRun *run);
