@@ -955,6 +955,13 @@ show_network (AdbscopeNetworkPage *self,
   guint n;
 
   self->network = network;
+  /* other lists: sorted afresh, nothing busy */
+  for (guint i = 0; i < G_N_ELEMENTS (self->sorted); i++)
+    {
+      self->sorted[i].big_sorts = 0;
+      self->sorted[i].busy_until = 0;
+      g_clear_handle_id (&self->sorted[i].resort_id, g_source_remove);
+    }
   gtk_filter_list_model_set_model (self->connection_filter_model,
                                    network ? adbscope_network_get_connections (network) : NULL);
   gtk_sort_list_model_set_model (self->host_sort_model, network ? adbscope_network_get_hosts (network) : NULL);
