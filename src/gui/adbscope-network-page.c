@@ -4,8 +4,10 @@
  * The tables sit on the network model's live lists (one GObject per
  * connection, host and lookup, updated in place by the agent's snapshots),
  * so a row keeps its identity, selection and focus while its numbers
- * change; cells follow their item's notify signals.  Numbers that sort a
- * column change in place, so each update sorts again (the single selection
+ * change; the cells on screen are redrawn once per snapshot.  Numbers
+ * that sort a column change in place, so a snapshot sorts the table again
+ * (sort_table: only a table on screen, only when the order changed, at
+ * most every 2 s while most rows change places; the single selection
  * keeps the selected item through it).  While the view is paused the page
  * shows the view's frozen copy of the network instead.
  */
