@@ -790,11 +790,11 @@ test_keepalive (void)
 
 /* The server stops reading: the engine's window closes, the app's kernel
  * probes it and gets answers; once the server reads again everything
- * arrives in order.  With window scaling and without. */
+ * arrives in order.  With window scaling and without, and at MTU 65535. */
 static void
 test_zero_window (gconstpointer data)
 {
-  gboolean scaling = GPOINTER_TO_INT (data);
+  const WindowCase *wc = data;
   Fixture fx;
   AtEngineOptions opt;
   Probes probes = { 0 };
@@ -807,8 +807,9 @@ test_zero_window (gconstpointer data)
   at_engine_options_init (&opt);
   opt.observe = observe_probes;
   opt.observe_data = &probes;
+  opt.mtu = wc->mtu;
   fx.net = at_net_new (opt.mtu);
-  at_net_set_window_scaling (fx.net, scaling);
+  at_net_set_window_scaling (fx.net, wc->scaling);
   fx.server = at_server_new (AT_SERVER4, TRUE);
   probes.port = at_server_port (fx.server);
   fx.engine = at_engine_start (fx.net, &opt);
@@ -1148,6 +1149,12 @@ static const WindowCase window_cases[] = {
   { FALSE, 1500, 4 },
 };
 
+static const WindowCase zero_window_cases[] = {
+  { TRUE, 1500, 4 },
+  { FALSE, 1500, 4 },
+  { TRUE, 65535, 4 },
+};
+
 int
 main (int    argc,
       char **argv)
@@ -1167,8 +1174,11 @@ main (int    argc,
   g_test_add_func ("/agent/tcp/refused", test_refused);
   g_test_add_func ("/agent/tcp/ipv6", test_ipv6);
   g_test_add_func ("/agent/tcp/keepalive", test_keepalive);
-  g_test_add_data_func ("/agent/tcp/zero-window", GINT_TO_POINTER (TRUE), test_zero_window);
-  g_test_add_data_func ("/agent/tcp/zero-window-no-scaling", GINT_TO_POINTER (FALSE),
+  g_test_add_data_func ("/agent/tcp/zero-window", &zero_window_cases[0], test_zero_window);
+  g_test_add_data_func ("/agent/tcp/zero-window-no-scaling", &zero_window_cases[1],
+                        test_zero_window);
+  /* 64 KiB segments into a full socket and a full 512 KiB ring. */
+  g_test_add_data_func ("/agent/tcp/zero-window-65535", &zero_window_cases[2],
                         test_zero_window);
   g_test_add_data_func ("/agent/tcp/half-close-app-first", GINT_TO_POINTER (PEER_APP_FIRST),
                         test_peer);

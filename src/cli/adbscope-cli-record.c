@@ -37,6 +37,8 @@ typedef struct
   GError                *error;
   gboolean               stopping;
   gboolean               started;
+  guint64                duration_ms;    /* --duration, 0: until stopped */
+  guint                  duration_id;
   /* --capture */
   AdbscopeCapture       *capture;
   gboolean               capture_failed;
@@ -91,9 +93,19 @@ on_signal (gpointer data)
 }
 
 static gboolean
-on_duration (gpointer data)
+on_stop_idle (gpointer data)
 {
   finish (data);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_duration (gpointer data)
+{
+  Record *r = data;
+
+  r->duration_id = 0;
+  finish (r);
   return G_SOURCE_REMOVE;
 }
 
@@ -124,7 +136,7 @@ on_stop (AdbscopeControlServer *control,
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
   /* Answer first, then stop from an idle so the reply is sent. */
-  g_idle_add (on_duration, r);
+  g_idle_add (on_stop_idle, r);
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "stopping");
   json_builder_add_boolean_value (b, TRUE);
@@ -316,6 +328,10 @@ session_started_cb (GObject      *object,
       return;
     }
   r->started = TRUE;
+  /* --duration counts from here: the time asked for is measured time, not
+   * eaten by a slow probe of the device. */
+  if (r->duration_ms > 0 && !r->stopping)
+    r->duration_id = g_timeout_add ((guint) MIN (r->duration_ms, G_MAXUINT), on_duration, r);
 }
 
 static void
@@ -405,7 +421,7 @@ adbscope_cli_record (int    argc,
   g_autoptr(AdbscopeCliOutput) report_out = NULL;
   g_autoptr(AdbscopeCliOutput) samples_out = NULL;
   guint64 duration_ms = 0, interval_ms = 1000, meminfo_ms = 2000, screenshot_ms = 0;
-  guint sigint_id, sigterm_id, sighup_id, duration_id = 0;
+  guint sigint_id, sigterm_id, sighup_id;
   Record r = { 0 };
   gboolean delivered;
   int rc;
@@ -556,15 +572,14 @@ adbscope_cli_record (int    argc,
   /* A closed terminal ends the run like SIGTERM: with its report. */
   sighup_id = g_unix_signal_add (SIGHUP, on_signal, &r);
   adbscope_session_start_async (session, NULL, session_started_cb, &r);
-  if (duration_ms > 0)
-    duration_id = g_timeout_add ((guint) MIN (duration_ms, G_MAXUINT), on_duration, &r);
+  r.duration_ms = duration_ms;
   g_main_loop_run (loop);
 
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
   g_source_remove (sighup_id);
-  if (duration_id != 0 && !r.stopping)
-    g_source_remove (duration_id);
+  if (r.duration_id != 0)
+    g_source_remove (r.duration_id);
   stop_capture (&r);
   adbscope_session_stop (session);
   adbscope_control_server_stop (control);

@@ -14,4 +14,16 @@ gboolean adbscope_csv_write_session (AdbscopeSession *session,
                                      const char      *path,
                                      GError         **error);
 
+typedef void (*AdbscopeCsvProgress) (double   fraction,
+                                     gpointer user_data);
+
+gboolean adbscope_csv_write_recording (const char          *recording,
+                                       guint                interval_ms,
+                                       guint                meminfo_interval_ms,
+                                       const char          *path,
+                                       GCancellable        *cancellable,
+                                       AdbscopeCsvProgress  progress,
+                                       gpointer             user_data,
+                                       GError             **error);
+
 G_END_DECLS

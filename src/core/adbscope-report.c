@@ -796,6 +796,7 @@ adbscope_report_build_run (const AdbscopeRun *run,
                            GPtrArray         *assertions)
 {
   g_return_val_if_fail (run != NULL, NULL);
+  g_return_val_if_fail (!run->partial, NULL);
   return build (run, assertions);
 }
 

@@ -400,13 +400,17 @@ meta_int (GHashTable *meta,
   return v ? g_ascii_strtoll (v, NULL, 10) : 0;
 }
 
+/* Samples rows adbscope_run_load () read, in this process. */
+static gsize samples_read;
+
+/* The series the file has, each mapped (by its id in @by_id) to where its
+ * samples go; a core's array is made for every core the file has. */
 static gboolean
-load_series (AdbscopeRun *run,
-             sqlite3     *db)
+map_series (AdbscopeRun *run,
+            sqlite3     *db,
+            GHashTable  *by_id)
 {
-  g_autoptr(GHashTable) by_id = g_hash_table_new (NULL, NULL);
   sqlite3_stmt *st = prepare (db, "SELECT id, path FROM series", 0, 0);
-  int rc;
 
   if (st == NULL)
     return FALSE;
@@ -431,7 +435,20 @@ load_series (AdbscopeRun *run,
         g_hash_table_insert (by_id, GINT_TO_POINTER (id), target);
     }
   sqlite3_finalize (st);
+  return TRUE;
+}
 
+static gboolean
+load_series (AdbscopeRun *run,
+             sqlite3     *db)
+{
+  g_autoptr(GHashTable) by_id = g_hash_table_new (NULL, NULL);
+  sqlite3_stmt *st;
+  guint64 n = 0;
+  int rc;
+
+  if (!map_series (run, db, by_id))
+    return FALSE;
   st = prepare (db, "SELECT series, t_us, value FROM sample WHERE t_us BETWEEN ?1 AND ?2 ORDER BY rowid",
                 run->from_us, run->to_us);
   if (st == NULL)
@@ -441,10 +458,12 @@ load_series (AdbscopeRun *run,
       GArray *target = g_hash_table_lookup (by_id, GINT_TO_POINTER (sqlite3_column_int (st, 0)));
       AdbscopeSample s = { sqlite3_column_int64 (st, 1), column_double (st, 2) };
 
+      n++;
       if (target != NULL)
         g_array_append_val (target, s);
     }
   sqlite3_finalize (st);
+  g_atomic_pointer_add (&samples_read, n);
   return rc == SQLITE_DONE;
 }
 
@@ -638,6 +657,43 @@ load_frames (AdbscopeRun *run,
   return rc == SQLITE_DONE;
 }
 
+/* The totals load_frames () adds up, added up by SQLite without reading
+ * the frame times. */
+static gboolean
+load_frame_totals (AdbscopeRun *run,
+                   sqlite3     *db)
+{
+  sqlite3_stmt *st = prepare (db, "SELECT total (new_frames), total (new_janky), total (over_deadline),"
+                              " total (missed_vsync), count (missed_vsync), total (high_input_latency),"
+                              " count (high_input_latency), total (slow_ui_thread), count (slow_ui_thread),"
+                              " total (slow_bitmap_uploads), count (slow_bitmap_uploads),"
+                              " total (slow_issue_draw_commands), count (slow_issue_draw_commands),"
+                              " total (frame_deadline_missed), count (frame_deadline_missed) FROM frames"
+                              " WHERE t_us BETWEEN ?1 AND ?2 AND fps IS NOT NULL",
+                              run->from_us, run->to_us);
+  AdbscopeFrameTotals *t = &run->totals;
+  int rc;
+
+  G_STATIC_ASSERT (ADBSCOPE_JANK_N_CAUSES == 6);
+  if (st == NULL)
+    return FALSE;
+  rc = sqlite3_step (st);
+  if (rc == SQLITE_ROW)
+    {
+      memset (t, 0, sizeof *t);
+      t->frames = sqlite3_column_int64 (st, 0);
+      t->janky = sqlite3_column_int64 (st, 1);
+      t->over_deadline = sqlite3_column_int64 (st, 2);
+      for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
+        {
+          t->causes[c] = sqlite3_column_int64 (st, 3 + 2 * c);
+          t->has_cause[c] = sqlite3_column_int64 (st, 4 + 2 * c) > 0;
+        }
+    }
+  sqlite3_finalize (st);
+  return rc == SQLITE_ROW;
+}
+
 static gboolean
 load_threads (AdbscopeRun *run,
               sqlite3     *db)
@@ -741,25 +797,24 @@ load_system (AdbscopeRun *run,
   return TRUE;
 }
 
-/**
- * adbscope_run_load:
- * @from_us: start of the window (µs since the run's start)
- * @to_us: end of the window
- *
- * Reads a recording, finished or not (one a crash left behind opens too).
- */
-AdbscopeRun *
-adbscope_run_load (const char  *path,
-                   gint64       from_us,
-                   gint64       to_us,
-                   GError     **error)
+typedef enum
+{
+  LOAD_ALL,
+  LOAD_SUMMARY,   /* no samples, frame times or threads */
+  LOAD_DETAILS,   /* the frame times (and totals) and the threads only */
+} LoadPart;
+
+static AdbscopeRun *
+load (const char  *path,
+      gint64       from_us,
+      gint64       to_us,
+      LoadPart     part,
+      GError     **error)
 {
   g_autoptr(AdbscopeRun) run = NULL;
   g_autoptr(GHashTable) meta = NULL;
   sqlite3 *db;
   gboolean ok;
-
-  g_return_val_if_fail (path != NULL, NULL);
 
   db = open_db (path, error);
   if (db == NULL)
@@ -790,9 +845,27 @@ adbscope_run_load (const char  *path,
   if (run->to_us < run->from_us)
     run->to_us = run->from_us;
 
-  ok = load_series (run, db) && load_ticks (run, db) && load_events (run, db) &&
-       load_frames (run, db) && load_threads (run, db) && load_system (run, db) &&
-       load_screenshots (run, db, meta);
+  run->partial = part != LOAD_ALL;
+  switch (part)
+    {
+    case LOAD_SUMMARY:
+      {
+        g_autoptr(GHashTable) by_id = g_hash_table_new (NULL, NULL);
+
+        ok = map_series (run, db, by_id) && load_ticks (run, db) && load_events (run, db) &&
+             load_frame_totals (run, db) && load_system (run, db) && load_screenshots (run, db, meta);
+      }
+      break;
+    case LOAD_DETAILS:
+      ok = load_frames (run, db) && load_threads (run, db);
+      break;
+    case LOAD_ALL:
+    default:
+      ok = load_series (run, db) && load_ticks (run, db) && load_events (run, db) &&
+           load_frames (run, db) && load_threads (run, db) && load_system (run, db) &&
+           load_screenshots (run, db, meta);
+      break;
+    }
   if (!ok)
     {
       db_error (db, path, error);
@@ -801,6 +874,64 @@ adbscope_run_load (const char  *path,
     }
   sqlite3_close (db);
   return g_steal_pointer (&run);
+}
+
+/**
+ * adbscope_run_load:
+ * @from_us: start of the window (µs since the run's start)
+ * @to_us: end of the window
+ *
+ * Reads a recording, finished or not (one a crash left behind opens too):
+ * every sample of the window, for the report.
+ */
+AdbscopeRun *
+adbscope_run_load (const char  *path,
+                   gint64       from_us,
+                   gint64       to_us,
+                   GError     **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  return load (path, from_us, to_us, LOAD_ALL, error);
+}
+
+/**
+ * adbscope_run_load_summary:
+ *
+ * What showing the whole recording needs at once, read without reading
+ * its samples: the meta, the series it has (@cores holds an empty array
+ * for each core), ticks, restarts, markers, gaps, the frame totals, the
+ * system state and the screenshots.  The series, the frame times and the
+ * threads stay empty (adbscope_run_load_details ()); the run is
+ * partial, not for the report.
+ */
+AdbscopeRun *
+adbscope_run_load_summary (const char  *path,
+                           GError     **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  return load (path, G_MININT64, G_MAXINT64, LOAD_SUMMARY, error);
+}
+
+/**
+ * adbscope_run_load_details:
+ *
+ * The rest of the whole recording a view shows, the slow part (any
+ * thread): every frame time (sorted) with the frame totals, and the
+ * threads alive at the end with their shares.  Nothing else is filled in.
+ */
+AdbscopeRun *
+adbscope_run_load_details (const char  *path,
+                           GError     **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  return load (path, G_MININT64, G_MAXINT64, LOAD_DETAILS, error);
+}
+
+/* For tests: sample rows adbscope_run_load () has read in this process. */
+guint64
+adbscope_run_get_n_samples_read (void)
+{
+  return (guint64) g_atomic_pointer_get (&samples_read);
 }
 
 gboolean

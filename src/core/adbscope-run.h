@@ -64,6 +64,8 @@ typedef struct _AdbscopeRun
   /* A live run's session, for what recordings do not keep yet (frame
    * sources, the app's processes, the GPU node); NULL for a recording. */
   AdbscopeSession *session;
+  /* adbscope_run_load_summary () or _details (): not every part was read */
+  gboolean    partial;
 } AdbscopeRun;
 
 /* A window: G_MININT64 / G_MAXINT64 for "from the start" / "to the end". */
@@ -71,6 +73,11 @@ AdbscopeRun *adbscope_run_load              (const char       *path,
                                              gint64            from_us,
                                              gint64            to_us,
                                              GError          **error);
+AdbscopeRun *adbscope_run_load_summary      (const char       *path,
+                                             GError          **error);
+AdbscopeRun *adbscope_run_load_details      (const char       *path,
+                                             GError          **error);
+guint64      adbscope_run_get_n_samples_read (void);
 AdbscopeRun *adbscope_run_new_from_session  (AdbscopeSession  *session);
 void         adbscope_run_free              (AdbscopeRun      *run);
 AdbscopeProbeResult *adbscope_run_dup_probe (const AdbscopeRun *run);

@@ -1512,6 +1512,29 @@ series_from_samples (const GArray *samples)
   return series;
 }
 
+/* The threads alive at the end: their peak, then their last share. */
+static void
+apply_run_threads (AdbscopeSession   *self,
+                   const AdbscopeRun *run)
+{
+  g_autoptr(GArray) usage = g_array_new (FALSE, TRUE, sizeof (AdbscopeThreadUsage));
+
+  for (int pass = 0; pass < 2; pass++)
+    {
+      g_array_set_size (usage, run->threads->len);
+      for (guint i = 0; i < run->threads->len; i++)
+        {
+          const AdbscopeRunThread *t = &g_array_index (run->threads, AdbscopeRunThread, i);
+          AdbscopeThreadUsage *u = &g_array_index (usage, AdbscopeThreadUsage, i);
+
+          u->tid = t->tid;
+          g_strlcpy (u->comm, t->name ? t->name : "", sizeof u->comm);
+          u->pct = pass == 0 ? t->max_pct : t->last_pct;
+        }
+      adbscope_thread_list_apply (self->threads, usage);
+    }
+}
+
 /**
  * adbscope_session_new_from_run:
  * @run: a run read from a recording
@@ -1523,7 +1546,6 @@ AdbscopeSession *
 adbscope_session_new_from_run (const AdbscopeRun *run)
 {
   AdbscopeSession *self;
-  g_autoptr(GArray) usage = g_array_new (FALSE, TRUE, sizeof (AdbscopeThreadUsage));
 
   g_return_val_if_fail (run != NULL, NULL);
 
@@ -1579,22 +1601,29 @@ adbscope_session_new_from_run (const AdbscopeRun *run)
   self->start_us = 0;
   self->last_sample_us = run->end_us;
 
-  /* the threads alive at the end: their peak, then their last share */
-  for (int pass = 0; pass < 2; pass++)
-    {
-      g_array_set_size (usage, run->threads->len);
-      for (guint i = 0; i < run->threads->len; i++)
-        {
-          const AdbscopeRunThread *t = &g_array_index (run->threads, AdbscopeRunThread, i);
-          AdbscopeThreadUsage *u = &g_array_index (usage, AdbscopeThreadUsage, i);
-
-          u->tid = t->tid;
-          g_strlcpy (u->comm, t->name ? t->name : "", sizeof u->comm);
-          u->pct = pass == 0 ? t->max_pct : t->last_pct;
-        }
-      adbscope_thread_list_apply (self->threads, usage);
-    }
+  apply_run_threads (self, run);
   return self;
+}
+
+/**
+ * adbscope_session_add_run_details:
+ * @run: from adbscope_run_load_details () of the file @self shows
+ *
+ * Completes a session made from adbscope_run_load_summary (): every frame
+ * time, the frame totals and the threads; says "updated".
+ */
+void
+adbscope_session_add_run_details (AdbscopeSession   *self,
+                                  const AdbscopeRun *run)
+{
+  g_return_if_fail (ADBSCOPE_IS_SESSION (self));
+  g_return_if_fail (run != NULL);
+
+  g_array_set_size (self->frame_times, 0);
+  g_array_append_vals (self->frame_times, run->frame_times->data, run->frame_times->len);
+  self->frame_totals = run->totals;
+  apply_run_threads (self, run);
+  g_signal_emit (self, signals[SIGNAL_UPDATED], 0);
 }
 
 /**

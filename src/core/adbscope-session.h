@@ -219,5 +219,7 @@ guint                      adbscope_session_get_screenshots_skipped (AdbscopeSes
 typedef struct _AdbscopeRun AdbscopeRun;
 
 AdbscopeSession           *adbscope_session_new_from_run        (const AdbscopeRun *run);
+void                       adbscope_session_add_run_details     (AdbscopeSession   *self,
+                                                                 const AdbscopeRun *run);
 
 G_END_DECLS

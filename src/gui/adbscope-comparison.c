@@ -1,7 +1,7 @@
 /* adbscope-comparison.c: a second recording overlaid on the one shown
  *
- * Holds the whole second run (read once, like an opened recording: its
- * report and markers), a reader of its file (charts read their visible
+ * Holds the whole second run (read once, in a thread when opened from the
+ * window: its report, markers and the stacks' sums), a reader of its file (charts read their visible
  * window through its level of detail) and the alignment: overlay layers
  * draw its sample at time t at t + offset in the shown run's clock, and
  * follow the offset when it changes.
@@ -12,12 +12,14 @@
 #include <math.h>
 
 #include "adbscope-comparison.h"
+#include "adbscope-report.h"
 
 struct _AdbscopeComparison
 {
   GObject      parent_instance;
 
   AdbscopeRun *run;
+  JsonNode    *report;       /* of run, for the summary */
   AdbscopeRecordingReader *reader;
   char        *path;
   char        *name;
@@ -40,6 +42,7 @@ adbscope_comparison_finalize (GObject *object)
   AdbscopeComparison *self = ADBSCOPE_COMPARISON (object);
 
   g_clear_pointer (&self->run, adbscope_run_free);
+  g_clear_pointer (&self->report, json_node_unref);
   g_clear_object (&self->reader);
   g_free (self->path);
   g_free (self->name);
@@ -134,6 +137,65 @@ adbscope_comparison_new (const char  *path,
   self->path = g_strdup (path);
   self->name = g_path_get_basename (path);
   return self;
+}
+
+static void
+new_thread (GTask        *task,
+            gpointer      source,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  GError *error = NULL;
+  AdbscopeComparison *self = adbscope_comparison_new (task_data, &error);
+
+  if (self == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  self->report = adbscope_report_build_run (self->run, NULL);
+  g_task_return_pointer (task, self, g_object_unref);
+}
+
+/**
+ * adbscope_comparison_new_async:
+ *
+ * adbscope_comparison_new () and the report of the run, in a thread.
+ */
+void
+adbscope_comparison_new_async (const char          *path,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_return_if_fail (path != NULL);
+  g_task_set_source_tag (task, adbscope_comparison_new_async);
+  g_task_set_task_data (task, g_strdup (path), g_free);
+  g_task_run_in_thread (task, new_thread);
+}
+
+AdbscopeComparison *
+adbscope_comparison_new_finish (GAsyncResult  *result,
+                                GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * adbscope_comparison_get_report:
+ *
+ * Returns: (transfer none): the report of the compared run, as `adbscope
+ *   report` gives it (computed once)
+ */
+JsonNode *
+adbscope_comparison_get_report (AdbscopeComparison *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_COMPARISON (self), NULL);
+  if (self->report == NULL)
+    self->report = adbscope_report_build_run (self->run, NULL);
+  return self->report;
 }
 
 const AdbscopeRun *

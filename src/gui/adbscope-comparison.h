@@ -14,6 +14,13 @@ G_DECLARE_FINAL_TYPE (AdbscopeComparison, adbscope_comparison, ADBSCOPE, COMPARI
 
 AdbscopeComparison *adbscope_comparison_new             (const char         *path,
                                                          GError            **error);
+void                adbscope_comparison_new_async       (const char         *path,
+                                                         GCancellable       *cancellable,
+                                                         GAsyncReadyCallback callback,
+                                                         gpointer            user_data);
+AdbscopeComparison *adbscope_comparison_new_finish      (GAsyncResult       *result,
+                                                         GError            **error);
+JsonNode           *adbscope_comparison_get_report      (AdbscopeComparison *self);
 const AdbscopeRun  *adbscope_comparison_get_run         (AdbscopeComparison *self);
 const char         *adbscope_comparison_get_path        (AdbscopeComparison *self);
 AdbscopeRecordingReader *adbscope_comparison_get_reader (AdbscopeComparison *self);

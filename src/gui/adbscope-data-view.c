@@ -61,6 +61,7 @@ struct _AdbscopeDataView
   AdbscopeRecordingReader *reader;
   gint64            reader_tried_us;
   GHashTable       *sources;        /* AdbscopeSeries* (ref) → AdbscopeChartSource* */
+  gboolean          details_pending; /* an opened recording's frame times and threads */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeDataView, adbscope_data_view, G_TYPE_OBJECT)
@@ -602,6 +603,32 @@ adbscope_data_view_set_opened_path (AdbscopeDataView *self,
   g_clear_object (&self->reader);
   self->reader_tried_us = 0;
   g_hash_table_remove_all (self->sources);
+}
+
+/**
+ * adbscope_data_view_set_details_pending:
+ *
+ * While set, the session of an opened recording does not have its frame
+ * times and threads yet (they are being read): pages show that they wait
+ * rather than numbers from an empty list.  Says "updated" when it changes.
+ */
+void
+adbscope_data_view_set_details_pending (AdbscopeDataView *self,
+                                        gboolean          pending)
+{
+  g_return_if_fail (ADBSCOPE_IS_DATA_VIEW (self));
+
+  if (self->details_pending == !!pending)
+    return;
+  self->details_pending = !!pending;
+  emit_updated (self);
+}
+
+gboolean
+adbscope_data_view_get_details_pending (AdbscopeDataView *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_DATA_VIEW (self), FALSE);
+  return self->details_pending;
 }
 
 /* Returns: (nullable): the recording shown, NULL for a live session */

@@ -38,6 +38,9 @@ AdbscopeChartSource       *adbscope_data_view_get_core_source     (AdbscopeDataV
                                                                    guint             core);
 void                       adbscope_data_view_set_opened_path     (AdbscopeDataView *self,
                                                                    const char       *path);
+void                       adbscope_data_view_set_details_pending (AdbscopeDataView *self,
+                                                                   gboolean          pending);
+gboolean                   adbscope_data_view_get_details_pending (AdbscopeDataView *self);
 const char                *adbscope_data_view_get_opened_path     (AdbscopeDataView *self);
 AdbscopeRecordingReader   *adbscope_data_view_get_reader          (AdbscopeDataView *self);
 guint                      adbscope_data_view_get_n_cores         (AdbscopeDataView *self);

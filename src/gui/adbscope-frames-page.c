@@ -26,6 +26,9 @@ struct _AdbscopeFramesPage
   GtkStack         *frames_stack;
   GtkLabel         *frames_reason;
   AdbscopeChart    *histogram;
+  GtkStack         *histogram_stack;
+  GtkSpinner       *histogram_spinner;
+  GtkSpinner       *percentiles_spinner;
   GtkLabel         *frames_label;
   GtkLabel         *janky_label;
   GtkLabel         *percentiles_label;
@@ -254,6 +257,21 @@ update_sources (AdbscopeFramesPage *self,
     }
 }
 
+/* An opened recording's frame times are still being read: the histogram
+ * and the percentiles wait (the counts are in already). */
+static void
+update_pending (AdbscopeFramesPage *self,
+                AdbscopeDataView   *view)
+{
+  gboolean pending = adbscope_data_view_get_details_pending (view);
+
+  gtk_stack_set_visible_child_name (self->histogram_stack, pending ? "loading" : "chart");
+  gtk_spinner_set_spinning (self->histogram_spinner, pending);
+  gtk_spinner_set_spinning (self->percentiles_spinner, pending);
+  gtk_widget_set_visible (GTK_WIDGET (self->percentiles_spinner), pending);
+  gtk_widget_set_visible (GTK_WIDGET (self->percentiles_label), !pending);
+}
+
 static void
 adbscope_frames_page_update (AdbscopePage     *page,
                              AdbscopeDataView *view)
@@ -270,6 +288,7 @@ adbscope_frames_page_update (AdbscopePage     *page,
       return;
     }
   gtk_stack_set_visible_child_name (self->frames_stack, "frames");
+  update_pending (self, view);
   update_histogram (self, view);
   update_summary (self, view);
   update_sources (self, view);
@@ -287,6 +306,9 @@ adbscope_frames_page_class_init (AdbscopeFramesPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, frames_stack);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, frames_reason);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, histogram);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, histogram_stack);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, histogram_spinner);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, percentiles_spinner);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, frames_label);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, janky_label);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, percentiles_label);

@@ -21,6 +21,8 @@ struct _AdbscopeThreadsPage
   GtkSearchEntry     *search_entry;
   GtkLabel           *count_label;
   GtkColumnView      *column_view;
+  GtkStack           *list_stack;
+  GtkSpinner         *spinner;
   GtkDropDown        *process_dropdown;
   GtkStringList      *process_names;   /* [0] is "All processes" */
   GtkStringFilter    *process_filter;
@@ -220,7 +222,12 @@ adbscope_threads_page_update (AdbscopePage     *page,
 {
   AdbscopeThreadsPage *self = ADBSCOPE_THREADS_PAGE (page);
   GListModel *threads = adbscope_data_view_get_threads (view);
+  gboolean pending = adbscope_data_view_get_details_pending (view);
 
+  /* an opened recording's threads are being read: no empty table meanwhile */
+  gtk_stack_set_visible_child_name (self->list_stack, pending ? "loading" : "list");
+  gtk_spinner_set_spinning (self->spinner, pending);
+  gtk_widget_set_visible (GTK_WIDGET (self->count_label), !pending);
   update_processes (self, view);
 
   if (gtk_filter_list_model_get_model (self->filter_model) != threads)
@@ -302,6 +309,8 @@ adbscope_threads_page_class_init (AdbscopeThreadsPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/adbscope/Adbscope/adbscope-threads-page.ui");
   gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, search_entry);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, count_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, list_stack);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, spinner);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, column_view);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, name_column);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeThreadsPage, process_column);

@@ -155,6 +155,19 @@ _adbscope_window_add_marker (AdbscopeWindow *self,
   _adbscope_window_toast (self, text);
 }
 
+/* The file behind what the window shows when its whole run is in a file
+ * (an opened recording, or a live run that has ended), else NULL. */
+const char *
+_adbscope_window_get_whole_run_file (AdbscopeWindow *self)
+{
+  if (self->opened_path != NULL)
+    return self->opened_path;
+  if (self->recording != NULL && !adbscope_session_is_running (self->session) &&
+      g_file_test (adbscope_recording_get_path (self->recording), G_FILE_TEST_IS_REGULAR))
+    return adbscope_recording_get_path (self->recording);
+  return NULL;
+}
+
 /**
  * _adbscope_window_build_report:
  *
@@ -171,11 +184,9 @@ _adbscope_window_build_report (AdbscopeWindow  *self,
     }
   /* An opened recording, or a live run that has ended: its file, so the
    * report covers the whole run, exactly as `adbscope report` gives it. */
-  if (self->opened_path != NULL ||
-      (self->recording != NULL && !adbscope_session_is_running (self->session) &&
-       g_file_test (adbscope_recording_get_path (self->recording), G_FILE_TEST_IS_REGULAR)))
+  if (_adbscope_window_get_whole_run_file (self) != NULL)
     {
-      const char *file = self->opened_path ? self->opened_path : adbscope_recording_get_path (self->recording);
+      const char *file = _adbscope_window_get_whole_run_file (self);
       g_autoptr(AdbscopeRun) run = adbscope_run_load (file, G_MININT64, G_MAXINT64, error);
 
       return run != NULL ? adbscope_report_build_run (run, NULL) : NULL;
@@ -193,6 +204,12 @@ _adbscope_window_export_report (AdbscopeWindow  *self,
   return report != NULL && adbscope_report_write (report, path, error);
 }
 
+/**
+ * _adbscope_window_export_samples:
+ *
+ * The CSV of what the window shows: an opened recording's whole run,
+ * streamed from its file; a live session's history in memory.
+ */
 gboolean
 _adbscope_window_export_samples (AdbscopeWindow  *self,
                                  const char      *path,
@@ -203,13 +220,212 @@ _adbscope_window_export_samples (AdbscopeWindow  *self,
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("Nothing was recorded yet"));
       return FALSE;
     }
+  if (self->opened_path != NULL)
+    return adbscope_csv_write_recording (self->opened_path, adbscope_session_get_interval (self->session),
+                                         adbscope_session_get_meminfo_interval (self->session), path,
+                                         NULL, NULL, NULL, error);
   return adbscope_csv_write_session (self->session, path, error);
+}
+
+static void
+announce_saved (AdbscopeWindow *self,
+                const char     *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *text = g_strdup_printf (_("Saved “%s”"), base);
+
+  _adbscope_window_toast (self, text);
+}
+
+/* ---- exports from a file, in a thread ---- */
+
+/* ---- work in a thread: a spinner and what it does, in the header bar ----
+ * (not a toast: dismissing a toast while it slides in crashes
+ * libadwaita 1.2, and a job may end that soon) */
+
+void
+_adbscope_window_init_busy (AdbscopeWindow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  self->busy_spinner = GTK_SPINNER (gtk_spinner_new ());
+  self->busy_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->busy_label), "caption");
+  gtk_widget_add_css_class (GTK_WIDGET (self->busy_label), "numeric");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->busy_spinner));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->busy_label));
+  gtk_widget_set_visible (box, FALSE);
+  adw_header_bar_pack_end (self->header_bar, box);
+  self->busy_box = box;
+}
+
+/* @text: what runs now (the newest job's words are shown) */
+void
+_adbscope_window_busy_begin (AdbscopeWindow *self,
+                             const char     *text)
+{
+  self->n_busy++;
+  gtk_label_set_text (self->busy_label, text);
+  gtk_spinner_set_spinning (self->busy_spinner, TRUE);
+  gtk_widget_set_visible (self->busy_box, TRUE);
+}
+
+void
+_adbscope_window_busy_end (AdbscopeWindow *self)
+{
+  g_return_if_fail (self->n_busy > 0);
+  if (--self->n_busy > 0)
+    return;
+  gtk_spinner_set_spinning (self->busy_spinner, FALSE);
+  gtk_widget_set_visible (self->busy_box, FALSE);
+}
+
+typedef struct
+{
+  char     *recording;   /* read */
+  char     *path;        /* written */
+  gboolean  report;      /* the report; else the samples */
+  guint     interval_ms;
+  guint     meminfo_ms;
+  AdbscopeWindow *self;  /* ref */
+  int       percent;     /* last shown, worker thread only */
+} ExportJob;
+
+static void
+export_job_free (ExportJob *job)
+{
+  g_free (job->recording);
+  g_free (job->path);
+  g_clear_object (&job->self);
+  g_free (job);
+}
+
+typedef struct
+{
+  AdbscopeWindow *self;
+  int             percent;
+} ProgressUpdate;
+
+static gboolean
+show_progress (gpointer data)
+{
+  ProgressUpdate *u = data;
+  g_autofree char *title = NULL;
+
+  /* Translators: in the header bar while a long export runs; %d is a percentage */
+  title = g_strdup_printf (_("Exporting samples… %d %%"), u->percent);
+  if (u->self->n_busy > 0)
+    gtk_label_set_text (u->self->busy_label, title);
+  g_object_unref (u->self);
+  g_free (u);
+  return G_SOURCE_REMOVE;
+}
+
+/* (in the worker) */
+static void
+on_export_progress (double   fraction,
+                    gpointer user_data)
+{
+  ExportJob *job = user_data;
+  int percent = (int) (fraction * 100);
+  ProgressUpdate *u;
+
+  if (percent == job->percent)
+    return;
+  job->percent = percent;
+  u = g_new (ProgressUpdate, 1);
+  u->self = g_object_ref (job->self);
+  u->percent = percent;
+  g_main_context_invoke (NULL, show_progress, u);
+}
+
+static void
+export_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ExportJob *job = task_data;
+  GError *error = NULL;
+  gboolean ok;
+
+  if (job->report)
+    {
+      g_autoptr(AdbscopeRun) run = adbscope_run_load (job->recording, G_MININT64, G_MAXINT64, &error);
+      g_autoptr(JsonNode) report = run != NULL ? adbscope_report_build_run (run, NULL) : NULL;
+
+      ok = report != NULL && adbscope_report_write (report, job->path, &error);
+    }
+  else
+    ok = adbscope_csv_write_recording (job->recording, job->interval_ms, job->meminfo_ms, job->path,
+                                       cancellable, on_export_progress, job, &error);
+  if (ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+export_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (object);
+  ExportJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  _adbscope_window_busy_end (self);
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    _adbscope_window_toast (self, error->message);
+  else
+    announce_saved (self, job->path);
+  self->n_exports--;
+}
+
+/**
+ * _adbscope_window_export_async:
+ * @report: the report, else the samples
+ *
+ * Writes the report or the CSV of the file behind the window (see
+ * _adbscope_window_get_whole_run_file ()) from a thread, the main loop
+ * free meanwhile: the header bar tells the progress, then a toast "Saved"
+ * or the error (self->n_exports counts
+ * the ones running).  FALSE (nothing started) when the window shows no
+ * such file: export with the synchronous call.
+ */
+gboolean
+_adbscope_window_export_async (AdbscopeWindow *self,
+                               const char     *path,
+                               gboolean        report)
+{
+  const char *file = self->session != NULL ? _adbscope_window_get_whole_run_file (self) : NULL;
+  g_autoptr(GTask) task = NULL;
+  ExportJob *job;
+
+  if (file == NULL || (!report && self->opened_path == NULL))
+    return FALSE;
+  job = g_new0 (ExportJob, 1);
+  job->recording = g_strdup (file);
+  job->path = g_strdup (path);
+  job->report = report;
+  job->interval_ms = adbscope_session_get_interval (self->session);
+  job->meminfo_ms = adbscope_session_get_meminfo_interval (self->session);
+  job->percent = -1;
+  job->self = g_object_ref (self);
+  _adbscope_window_busy_begin (self, report ? _("Exporting the report…") : _("Exporting samples…"));
+
+  self->n_exports++;
+  task = g_task_new (self, NULL, export_done, NULL);
+  g_task_set_source_tag (task, _adbscope_window_export_async);
+  g_task_set_task_data (task, job, (GDestroyNotify) export_job_free);
+  g_task_run_in_thread (task, export_thread);
+  return TRUE;
 }
 
 typedef gboolean (*ExportFunc) (AdbscopeWindow *self, const char *path, GError **error);
 
 /* A chooser's answer: the "chooser-func" attached to it gets the local
- * path; a saved file is announced when "announce" is set. */
+ * path. */
 static void
 chooser_response (GtkNativeDialog *dialog,
                   int              response,
@@ -227,13 +443,6 @@ chooser_response (GtkNativeDialog *dialog,
         _adbscope_window_toast (self, _("Choose a local file"));
       else if (!func (self, path, &error))
         _adbscope_window_toast (self, error->message);
-      else if (g_object_get_data (G_OBJECT (dialog), "announce") != NULL)
-        {
-          g_autofree char *base = g_path_get_basename (path);
-          g_autofree char *text = g_strdup_printf (_("Saved “%s”"), base);
-
-          _adbscope_window_toast (self, text);
-        }
     }
   g_object_unref (dialog);
 }
@@ -261,9 +470,40 @@ export_with_chooser (AdbscopeWindow *self,
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_object_set_data (G_OBJECT (chooser), "chooser-func", func);
-  g_object_set_data (G_OBJECT (chooser), "announce", GINT_TO_POINTER (TRUE));
   g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* A whole run's file is exported in a thread (it tells when done);
+ * a live session's memory at once. */
+static gboolean
+export_chosen (AdbscopeWindow  *self,
+               const char      *path,
+               gboolean         report,
+               GError         **error)
+{
+  if (_adbscope_window_export_async (self, path, report))
+    return TRUE;
+  if (!(report ? _adbscope_window_export_report : _adbscope_window_export_samples) (self, path, error))
+    return FALSE;
+  announce_saved (self, path);
+  return TRUE;
+}
+
+static gboolean
+export_report_chosen (AdbscopeWindow  *self,
+                      const char      *path,
+                      GError         **error)
+{
+  return export_chosen (self, path, TRUE, error);
+}
+
+static gboolean
+export_samples_chosen (AdbscopeWindow  *self,
+                       const char      *path,
+                       GError         **error)
+{
+  return export_chosen (self, path, FALSE, error);
 }
 
 static void
@@ -272,7 +512,7 @@ export_report_action (GtkWidget  *widget,
                       GVariant   *param)
 {
   export_with_chooser (ADBSCOPE_WINDOW (widget), _("Export Report"), "json", "application/json",
-                       _adbscope_window_export_report);
+                       export_report_chosen);
 }
 
 static void
@@ -281,7 +521,7 @@ export_samples_action (GtkWidget  *widget,
                        GVariant   *param)
 {
   export_with_chooser (ADBSCOPE_WINDOW (widget), _("Export Samples"), "csv", "text/csv",
-                       _adbscope_window_export_samples);
+                       export_samples_chosen);
 }
 
 static void
@@ -336,7 +576,7 @@ compare_recording_action (GtkWidget  *widget,
                           const char *action_name,
                           GVariant   *param)
 {
-  choose_recording (ADBSCOPE_WINDOW (widget), _("Compare With Recording"), _adbscope_window_compare_with);
+  choose_recording (ADBSCOPE_WINDOW (widget), _("Compare With Recording"), _adbscope_window_compare_with_async);
 }
 
 static void
@@ -352,12 +592,7 @@ compare_summary_action (GtkWidget  *widget,
                         const char *action_name,
                         GVariant   *param)
 {
-  AdbscopeWindow *self = ADBSCOPE_WINDOW (widget);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) diff = _adbscope_window_show_compare_summary (self, &error);
-
-  if (diff == NULL)
-    _adbscope_window_toast (self, error->message);
+  _adbscope_window_show_compare_summary_async (ADBSCOPE_WINDOW (widget));
 }
 
 static void

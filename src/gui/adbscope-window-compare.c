@@ -147,29 +147,30 @@ _adbscope_window_update_compare_markers (AdbscopeWindow *self)
  *
  * Overlays @path on the run shown, aligned at the start.
  */
-gboolean
-_adbscope_window_compare_with (AdbscopeWindow  *self,
-                               const char      *path,
-                               GError         **error)
+static gboolean
+can_compare (AdbscopeWindow  *self,
+             GError         **error)
 {
-  g_autoptr(AdbscopeComparison) comparison = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *other = NULL;
-  g_autofree char *base_text = NULL;
-  g_autofree char *other_text = NULL;
-
   if (self->view == NULL || self->session == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                            _("Open a recording or start a run first"));
       return FALSE;
     }
-  comparison = adbscope_comparison_new (path, error);
-  if (comparison == NULL)
-    return FALSE;
+  return TRUE;
+}
+
+static void
+show_comparison (AdbscopeWindow     *self,
+                 AdbscopeComparison *comparison)
+{
+  g_autofree char *base = NULL;
+  g_autofree char *other = NULL;
+  g_autofree char *base_text = NULL;
+  g_autofree char *other_text = NULL;
 
   _adbscope_window_remove_comparison (self);
-  self->comparison = g_steal_pointer (&comparison);
+  self->comparison = g_object_ref (comparison);
   {
     GDateTime *start = adbscope_session_get_start_time (self->session);
     g_autofree char *iso = start != NULL ? g_date_time_format_iso8601 (start) : NULL;
@@ -192,6 +193,82 @@ _adbscope_window_compare_with (AdbscopeWindow  *self,
   for_each_page (self, self->comparison);
   gtk_widget_set_visible (self->compare_bar, TRUE);
   _adbscope_window_update_actions (self);
+}
+
+gboolean
+_adbscope_window_compare_with (AdbscopeWindow  *self,
+                               const char      *path,
+                               GError         **error)
+{
+  g_autoptr(AdbscopeComparison) comparison = NULL;
+
+  if (!can_compare (self, error))
+    return FALSE;
+  comparison = adbscope_comparison_new (path, error);
+  if (comparison == NULL)
+    return FALSE;
+  show_comparison (self, comparison);
+  return TRUE;
+}
+
+typedef struct
+{
+  AdbscopeWindow   *self;   /* ref */
+  AdbscopeDataView *view;   /* ref: the one it is for */
+} CompareJob;
+
+static void
+compare_read_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  CompareJob *job = user_data;
+  AdbscopeWindow *self = job->self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeComparison) comparison = adbscope_comparison_new_finish (result, &error);
+
+  _adbscope_window_busy_end (self);
+  self->n_compare_reads--;
+  /* the run it was for is still shown (nothing else was opened meanwhile) */
+  if (self->view == job->view)
+    {
+      if (comparison != NULL)
+        show_comparison (self, comparison);
+      else
+        _adbscope_window_toast (self, error->message);
+    }
+  g_object_unref (job->view);
+  g_object_unref (job->self);
+  g_free (job);
+}
+
+/**
+ * _adbscope_window_compare_with_async:
+ *
+ * As _adbscope_window_compare_with (), the recording read in a thread
+ * (the whole run: the summary's report and the stacks' sums): the header
+ * bar says so meanwhile; the overlay appears when it is read, if the run
+ * it was for is still shown.  self->n_compare_reads counts the running.
+ */
+gboolean
+_adbscope_window_compare_with_async (AdbscopeWindow  *self,
+                                     const char      *path,
+                                     GError         **error)
+{
+  CompareJob *job;
+  g_autofree char *name = g_path_get_basename (path);
+  g_autofree char *title = NULL;
+
+  if (!can_compare (self, error))
+    return FALSE;
+  job = g_new0 (CompareJob, 1);
+  job->self = g_object_ref (self);
+  job->view = g_object_ref (self->view);
+  /* Translators: in the header bar while the recording to compare with is read; %s is its file name */
+  title = g_strdup_printf (_("Reading “%s”…"), name);
+  _adbscope_window_busy_begin (self, title);
+  self->n_compare_reads++;
+  adbscope_comparison_new_async (path, NULL, compare_read_cb, job);
   return TRUE;
 }
 
@@ -333,6 +410,9 @@ build_summary (AdbscopeWindow *self,
   return box;
 }
 
+static JsonNode *show_summary (AdbscopeWindow *self,
+                               JsonNode       *base);
+
 /**
  * _adbscope_window_show_compare_summary:
  *
@@ -345,12 +425,7 @@ JsonNode *
 _adbscope_window_show_compare_summary (AdbscopeWindow  *self,
                                        GError         **error)
 {
-  g_autoptr(GPtrArray) thresholds = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_threshold_free);
   g_autoptr(JsonNode) base = NULL;
-  g_autoptr(JsonNode) run = NULL;
-  JsonArray *metrics;
-  GtkWidget *window, *content, *header;
-  guint n_regressions = 0;
 
   if (self->comparison == NULL)
     {
@@ -360,7 +435,86 @@ _adbscope_window_show_compare_summary (AdbscopeWindow  *self,
   base = _adbscope_window_build_report (self, error);
   if (base == NULL)
     return NULL;
-  run = adbscope_report_build_run (adbscope_comparison_get_run (self->comparison), NULL);
+  return show_summary (self, base);
+}
+
+static void
+base_report_thread (GTask        *task,
+                    gpointer      source,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  GError *error = NULL;
+  g_autoptr(AdbscopeRun) run = adbscope_run_load (task_data, G_MININT64, G_MAXINT64, &error);
+
+  if (run == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, adbscope_report_build_run (run, NULL), (GDestroyNotify) json_node_unref);
+}
+
+static void
+base_report_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  AdbscopeWindow *self = ADBSCOPE_WINDOW (object);
+  g_autoptr(AdbscopeComparison) comparison = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) base = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(JsonNode) diff = NULL;
+
+  self->n_compare_reads--;
+  _adbscope_window_busy_end (self);
+  if (self->comparison != comparison)
+    return;   /* removed or replaced meanwhile */
+  if (base == NULL)
+    _adbscope_window_toast (self, error->message);
+  else
+    diff = show_summary (self, base);
+}
+
+/**
+ * _adbscope_window_show_compare_summary_async:
+ *
+ * As _adbscope_window_show_compare_summary (), for the menu: the shown
+ * run's report, when it comes from its file (every sample), is computed
+ * in a thread (self->n_compare_reads counts it) and the window opens
+ * when it is ready.
+ */
+void
+_adbscope_window_show_compare_summary_async (AdbscopeWindow *self)
+{
+  const char *file = self->session != NULL ? _adbscope_window_get_whole_run_file (self) : NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) diff = NULL;
+  g_autoptr(GTask) task = NULL;
+
+  if (self->comparison == NULL || file == NULL)
+    {
+      diff = _adbscope_window_show_compare_summary (self, &error);
+      if (diff == NULL)
+        _adbscope_window_toast (self, error->message);
+      return;
+    }
+  self->n_compare_reads++;
+  _adbscope_window_busy_begin (self, _("Comparing the reports…"));
+  task = g_task_new (self, NULL, base_report_cb, g_object_ref (self->comparison));
+  g_task_set_source_tag (task, _adbscope_window_show_compare_summary_async);
+  g_task_set_task_data (task, g_strdup (file), g_free);
+  g_task_run_in_thread (task, base_report_thread);
+}
+
+/* The diff of @base and the compared run's report, in a window. */
+static JsonNode *
+show_summary (AdbscopeWindow *self,
+              JsonNode       *base)
+{
+  g_autoptr(GPtrArray) thresholds = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_threshold_free);
+  g_autoptr(JsonNode) run = json_node_ref (adbscope_comparison_get_report (self->comparison));
+  JsonArray *metrics;
+  GtkWidget *window, *content, *header;
+  guint n_regressions = 0;
 
   /* Every statistic of a measured series is gated, as --max-regress would */
   {

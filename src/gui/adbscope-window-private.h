@@ -74,6 +74,13 @@ struct _AdbscopeWindow
   gboolean               capture_checking;
   AdbscopeRecording     *recording;       /* the live run's file */
   char                  *opened_path;     /* the recording shown, read-only */
+  GCancellable          *open_cancellable; /* its frame times and threads, being read */
+  guint                  n_exports;       /* running in threads */
+  guint                  n_compare_reads; /* recordings to compare with, being read */
+  GtkWidget             *busy_box;        /* in the header bar: work in a thread */
+  GtkSpinner            *busy_spinner;
+  GtkLabel              *busy_label;
+  guint                  n_busy;
   gint64                 opened_end_us;
   gboolean               scrolling;
 
@@ -107,6 +114,9 @@ gboolean     _adbscope_window_export_report      (AdbscopeWindow      *self,
 gboolean     _adbscope_window_export_samples     (AdbscopeWindow      *self,
                                                   const char          *path,
                                                   GError             **error);
+gboolean     _adbscope_window_export_async       (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  gboolean             report);
 void         _adbscope_window_add_marker         (AdbscopeWindow      *self,
                                                   const char          *label);
 void         _adbscope_window_set_recording      (AdbscopeWindow      *self,
@@ -124,6 +134,10 @@ void         _adbscope_window_zoom               (AdbscopeWindow      *self,
 void         _adbscope_window_scroll_to          (AdbscopeWindow      *self,
                                                   double               end_s);
 
+void         _adbscope_window_init_busy          (AdbscopeWindow      *self);
+void         _adbscope_window_busy_begin         (AdbscopeWindow      *self,
+                                                  const char          *text);
+void         _adbscope_window_busy_end           (AdbscopeWindow      *self);
 void         _adbscope_window_init_compare       (AdbscopeWindow      *self);
 gboolean     _adbscope_window_compare_with       (AdbscopeWindow      *self,
                                                   const char          *path,
@@ -134,6 +148,11 @@ void         _adbscope_window_remove_comparison  (AdbscopeWindow      *self);
 void         _adbscope_window_update_compare_markers (AdbscopeWindow  *self);
 JsonNode    *_adbscope_window_build_report       (AdbscopeWindow      *self,
                                                   GError             **error);
+gboolean     _adbscope_window_compare_with_async (AdbscopeWindow      *self,
+                                                  const char          *path,
+                                                  GError             **error);
+void         _adbscope_window_show_compare_summary_async (AdbscopeWindow *self);
+const char  *_adbscope_window_get_whole_run_file (AdbscopeWindow      *self);
 JsonNode    *_adbscope_window_show_compare_summary (AdbscopeWindow    *self,
                                                   GError             **error);
 

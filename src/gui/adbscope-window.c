@@ -212,6 +212,8 @@ _adbscope_window_stop_session (AdbscopeWindow *self)
   _adbscope_window_dispose_capture (self);
   g_cancellable_cancel (self->start_cancellable);
   g_clear_object (&self->start_cancellable);
+  g_cancellable_cancel (self->open_cancellable);
+  g_clear_object (&self->open_cancellable);
   if (self->session != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->session, self);
@@ -451,18 +453,57 @@ on_visible_seconds (AdbscopeDataView *view,
                                                          gtk_adjustment_get_page_size (adj)) * 1e6), 1));
 }
 
+static void
+load_details_thread (GTask        *task,
+                     gpointer      source,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  GError *error = NULL;
+  AdbscopeRun *run = adbscope_run_load_details (task_data, &error);
+
+  if (run != NULL)
+    g_task_return_pointer (task, run, (GDestroyNotify) adbscope_run_free);
+  else
+    g_task_return_error (task, error);
+}
+
+/* The frame times and threads are in: the pages that waited show them. */
+static void
+details_loaded_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(AdbscopeWindow) self = user_data;
+  AdbscopeDataView *view = ADBSCOPE_DATA_VIEW (object);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->view != view)
+    return;
+  if (run != NULL)
+    adbscope_session_add_run_details (self->session, run);
+  else
+    _adbscope_window_toast (self, error->message);
+  adbscope_data_view_set_details_pending (view, FALSE);
+}
+
 /**
  * _adbscope_window_open_recording:
  *
- * Shows a recording in the same pages, read-only: the whole run is
- * loaded, the time window scrolls and zooms over all of it.
+ * Shows a recording in the same pages, read-only; the time window scrolls
+ * and zooms over all of it.  No sample is read here: charts read the
+ * visible window from the file, and what the pages show of the whole run
+ * comes from adbscope_run_load_summary (); the frame times and the threads
+ * follow from a thread, the pages that show them wait for them.
  */
 gboolean
 _adbscope_window_open_recording (AdbscopeWindow  *self,
                                  const char      *path,
                                  GError         **error)
 {
-  g_autoptr(AdbscopeRun) run = adbscope_run_load (path, G_MININT64, G_MAXINT64, error);
+  g_autoptr(AdbscopeRun) run = adbscope_run_load_summary (path, error);
+  g_autoptr(GTask) task = NULL;
   AdbscopeSession *session;
 
   if (run == NULL)
@@ -477,9 +518,17 @@ _adbscope_window_open_recording (AdbscopeWindow  *self,
   self->view = adbscope_data_view_new (session);
   adbscope_data_view_set_recording (self->view, path);
   adbscope_data_view_set_opened_path (self->view, path);
+  adbscope_data_view_set_details_pending (self->view, TRUE);
   adbscope_data_view_set_visible_seconds (self->view, CLAMP (self->opened_end_us / 1e6, 10, 24 * 3600));
   adbscope_data_view_set_end_time (self->view, self->opened_end_us);
   g_signal_connect (self->view, "notify::visible-seconds", G_CALLBACK (on_visible_seconds), self);
+
+  self->open_cancellable = g_cancellable_new ();
+  task = g_task_new (self->view, self->open_cancellable, details_loaded_cb, g_object_ref (self));
+  g_task_set_source_tag (task, _adbscope_window_open_recording);
+  g_task_set_task_data (task, g_strdup (path), g_free);
+  g_task_run_in_thread (task, load_details_thread);
+
   set_pages_view (self, self->view);
   set_mode (self, "session");
   sync_scrollbar (self);
@@ -719,6 +768,7 @@ adbscope_window_init (AdbscopeWindow *self)
   }
 
   _adbscope_window_init_compare (self);
+  _adbscope_window_init_busy (self);
   set_mode (self, "devices");
 }
 

@@ -136,6 +136,154 @@ test_whole_run_statistics (void)
 }
 
 static void
+assert_totals_equal (const AdbscopeFrameTotals *a,
+                     const AdbscopeFrameTotals *b)
+{
+  g_assert_cmpint (a->frames, ==, b->frames);
+  g_assert_cmpint (a->janky, ==, b->janky);
+  g_assert_cmpint (a->over_deadline, ==, b->over_deadline);
+  for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
+    {
+      g_assert_cmpint (a->has_cause[c], ==, b->has_cause[c]);
+      g_assert_cmpint (a->causes[c], ==, b->causes[c]);
+    }
+}
+
+/* What a view opens with (no sample read) and what it reads next (the
+ * frame times and threads) are the full load's, part by part. */
+static void
+test_summary_and_details (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) full = adbscope_run_load (hour_file (), G_MININT64, G_MAXINT64, &error);
+  g_autoptr(AdbscopeRun) summary = NULL;
+  g_autoptr(AdbscopeRun) details = NULL;
+  g_autofree char *rows = sqlite3_shell (hour_file (), "SELECT count (*) FROM sample");
+  guint64 before = adbscope_run_get_n_samples_read ();
+  g_autoptr(AdbscopeRun) again = NULL;
+
+  g_assert_no_error (error);
+  summary = adbscope_run_load_summary (hour_file (), &error);
+  g_assert_no_error (error);
+  details = adbscope_run_load_details (hour_file (), &error);
+  g_assert_no_error (error);
+  /* neither reads a sample row; the full load reads them all */
+  g_assert_cmpuint (adbscope_run_get_n_samples_read (), ==, before);
+  again = adbscope_run_load (hour_file (), G_MININT64, G_MAXINT64, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (adbscope_run_get_n_samples_read () - before, ==, g_ascii_strtoull (rows, NULL, 10));
+
+  g_assert_true (summary->partial && details->partial && !full->partial);
+  g_assert_cmpint (summary->end_us, ==, full->end_us);
+  g_assert_cmpuint (summary->n_samples, ==, full->n_samples);
+  g_assert_cmpuint (summary->restarts, ==, full->restarts);
+  g_assert_cmpuint (summary->dts->len, ==, full->dts->len);
+  g_assert_cmpuint (summary->pids->len, ==, full->pids->len);
+  g_assert_cmpuint (summary->markers->len, ==, full->markers->len);
+  g_assert_cmpuint (summary->markers->len, ==, 5);
+  g_assert_cmpuint (summary->gaps->len, ==, full->gaps->len);
+  g_assert_cmpint (summary->system->jobs, ==, full->system->jobs);
+  g_assert_cmpuint (summary->cores->len, ==, 4);
+  for (guint c = 0; c < summary->cores->len; c++)
+    g_assert_cmpuint (((GArray *) g_ptr_array_index (summary->cores, c))->len, ==, 0);
+  for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
+    g_assert_cmpuint (summary->series[i]->len, ==, 0);
+  g_assert_cmpuint (summary->frame_times->len, ==, 0);
+  g_assert_cmpuint (summary->threads->len, ==, 0);
+  g_assert_cmpint (summary->totals.frames, ==, 3600 * 60);
+  assert_totals_equal (&summary->totals, &full->totals);
+
+  assert_totals_equal (&details->totals, &full->totals);
+  g_assert_cmpuint (details->frame_times->len, ==, 3600 * 60);
+  g_assert_cmpmem (details->frame_times->data, details->frame_times->len * sizeof (double),
+                   full->frame_times->data, full->frame_times->len * sizeof (double));
+  g_assert_cmpuint (details->threads->len, ==, full->threads->len);
+  for (guint i = 0; i < full->threads->len; i++)
+    {
+      const AdbscopeRunThread *a = &g_array_index (details->threads, AdbscopeRunThread, i);
+      const AdbscopeRunThread *b = &g_array_index (full->threads, AdbscopeRunThread, i);
+
+      g_assert_cmpint (a->tid, ==, b->tid);
+      g_assert_cmpstr (a->name, ==, b->name);
+      g_assert_cmpfloat (a->max_pct, ==, b->max_pct);
+      g_assert_cmpfloat (a->last_pct, ==, b->last_pct);
+    }
+}
+
+static void
+note_progress (double   fraction,
+               gpointer user_data)
+{
+  GArray *seen = user_data;
+
+  g_array_append_val (seen, fraction);
+}
+
+static void
+cancel_at_first (double   fraction,
+                 gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+/* The CSV of a recording, written from the file a stretch at a time, is
+ * the CSV of a session holding the whole run; a failed or cancelled
+ * export leaves the file that was there. */
+static void
+test_csv_from_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = adbscope_run_load (hour_file (), G_MININT64, G_MAXINT64, &error);
+  g_autoptr(AdbscopeSession) session = NULL;
+  g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *want_path = synth_path ("whole.csv");
+  g_autofree char *got_path = synth_path ("streamed.csv");
+  g_autofree char *want = NULL;
+  g_autofree char *got = NULL;
+  g_autofree char *missing = synth_path ("no-such-dir/out.csv");
+  g_auto(GStrv) lines = NULL;
+  guint64 before;
+
+  g_assert_no_error (error);
+  session = adbscope_session_new_from_run (run);
+  g_assert_true (adbscope_csv_write_session (session, want_path, &error));
+  g_assert_no_error (error);
+  before = adbscope_run_get_n_samples_read ();
+  g_assert_true (adbscope_csv_write_recording (hour_file (), adbscope_session_get_interval (session),
+                                               adbscope_session_get_meminfo_interval (session), got_path,
+                                               NULL, note_progress, seen, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (adbscope_run_get_n_samples_read (), ==, before);
+  g_assert_true (g_file_get_contents (want_path, &want, NULL, NULL));
+  g_assert_true (g_file_get_contents (got_path, &got, NULL, NULL));
+  lines = g_strsplit (got, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 3600 + 1);  /* header, a row a second, "" */
+  g_assert_true (g_str_has_prefix (lines[0], "time_s,cpu."));
+  g_assert_true (g_str_has_suffix (lines[0], ",cpu.core3_pct"));
+  g_assert_cmpstr (got, ==, want);
+  /* six stretches of ten minutes */
+  g_assert_cmpuint (seen->len, >=, 6);
+  g_assert_cmpfloat (g_array_index (seen, double, seen->len - 1), ==, 1.0);
+
+  /* cancelled after the first stretch: the file there is kept */
+  g_assert_true (g_file_set_contents (got_path, "kept", -1, NULL));
+  g_assert_false (adbscope_csv_write_recording (hour_file (), 1000, 1000, got_path, cancellable,
+                                                cancel_at_first, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_clear_pointer (&got, g_free);
+  g_assert_true (g_file_get_contents (got_path, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, "kept");
+  /* nowhere to write, or not a recording: a clear error */
+  g_assert_false (adbscope_csv_write_recording (hour_file (), 1000, 1000, missing, NULL, NULL, NULL, &error));
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO);
+  g_clear_error (&error);
+  g_assert_false (adbscope_csv_write_recording (want_path, 1000, 1000, got_path, NULL, NULL, NULL, &error));
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE);
+}
+
+static void
 test_window (void)
 {
   g_autoptr(GError) error = NULL;
@@ -348,6 +496,8 @@ main (int argc, char *argv[])
   tmpdir = g_dir_make_tmp ("adbscope-recording-XXXXXX", NULL);
 
   g_test_add_func ("/recording/whole-run-statistics", test_whole_run_statistics);
+  g_test_add_func ("/recording/summary-and-details", test_summary_and_details);
+  g_test_add_func ("/recording/csv-from-file", test_csv_from_file);
   g_test_add_func ("/recording/window", test_window);
   g_test_add_func ("/recording/level-of-detail", test_level_of_detail);
   g_test_add_func ("/recording/schema", test_schema);

@@ -130,6 +130,12 @@ describe (AdbscopeChartLayer *layer,
   return g_string_free (text, FALSE);
 }
 
+static gboolean
+compare_read (gpointer data)
+{
+  return window->n_compare_reads == 0;
+}
+
 static void
 test_compare (void)
 {
@@ -142,9 +148,17 @@ test_compare (void)
   gui_test_spin (200);
   g_assert_false (gtk_widget_get_visible (window->compare_bar));
 
-  g_assert_true (_adbscope_window_compare_with (window, path_b, &error));
+  /* as the menu does it: read in a thread, shown when read */
+  g_assert_true (_adbscope_window_compare_with_async (window, path_b, &error));
   g_assert_no_error (error);
+  g_assert_cmpuint (window->n_compare_reads, ==, 1);
+  g_assert_null (window->comparison);
+  g_assert_true (gtk_widget_get_visible (window->busy_box));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->busy_label), "b.adbscope"));
+  g_assert_true (gui_test_wait (compare_read, NULL, 30000));
+  g_assert_false (gtk_widget_get_visible (window->busy_box));
   gui_test_spin (200);
+  g_assert_nonnull (window->comparison);
   g_assert_true (gtk_widget_get_visible (window->compare_bar));
   g_assert_nonnull (strstr (gtk_label_get_text (window->compare_base_label), "a.adbscope"));
   g_assert_nonnull (strstr (gtk_label_get_text (window->compare_run_label), "b.adbscope"));
@@ -244,16 +258,29 @@ static void
 test_summary_is_compare (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) diff = _adbscope_window_show_compare_summary (window, &error);
+  g_autoptr(JsonNode) diff = NULL;
+  g_autoptr(JsonNode) sync_diff = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL;
+  g_autofree char *async_text = NULL;
+  g_autofree char *sync_text = NULL;
   int status = 0;
   const char *argv[] = { g_getenv ("ADBSCOPE_BIN"), "compare", path_a, path_b, NULL };
   JsonArray *mine, *cli, *checks;
   guint n_red = 0;
 
+  /* as the menu does it: the shown run's report from a thread */
+  _adbscope_window_show_compare_summary_async (window);
+  g_assert_null (window->compare_dialog);
+  g_assert_true (gui_test_wait (compare_read, NULL, 30000));
+  g_assert_nonnull (window->compare_dialog);
+  g_assert_nonnull (window->compare_diff);
+  diff = json_node_ref (window->compare_diff);
+  sync_diff = _adbscope_window_show_compare_summary (window, &error);
   g_assert_no_error (error);
-  g_assert_nonnull (diff);
+  async_text = json_to_string (diff, TRUE);
+  sync_text = json_to_string (sync_diff, TRUE);
+  g_assert_cmpstr (async_text, ==, sync_text);
   g_assert_nonnull (window->compare_dialog);
   gui_test_spin (200);
 
@@ -353,6 +380,18 @@ test_remove_and_errors (void)
   g_assert_true (_adbscope_window_open_recording (window, path_b, &error));
   g_assert_null (window->comparison);
   g_assert_false (gtk_widget_get_visible (window->compare_bar));
+
+  /* ... and one still being read is not shown over the new one; a bad
+   * file read in a thread is a toast */
+  g_assert_true (_adbscope_window_compare_with_async (window, path_a, &error));
+  g_assert_true (_adbscope_window_open_recording (window, path_a, &error));
+  g_assert_true (gui_test_wait (compare_read, NULL, 30000));
+  gui_test_spin (100);
+  g_assert_null (window->comparison);
+  g_assert_true (_adbscope_window_compare_with_async (window, text, &error));
+  g_assert_true (gui_test_wait (compare_read, NULL, 30000));
+  g_assert_null (window->comparison);
+  g_assert_nonnull (strstr (window->last_toast, "not an Adbscope recording"));
 }
 
 int

@@ -27,19 +27,75 @@ static const AdbscopeSynthRun hour = {
   .spike_tick = 2000, .spike_value = 400,
 };
 
+/* A spinner spinning under @w: a page that says it waits. */
+static gboolean
+has_spinning_spinner (GtkWidget *w)
+{
+  if (GTK_IS_SPINNER (w) && gtk_spinner_get_spinning (GTK_SPINNER (w)) && gtk_widget_is_visible (w))
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    if (has_spinning_spinner (c))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+details_loaded (gpointer data)
+{
+  return !adbscope_data_view_get_details_pending (_adbscope_window_get_view (window));
+}
+
 static void
 test_open (void)
 {
   g_autoptr(GError) error = NULL;
   gint64 t0 = g_get_monotonic_time ();
+  guint64 samples_read = adbscope_run_get_n_samples_read ();
   double open_s;
+  AdbscopeDataView *view;
 
   g_assert_true (_adbscope_window_open_recording (window, path, &error));
   g_assert_no_error (error);
   open_s = (g_get_monotonic_time () - t0) / 1e6;
   g_test_message ("opened an hour at 1 s in %.3f s", open_s);
   g_assert_cmpfloat (open_s, <, 1.0);
+  /* the frame times and threads come from a thread: until then the pages
+   * that show them wait, with no numbers from empty lists */
+  view = _adbscope_window_get_view (window);
+  g_assert_true (adbscope_data_view_get_details_pending (view));
+  g_assert_cmpuint (g_list_model_get_n_items (adbscope_data_view_get_threads (view)), ==, 0);
+  g_assert_true (gui_test_wait (details_loaded, NULL, 20000));
   gui_test_spin (200);
+  g_assert_cmpuint (g_list_model_get_n_items (adbscope_data_view_get_threads (view)), ==, 6);
+  /* how a shown page waits (the flag set again by hand: the thread may
+   * be done before a page is drawn) */
+  for (const char **page = (const char *[]){ "threads", "frames", NULL }; *page; page++)
+    {
+      GtkWidget *w = GTK_WIDGET (_adbscope_window_get_page (window, *page));
+
+      adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), *page);
+      gui_test_spin (100);
+      g_assert_false (has_spinning_spinner (w));
+      adbscope_data_view_set_details_pending (view, TRUE);
+      g_assert_true (has_spinning_spinner (w));
+      if (g_getenv ("ADBSCOPE_TEST_SCREENSHOT_DIR") != NULL)   /* to look at it */
+        {
+          g_autofree char *name = g_strdup_printf ("recording-waiting-%s.png", *page);
+          g_autofree char *png = g_build_filename (g_getenv ("ADBSCOPE_TEST_SCREENSHOT_DIR"), name, NULL);
+
+          gui_test_spin (100);
+          g_assert_true (gui_test_save_window (GTK_WIDGET (window), png));
+        }
+      adbscope_data_view_set_details_pending (view, FALSE);
+      g_assert_false (has_spinning_spinner (w));
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (adbscope_data_view_get_threads (view)), ==, 6);
+  /* Opening read no sample into memory: the charts read the file's
+   * visible window themselves (the report of the file reads them all,
+   * test_same_values_as_report) */
+  g_assert_cmpuint (adbscope_run_get_n_samples_read (), ==, samples_read);
+  for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
+    g_assert_cmpuint (adbscope_series_get_length (adbscope_data_view_get_series (view, i)), ==, 0);
 
   g_assert_cmpstr (_adbscope_window_get_mode (window), ==, "session");
   g_assert_cmpstr (_adbscope_window_get_opened_path (window), ==, path);
@@ -59,22 +115,46 @@ test_same_values_as_report (void)
   g_autoptr(AdbscopeRun) run = adbscope_run_load (path, G_MININT64, G_MAXINT64, &error);
   g_autoptr(JsonNode) report = NULL;
   AdbscopeDataView *view = _adbscope_window_get_view (window);
-  AdbscopeSeriesStats st = { 0 };
+  guint64 samples_read = adbscope_run_get_n_samples_read ();
   g_autofree char *expected = NULL;
   GtkLabel *label;
 
   g_assert_no_error (error);
   report = adbscope_report_build_run (run, NULL);
-  adbscope_series_compute_stats (adbscope_data_view_get_series (view, ADBSCOPE_SERIES_CPU_APP), &st);
-  g_assert_cmpuint (st.n, ==, 3600);
-  g_assert_cmpfloat (st.max, ==, json_node_get_double (adbscope_report_lookup (report, "cpu.app_pct.max")));
-  g_assert_cmpfloat (st.max, ==, 400);
-  g_assert_cmpfloat (st.p90, ==, json_node_get_double (adbscope_report_lookup (report, "cpu.app_pct.p90")));
-  g_assert_cmpfloat (st.avg, ==, json_node_get_double (adbscope_report_lookup (report, "cpu.app_pct.avg")));
   g_assert_cmpuint (adbscope_data_view_get_n_samples (view), ==, 3600);
+  g_assert_cmpuint (adbscope_data_view_get_n_samples (view), ==,
+                    json_node_get_int (adbscope_report_lookup (report, "run.samples")));
   g_assert_cmpuint (adbscope_data_view_get_n_markers (view), ==, 5);
   g_assert_cmpuint (adbscope_data_view_get_n_cores (view), ==, 4);
-  g_assert_cmpuint (g_list_model_get_n_items (adbscope_data_view_get_threads (view)), ==, 6);
+  g_assert_cmpint (adbscope_data_view_get_frame_totals (view)->frames, ==,
+                   json_node_get_int (adbscope_report_lookup (report, "frames.total")));
+  g_assert_cmpint (adbscope_data_view_get_frame_totals (view)->janky, ==,
+                   json_node_get_int (adbscope_report_lookup (report, "frames.janky")));
+  /* the threads table is the report's cpu.threads */
+  {
+    GListModel *threads = adbscope_data_view_get_threads (view);
+    JsonArray *want = json_node_get_array (adbscope_report_lookup (report, "cpu.threads"));
+
+    g_assert_cmpuint (g_list_model_get_n_items (threads), ==, 6);
+    g_assert_cmpuint (json_array_get_length (want), ==, 6);
+    for (guint i = 0; i < 6; i++)
+      {
+        JsonObject *w = json_array_get_object_element (want, i);
+        gboolean found = FALSE;
+
+        for (guint k = 0; k < 6 && !found; k++)
+          {
+            g_autoptr(AdbscopeThread) t = g_list_model_get_item (threads, k);
+
+            if (adbscope_thread_get_tid (t) != json_object_get_int_member (w, "tid"))
+              continue;
+            found = TRUE;
+            g_assert_cmpfloat (adbscope_thread_get_max_cpu_pct (t), ==, json_object_get_double_member (w, "max_pct"));
+            g_assert_cmpfloat (adbscope_thread_get_cpu_pct (t), ==, json_object_get_double_member (w, "last_pct"));
+          }
+        g_assert_true (found);
+      }
+  }
 
   adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), "frames");
   gui_test_spin (300);
@@ -94,8 +174,75 @@ test_same_values_as_report (void)
 
     g_assert_true (_adbscope_window_export_report (window, out, &error));
     g_assert_no_error (error);
+    /* (which reads every sample: the counter test_open relies on counts) */
+    g_assert_cmpuint (adbscope_run_get_n_samples_read (), >, samples_read);
     g_assert_true (g_file_get_contents (out, &text, NULL, NULL));
     g_assert_cmpstr (g_strstrip (text), ==, want);
+  }
+}
+
+static gboolean
+exports_done (gpointer data)
+{
+  return window->n_exports == 0;
+}
+
+/* Export Samples and Export Report of an opened recording run in a
+ * thread: the CSV is what a session holding the whole run writes, the
+ * report is `adbscope report`'s. */
+static void
+test_exports_in_a_thread (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = adbscope_run_load (path, G_MININT64, G_MAXINT64, &error);
+  g_autoptr(AdbscopeSession) whole = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  g_autofree char *want_csv = g_build_filename (tmpdir, "whole.csv", NULL);
+  g_autofree char *csv = g_build_filename (tmpdir, "exported.csv", NULL);
+  g_autofree char *json = g_build_filename (tmpdir, "exported-async.json", NULL);
+  g_autofree char *want = NULL;
+  g_autofree char *got = NULL;
+  g_autofree char *want_report = NULL;
+  guint toasts = window->n_toasts;
+
+  g_assert_no_error (error);
+  whole = adbscope_session_new_from_run (run);
+  g_assert_true (adbscope_csv_write_session (whole, want_csv, &error));
+  g_assert_no_error (error);
+  report = adbscope_report_build_run (run, NULL);
+  want_report = json_to_string (report, TRUE);
+
+  g_assert_true (_adbscope_window_export_async (window, csv, FALSE));
+  g_assert_true (_adbscope_window_export_async (window, json, TRUE));
+  g_assert_cmpuint (window->n_exports, ==, 2);
+  /* the header bar says what runs */
+  g_assert_true (gtk_widget_get_visible (window->busy_box));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (window->busy_label), "Exporting"));
+  if (g_getenv ("ADBSCOPE_TEST_SCREENSHOT_DIR") != NULL)   /* to look at it */
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("ADBSCOPE_TEST_SCREENSHOT_DIR"), "recording-exporting.png", NULL);
+
+      gui_test_spin (30);
+      g_assert_true (gui_test_save_window (GTK_WIDGET (window), png));
+    }
+  g_assert_true (gui_test_wait (exports_done, NULL, 60000));
+  g_assert_false (gtk_widget_get_visible (window->busy_box));
+  g_assert_cmpuint (window->n_toasts, ==, toasts + 2);
+  g_assert_true (g_str_has_prefix (window->last_toast, "Saved “exported"));
+  g_assert_true (g_file_get_contents (want_csv, &want, NULL, NULL));
+  g_assert_true (g_file_get_contents (csv, &got, NULL, NULL));
+  g_assert_cmpstr (got, ==, want);
+  g_clear_pointer (&got, g_free);
+  g_assert_true (g_file_get_contents (json, &got, NULL, NULL));
+  g_assert_cmpstr (g_strstrip (got), ==, want_report);
+
+  /* nowhere to write: the error, as a toast */
+  {
+    g_autofree char *bad = g_build_filename (tmpdir, "no-such-dir", "x.csv", NULL);
+
+    g_assert_true (_adbscope_window_export_async (window, bad, FALSE));
+    g_assert_true (gui_test_wait (exports_done, NULL, 60000));
+    g_assert_true (strstr (window->last_toast, "Cannot write the samples") != NULL);
   }
 }
 
@@ -305,6 +452,7 @@ main (int    argc,
 
   g_test_add_func ("/gui/recording/open", test_open);
   g_test_add_func ("/gui/recording/same-values-as-report", test_same_values_as_report);
+  g_test_add_func ("/gui/recording/exports-in-a-thread", test_exports_in_a_thread);
   g_test_add_func ("/gui/recording/scroll-and-zoom", test_scroll_and_zoom);
   g_test_add_func ("/gui/recording/charts-read-the-file", test_charts_read_the_file);
   g_test_add_func ("/gui/recording/zoom-keys", test_zoom_keys);

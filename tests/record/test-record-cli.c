@@ -1250,7 +1250,18 @@ test_parallel_records (void)
   deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while (count_state_files () < 2 && g_get_monotonic_time () < deadline)
     g_usleep (50 * 1000);
-  g_assert_cmpuint (count_state_files (), ==, 2);
+  if (count_state_files () != 2)
+    {
+      /* Say why: what each record printed (an error is JSON on stdout). */
+      g_autofree char *phone_out = NULL, *tablet_out = NULL;
+
+      g_subprocess_send_signal (phone_rec, SIGTERM);
+      g_subprocess_send_signal (tablet_rec, SIGTERM);
+      g_subprocess_communicate_utf8 (phone_rec, NULL, NULL, &phone_out, NULL, NULL);
+      g_subprocess_communicate_utf8 (tablet_rec, NULL, NULL, &tablet_out, NULL, NULL);
+      g_error ("%u state files after 20 s; phone record: %s; tablet record: %s", count_state_files (),
+               phone_out, tablet_out);
+    }
   g_usleep (2500 * 1000);
 
   /* Nothing named, two running: which ones, and nothing marked. */
