@@ -4,8 +4,10 @@
  * The tables sit on the network model's live lists (one GObject per
  * connection, host and lookup, updated in place by the agent's snapshots),
  * so a row keeps its identity, selection and focus while its numbers
- * change; cells follow their item's notify signals.  Numbers that sort a
- * column change in place, so each update sorts again (the single selection
+ * change; the cells on screen are redrawn once per snapshot.  Numbers
+ * that sort a column change in place, so a snapshot sorts the table again
+ * (sort_table: only a table on screen, only when the order changed, at
+ * most every 2 s while most rows change places; the single selection
  * keeps the selected item through it).  While the view is paused the page
  * shows the view's frozen copy of the network instead.
  */
@@ -18,10 +20,21 @@
 #include "adbscope-capture.h"
 #include "adbscope-connection.h"
 #include "adbscope-dns-lookup.h"
+#include "adbscope-list-moves.h"
 #include "adbscope-net-host.h"
 #include "adbscope-network-page.h"
 
 typedef struct _Cell Cell;
+
+/* A sorted table and when it may sort again by itself. */
+typedef struct
+{
+  GtkColumnView       *view;
+  GtkSortListModel    *model;
+  guint                big_sorts;   /* re-sorts in a row that moved many rows */
+  gint64               busy_until;  /* monotonic µs; 0: not busy */
+  guint                resort_id;   /* the re-sort waiting for busy_until */
+} Table;
 
 struct _AdbscopeNetworkPage
 {
@@ -56,6 +69,7 @@ struct _AdbscopeNetworkPage
   GtkSortListModel   *connection_sort_model;
   GtkSortListModel   *host_sort_model;
   GtkSortListModel   *dns_sort_model;
+  Table               sorted[3];        /* connections, hosts, lookups */
   AdbscopeConnection *shown_details;   /* the connection in the details list */
   GPtrArray          *detail_rows;     /* AdwActionRow, in field order */
 
@@ -221,8 +235,12 @@ bind_cell (GtkSignalListItemFactory *factory,
   GObject *item = gtk_list_item_get_item (list_item);
   GtkInscription *text_widget = GTK_INSCRIPTION (gtk_list_item_get_child (list_item));
 
-  update_cell (text_widget, item, cell);
+  /* Most bound rows are out of view (unmapped): their text waits for
+   * on_cell_map.  A reorder binds the rows it brings into the list's
+   * bound range, most of them never shown. */
   g_object_set_data (G_OBJECT (text_widget), "item", item);
+  if (gtk_widget_get_mapped (GTK_WIDGET (text_widget)))
+    update_cell (text_widget, item, cell);
   g_ptr_array_add (cell->bound, text_widget);
 }
 
@@ -939,6 +957,13 @@ show_network (AdbscopeNetworkPage *self,
   guint n;
 
   self->network = network;
+  /* other lists: sorted afresh, nothing busy */
+  for (guint i = 0; i < G_N_ELEMENTS (self->sorted); i++)
+    {
+      self->sorted[i].big_sorts = 0;
+      self->sorted[i].busy_until = 0;
+      g_clear_handle_id (&self->sorted[i].resort_id, g_source_remove);
+    }
   gtk_filter_list_model_set_model (self->connection_filter_model,
                                    network ? adbscope_network_get_connections (network) : NULL);
   gtk_sort_list_model_set_model (self->host_sort_model, network ? adbscope_network_get_hosts (network) : NULL);
@@ -982,15 +1007,124 @@ still_sorted (GListModel *model,
   return TRUE;
 }
 
-static void
-resort (GtkColumnView    *view,
-        GtkSortListModel *model)
+static GtkWidget *
+list_of (GtkColumnView *view)
 {
-  GtkSorter *sorter = gtk_column_view_get_sorter (view);
+  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (view)); w; w = gtk_widget_get_next_sibling (w))
+    if (GTK_IS_LIST_VIEW (w))
+      return w;
+  return NULL;
+}
 
-  if (sorter != NULL && gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE
-      && !still_sorted (G_LIST_MODEL (model), sorter))
-    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+/* Two re-sorts in a row that each move more rows than this share of them
+ * (and more than BUSY_MIN_MOVED) make the table busy: every connection is
+ * moving bytes at rates so close that their order changes every second.
+ * (One alone is a table filling up or a column whose numbers jumped.) */
+#define BUSY_SHARE     4    /* a quarter */
+#define BUSY_MIN_MOVED 20
+/* While busy, a table sorts by itself at most this often, µs; the
+ * numbers in it still follow every snapshot, and a click on a header, a
+ * search or a filter sorts at once (GtkSortListModel does that). */
+#define BUSY_INTERVAL  (2 * G_USEC_PER_SEC)
+/* A snapshot this close to the end of the wait sorts (at one a second,
+ * every other one does, in the same frame as its numbers). */
+#define BUSY_SLACK     (G_USEC_PER_SEC / 4)
+
+static void sort_table (Table *t, gboolean forced);
+
+static gboolean
+resort_later_cb (gpointer data)
+{
+  Table *t = data;
+
+  t->resort_id = 0;
+  sort_table (t, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+/* Sorts @t again if the numbers changed its order.
+ *
+ * A table out of view waits (sort_table runs when it is mapped); a busy
+ * one waits for busy_until (forced: it has come), then sorts from a
+ * timeout if no snapshot does it first.
+ *
+ * GTK 4.8's list keeps the item at the top of the view where it is on
+ * screen: a re-sort that moves it drags the view along (a table at the
+ * top, sorted by ↓, would scroll down whenever a new connection overtook
+ * the first one).  The rows stay where they were instead: the view keeps
+ * its position, the rows under it change. */
+static void
+sort_table (Table    *t,
+            gboolean  forced)
+{
+  GtkSorter *sorter = gtk_column_view_get_sorter (t->view);
+  GtkAdjustment *vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (t->view));
+  GListModel *list = G_LIST_MODEL (t->model);
+  guint n = g_list_model_get_n_items (list);
+  gint64 now = g_get_monotonic_time ();
+  double row, value;
+  guint top, moved_to, moved;
+  g_autofree gconstpointer *before = NULL;
+  g_autofree gconstpointer *after = NULL;
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (t->view)) || sorter == NULL
+      || gtk_sorter_get_order (sorter) == GTK_SORTER_ORDER_NONE)
+    return;
+  if (now + BUSY_SLACK < t->busy_until && !forced)
+    {
+      if (t->resort_id == 0)
+        t->resort_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (t->busy_until - now + 999) / 1000,
+                                           resort_later_cb, t, NULL);
+      return;
+    }
+  g_clear_handle_id (&t->resort_id, g_source_remove);
+  if (still_sorted (list, sorter))
+    {
+      t->big_sorts = 0;
+      t->busy_until = 0;
+      return;
+    }
+
+  /* Rows are one height: the list's estimate of its length is exact. */
+  row = vadj != NULL && n > 0 ? gtk_adjustment_get_upper (vadj) / n : 0;
+  value = row > 0 ? gtk_adjustment_get_value (vadj) : 0;
+  top = row > 0 ? MIN ((guint) (value / row + 0.5), n - 1) : 0;
+  before = g_new (gconstpointer, MAX (n, 1));
+  after = g_new (gconstpointer, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (list, i);
+
+      before[i] = item;  /* the list holds it */
+    }
+
+  gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+
+  moved_to = G_MAXUINT;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (list, i);
+
+      after[i] = item;
+      if (item == before[top])
+        moved_to = i;
+    }
+  moved = adbscope_list_moves_count (before, after, n);
+  t->big_sorts = moved > n / BUSY_SHARE && moved > BUSY_MIN_MOVED ? t->big_sorts + 1 : 0;
+  t->busy_until = t->big_sorts >= 2 ? now + BUSY_INTERVAL : 0;
+  g_debug ("re-sort moved %u of %u rows%s", moved, n, t->busy_until ? ": busy" : "");
+
+  /* The list still measures from where it was: the row now at @top goes
+   * to the top edge, where the old one was. */
+  if (moved_to != top && moved_to != G_MAXUINT && row > 0)
+    gtk_widget_activate_action (list_of (t->view), "list.scroll-to-item", "u", top);
+}
+
+static void
+on_table_map (GtkWidget *view,
+              Table     *t)
+{
+  sort_table (t, TRUE);
 }
 
 static void
@@ -1011,9 +1145,8 @@ adbscope_network_page_update (AdbscopePage     *page,
       /* Only a snapshot changes these numbers (the view also updates for
        * every other collector's sample). */
       self->sorted_snapshots = adbscope_network_get_n_snapshots (network);
-      resort (self->connection_view, self->connection_sort_model);
-      resort (self->host_view, self->host_sort_model);
-      resort (self->dns_view, self->dns_sort_model);
+      for (guint i = 0; i < G_N_ELEMENTS (self->sorted); i++)
+        sort_table (&self->sorted[i], FALSE);
       /* A row can start or stop matching only through what changes: its
        * state (failed only) or its host name (searched).  Refiltering
        * rebinds every visible row, so not without a reason. */
@@ -1080,6 +1213,13 @@ adbscope_network_page_dispose (GObject *object)
 {
   AdbscopeNetworkPage *self = ADBSCOPE_NETWORK_PAGE (object);
 
+  /* Taking the columns away re-sorts the table: a selection then
+   * changing must not fill the disposed details view. */
+  if (self->connection_selection != NULL)
+    g_signal_handlers_disconnect_by_func (self->connection_selection, on_selection_changed, self);
+  self->connection_selection = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (self->sorted); i++)
+    g_clear_handle_id (&self->sorted[i].resort_id, g_source_remove);
   show_details (self, NULL);
   if (self->capture != NULL)
     g_signal_handlers_disconnect_by_func (self->capture, on_capture_state, self);
@@ -1190,6 +1330,18 @@ adbscope_network_page_init (AdbscopeNetworkPage *self)
   gtk_column_view_sort_by_column (self->host_view, self->h_down, GTK_SORT_DESCENDING);
   /* lookups stay in the order they happened until a column is chosen */
   self->dns_sort_model = sorted_table (self->dns_view);
+
+  {
+    GtkColumnView *views[] = { self->connection_view, self->host_view, self->dns_view };
+    GtkSortListModel *models[] = { self->connection_sort_model, self->host_sort_model, self->dns_sort_model };
+
+    for (guint i = 0; i < G_N_ELEMENTS (self->sorted); i++)
+      {
+        self->sorted[i] = (Table) { .view = views[i], .model = models[i] };
+        /* a table shown again catches up with the snapshots it missed */
+        g_signal_connect (views[i], "map", G_CALLBACK (on_table_map), &self->sorted[i]);
+      }
+  }
 
   self->detail_rows = g_ptr_array_new ();
   for (guint i = 0; i < N_DETAILS; i++)

@@ -126,3 +126,22 @@ gui_test_find_label (GtkWidget  *widget,
     }
   return NULL;
 }
+
+GtkColumnView *
+gui_test_find_column_view (GtkWidget  *widget,
+                           GListModel *model)
+{
+  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+
+  g_ptr_array_add (stack, widget);
+  while (stack->len > 0)
+    {
+      GtkWidget *cur = g_ptr_array_steal_index (stack, stack->len - 1);
+
+      if (GTK_IS_COLUMN_VIEW (cur) && gtk_column_view_get_model (GTK_COLUMN_VIEW (cur)) == (gpointer) model)
+        return GTK_COLUMN_VIEW (cur);
+      for (GtkWidget *c = gtk_widget_get_first_child (cur); c; c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (stack, c);
+    }
+  return NULL;
+}

@@ -21,4 +21,8 @@ gboolean    gui_test_save_window (GtkWidget   *window,
 GtkLabel   *gui_test_find_label  (GtkWidget   *widget,
                                   const char  *needle);
 
+/* The column view under @widget whose model is @model. */
+GtkColumnView *gui_test_find_column_view (GtkWidget  *widget,
+                                          GListModel *model);
+
 G_END_DECLS

@@ -336,20 +336,10 @@ table_row_of (GtkWidget     *w,
 static GtkColumnView *
 connections_view (AdbscopeNetworkPage *p)
 {
-  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+  GtkColumnView *view = gui_test_find_column_view (GTK_WIDGET (p), adbscope_network_page_get_connection_model (p));
 
-  g_ptr_array_add (stack, p);
-  while (stack->len > 0)
-    {
-      GtkWidget *cur = g_ptr_array_steal_index (stack, stack->len - 1);
-
-      if (GTK_IS_COLUMN_VIEW (cur)
-          && gtk_column_view_get_model (GTK_COLUMN_VIEW (cur)) == (gpointer) adbscope_network_page_get_connection_model (p))
-        return GTK_COLUMN_VIEW (cur);
-      for (GtkWidget *c = gtk_widget_get_first_child (cur); c; c = gtk_widget_get_next_sibling (c))
-        g_ptr_array_add (stack, c);
-    }
-  g_assert_not_reached ();
+  g_assert_nonnull (view);
+  return view;
 }
 
 /* The table row showing @c's remote address, as a click would focus it. */
