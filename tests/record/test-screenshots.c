@@ -219,9 +219,11 @@ test_record (void)
   /* The sampling kept its cadence: the device clock's median interval is
    * the configured one and no tick waited for a screenshot (a third of a
    * second of screencap would show as a 0.8 s interval at every one of
-   * them; one slow tick is the loaded machine's). */
+   * them; one slow tick, or one stall long enough to count as a gap, is
+   * the loaded machine's: a screenshot's would come with every one of the
+   * five or more shots). */
   g_assert_cmpfloat (fabs (num (report, "run.interval_ms_measured") - 500), <=, 50);
-  g_assert_cmpfloat (num (report, "run.gaps"), ==, 0);
+  g_assert_cmpfloat (num (report, "run.gaps"), <=, 1);
   max_dt = adbscope_test_sqlite3 (recording, "SELECT count (*) FROM tick WHERE dt_s > 0.8");
   g_assert_cmpint (g_ascii_strtoll (max_dt, NULL, 10), <=, 1);
 
