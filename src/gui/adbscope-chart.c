@@ -766,7 +766,9 @@ adbscope_chart_snapshot (GtkWidget   *widget,
   if (self->legend_height > 0)
     snapshot_legend (self, snapshot, &text);
 
-  gtk_snapshot_push_clip (snapshot, p);
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (p->origin.x, p->origin.y - ADBSCOPE_CHART_BLEED,
+                                                        p->size.width,
+                                                        p->size.height + 2 * ADBSCOPE_CHART_BLEED));
   for (guint i = 0; i < self->layers->len; i++)
     gtk_widget_snapshot_child (widget, g_ptr_array_index (self->layers, i), snapshot);
 

@@ -12,6 +12,11 @@
 
 G_BEGIN_DECLS
 
+/* How far a layer may draw above and below the plot area: half a line's
+ * width and a little, so a value at the very edge of the range (60 fps on
+ * a 60 fps axis, a battery at 100 %) is drawn whole, not half clipped. */
+#define ADBSCOPE_CHART_BLEED 1.0
+
 #define ADBSCOPE_TYPE_CHART (adbscope_chart_get_type ())
 
 G_DECLARE_FINAL_TYPE (AdbscopeChart, adbscope_chart, ADBSCOPE, CHART, GtkWidget)

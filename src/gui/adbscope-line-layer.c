@@ -137,7 +137,8 @@ adbscope_line_layer_snapshot (GtkWidget   *widget,
   adbscope_chart_layer_get_color (ADBSCOPE_CHART_LAYER (self), &color);
   adbscope_chart_line_columns (buckets, width, height, min, max, self->columns);
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, -ADBSCOPE_CHART_BLEED, width,
+                                                                 height + 2 * ADBSCOPE_CHART_BLEED));
 
   if (self->fill)
     {

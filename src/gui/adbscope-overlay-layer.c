@@ -112,7 +112,8 @@ adbscope_overlay_layer_snapshot (GtkWidget   *widget,
 
   adbscope_chart_line_columns (self->buckets, width, height, min, max, self->columns);
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, -ADBSCOPE_CHART_BLEED, width,
+                                                                 height + 2 * ADBSCOPE_CHART_BLEED));
   adbscope_line_layer_append_columns (cr, self->columns, width, DASH_COLUMNS);
   gdk_cairo_set_source_rgba (cr, &color);
   cairo_fill (cr);

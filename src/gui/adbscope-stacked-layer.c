@@ -130,7 +130,8 @@ adbscope_stacked_layer_snapshot (GtkWidget   *widget,
 
 #define Y(v) ((max - (v)) * scale)
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, -ADBSCOPE_CHART_BLEED, width,
+                                                                 height + 2 * ADBSCOPE_CHART_BLEED));
   for (guint j = 0; j < self->parts->len; j++)
     {
       const double *top = self->values + (gsize)j * width;

@@ -317,6 +317,59 @@ test_render_spike_and_gap (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A value at the very edge of the range (60 fps with the axis at 60, a
+ * battery at 100 %, an idle CPU at 0 %) is drawn whole, not clipped away
+ * with the half of the line that lies outside the plot. */
+static void
+test_render_at_the_edges (void)
+{
+  g_autoptr(AdbscopeSeries) top = adbscope_series_new (900);
+  g_autoptr(AdbscopeSeries) bottom = adbscope_series_new (900);
+  GtkWidget *chart = adbscope_chart_new ();
+  AdbscopeChartLayer *top_line = adbscope_line_layer_new (top, "Top");
+  AdbscopeChartLayer *bottom_line = adbscope_line_layer_new (bottom, "Bottom");
+  GdkRGBA red = { 1, 0, 0, 1 };
+  GtkWidget *window;
+  graphene_rect_t plot;
+  Image image = { 0 };
+
+  for (guint i = 0; i < 900; i++)
+    {
+      adbscope_series_push (top, T_OF (i), 100);
+      adbscope_series_push (bottom, T_OF (i), 0);
+    }
+  set_dark (FALSE);
+  adbscope_chart_layer_set_color (top_line, &red);
+  adbscope_chart_layer_set_color (bottom_line, &red);
+  adbscope_chart_add_layer (ADBSCOPE_CHART (chart), top_line);
+  adbscope_chart_add_layer (ADBSCOPE_CHART (chart), bottom_line);
+  adbscope_chart_set_value_range (ADBSCOPE_CHART (chart), 0, 100);
+  adbscope_chart_set_end_time (ADBSCOPE_CHART (chart), T_END);
+  adbscope_chart_set_unit (ADBSCOPE_CHART (chart), "%");
+  adbscope_chart_queue_update (ADBSCOPE_CHART (chart));
+  window = show_in_window (chart);
+
+  render (chart, &image, "chart-test-edges.png");
+  g_assert_true (adbscope_chart_get_plot_area (ADBSCOPE_CHART (chart), &plot));
+  /* In every tenth column: a red pixel within a pixel of the top edge and
+   * of the bottom edge. */
+  for (int x = plot.origin.x + 10; x < plot.origin.x + plot.size.width - 10; x += 10)
+    {
+      gboolean at_top = FALSE, at_bottom = FALSE;
+
+      for (int y = plot.origin.y - 1; y <= plot.origin.y + 1; y++)
+        at_top |= is_red (&image, x, y);
+      for (int y = plot.origin.y + plot.size.height - 2; y <= plot.origin.y + plot.size.height; y++)
+        at_bottom |= is_red (&image, x, y);
+      if (!at_top || !at_bottom)
+        g_error ("column %d: the line at 100 %% %s, the line at 0 %% %s", x, at_top ? "drawn" : "missing",
+                 at_bottom ? "drawn" : "missing");
+    }
+
+  image_clear (&image);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_render_light_dark (void)
 {
@@ -795,6 +848,7 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/chart-render/spike-and-gap", test_render_spike_and_gap);
+  g_test_add_func ("/chart-render/at-the-edges", test_render_at_the_edges);
   g_test_add_func ("/chart-render/light-dark", test_render_light_dark);
   g_test_add_func ("/chart-render/describe-accessible", test_describe_and_accessible);
   g_test_add_func ("/chart-render/stacked", test_render_stacked);
