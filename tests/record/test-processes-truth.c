@@ -123,9 +123,17 @@ find (AdbscopeSession *session,
 static void
 test_two_processes (void)
 {
-  /* about a fifth of a core, in bursts */
+  /* about a fifth of a core, in bursts, in one process: a shell's `sleep`
+   * is a fork, and the child carries the app's name until it execs (a
+   * loaded machine listed it as a third :remote pid) */
   const char *args[] = {
-    "--app", REMOTE "=sh -c 'while :; do i=0; while [ $i -lt 4000 ]; do i=$((i+1)); done; sleep 0.05; done'",
+    "--app", REMOTE "=/usr/bin/python3 -c '"
+    "import time\n"
+    "while True:\n"
+    "    t = time.monotonic()\n"
+    "    while time.monotonic() - t < 0.012:\n"
+    "        pass\n"
+    "    time.sleep(0.05)\n'",
     NULL,
   };
   g_autoptr(GError) error = NULL;
