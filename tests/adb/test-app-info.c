@@ -208,6 +208,30 @@ done_cb (GObject      *object,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+static gboolean
+wait_timed_out (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until *@result is set; a load that does not finish in
+ * a minute (a cached one takes a second) fails here, naming itself, before
+ * meson's timeout kills the test without a word (a rare CI hang). */
+static void
+wait_for (GAsyncResult **result,
+          const char    *what)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (60, wait_timed_out, &timed_out);
+
+  while (*result == NULL && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (*result == NULL)
+    g_error ("%s did not finish within 60 s", what);
+  g_source_remove (id);
+}
+
 static GListModel *
 list_apps (void)
 {
@@ -216,8 +240,7 @@ list_apps (void)
   GListModel *apps;
 
   adbscope_app_list_async (adbscope_test_device_get_serial (dev), TRUE, NULL, done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  wait_for (&result, "the app list");
   apps = adbscope_app_list_finish (result, &error);
   g_object_unref (result);
   g_assert_no_error (error);
@@ -264,8 +287,7 @@ load (GListModel           *apps,
       g_signal_connect (app, "notify", G_CALLBACK (notify_cb), order);
     }
   adbscope_app_info_load_async (adbscope_test_device_get_serial (dev), apps, locale, NULL, done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  wait_for (&result, "the labels and icons");
   g_assert_true (adbscope_app_info_load_finish (result, stats, &error));
   g_assert_no_error (error);
   g_object_unref (result);
