@@ -709,6 +709,29 @@ adbscope_recording_reader_find_nearest (AdbscopeRecordingReader *self,
   return found;
 }
 
+/**
+ * adbscope_recording_reader_get_version:
+ *
+ * Changes whenever another connection (the writer) has committed to the
+ * file since the last call (SQLite's data_version): what was read before
+ * an unchanged version is still what the file says.
+ *
+ * Returns: the version
+ */
+gint64
+adbscope_recording_reader_get_version (AdbscopeRecordingReader *self)
+{
+  sqlite3_stmt *st;
+  gint64 version = -1;
+
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), -1);
+  st = prepare (self, "PRAGMA data_version");
+  if (st != NULL && sqlite3_step (st) == SQLITE_ROW)
+    version = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  return version;
+}
+
 /* How many stretches were read ahead and joined (tests). */
 guint
 _adbscope_recording_reader_get_n_prefetches (AdbscopeRecordingReader *self)

@@ -320,7 +320,24 @@ test_live_reaches_back (void)
   for (guint c = 0; c < 50; c++)
     g_assert_false (b[c].gap);
 
-  g_assert_true (adbscope_recording_close (rec, origin + n * step, &error));
+  /* the file's version moves when the writer commits, and only then */
+  {
+    gint64 v = adbscope_recording_reader_get_version (reader);
+    AdbscopeSample newest;
+
+    g_assert_cmpint (adbscope_recording_reader_get_version (reader), ==, v);
+    adbscope_recording_add_sample (rec, "cpu.app_pct", "%", origin + n * step, 1);
+    adbscope_recording_flush (rec);
+    deadline = g_get_monotonic_time () + 20 * SEC;
+    while (g_get_monotonic_time () < deadline &&
+           !(adbscope_recording_reader_get_last (reader, "cpu.app_pct", FALSE, &newest) &&
+             newest.time_us == n * step))
+      g_usleep (20000);
+    g_assert_cmpint (newest.time_us, ==, n * step);
+    g_assert_cmpint (adbscope_recording_reader_get_version (reader), !=, v);
+  }
+
+  g_assert_true (adbscope_recording_close (rec, origin + (n + 1) * step, &error));
   g_assert_no_error (error);
 }
 
