@@ -221,6 +221,96 @@ test_ps_selected_columns (void)
   g_assert_cmpstr (r->name, ==, "Some App With Spaces");
 }
 
+/* The pids of @t's fork children, ascending. */
+static GArray *
+fork_children (AdbscopePsTable *t)
+{
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (int));
+
+  for (guint i = 0; i < t->rows->len; i++)
+    {
+      AdbscopePsRow *r = g_ptr_array_index (t->rows, i);
+
+      if (adbscope_ps_table_is_fork_child (t, r))
+        g_array_append_val (pids, r->pid);
+    }
+  return pids;
+}
+
+static void
+test_ps_fork_children (void)
+{
+  /* The collector's own columns: an app that forked (a shell's child
+   * before it execs keeps the parent's name), its :remote process, and a
+   * child that already exec'd (another name). */
+  static const char app[] =
+    "  PID  PPID    RSS NAME\n"
+    "  428     1 203652 zygote64\n"
+    " 4000   428  91000 com.example.app\n"
+    " 4050  4000   2100 com.example.app\n"
+    " 4060   428  51000 com.example.app:remote\n"
+    " 4070  4060   1800 com.example.app:remote\n"
+    " 4071  4060    900 sleep\n"
+    " 4080  4050    700 com.example.app\n";
+  /* with -T the parent's threads are rows too: only its own counts */
+  static const char threads[] =
+    "USER           PID   TID  PPID     VSZ    RSS WCHAN            ADDR S CMD\n"
+    "u0_a1         4000  4000   428 1000000  91000 0                   0 S com.example.app\n"
+    "u0_a1         4000  4001   428 1000000  91000 0                   0 S RenderThread\n"
+    "u0_a1         4002  4002  4000  900000   2000 0                   0 S RenderThread\n";
+  static const char no_ppid[] =
+    "  PID NAME\n"
+    " 4000 com.example.app\n"
+    " 4050 com.example.app\n";
+  struct { const char *fixture; int pids[4]; } real[] = {
+    /* checked by hand: init's second stage, netdiag's child */
+    { "ps/android13-mtk-mt8168-tablet-ps-A.txt", { 167, 4127 } },
+    { "ps/ps-legacy-toolbox-samsung.txt", { 734 } },
+  };
+  g_autoptr(AdbscopePsTable) t = adbscope_ps_parse (app, -1, NULL);
+  g_autoptr(GArray) pids = NULL;
+
+  g_assert_nonnull (t);
+  pids = fork_children (t);
+  g_assert_cmpuint (pids->len, ==, 3);
+  g_assert_cmpint (g_array_index (pids, int, 0), ==, 4050);
+  g_assert_cmpint (g_array_index (pids, int, 1), ==, 4070);
+  g_assert_cmpint (g_array_index (pids, int, 2), ==, 4080);
+  g_clear_pointer (&pids, g_array_unref);
+  g_clear_pointer (&t, adbscope_ps_table_free);
+
+  t = adbscope_ps_parse (threads, -1, NULL);
+  g_assert_nonnull (t);
+  pids = fork_children (t);
+  g_assert_cmpuint (pids->len, ==, 0);
+  g_clear_pointer (&pids, g_array_unref);
+  g_clear_pointer (&t, adbscope_ps_table_free);
+
+  t = adbscope_ps_parse (no_ppid, -1, NULL);
+  g_assert_nonnull (t);
+  pids = fork_children (t);
+  g_assert_cmpuint (pids->len, ==, 0);
+  g_clear_pointer (&pids, g_array_unref);
+  g_clear_pointer (&t, adbscope_ps_table_free);
+
+  for (guint f = 0; f < G_N_ELEMENTS (real); f++)
+    {
+      g_autofree char *text = fixture_read (real[f].fixture, NULL);
+      guint n = 0;
+
+      t = adbscope_ps_parse (text, -1, NULL);
+      g_assert_nonnull (t);
+      pids = fork_children (t);
+      while (n < G_N_ELEMENTS (real[f].pids) && real[f].pids[n] != 0)
+        n++;
+      g_assert_cmpuint (pids->len, ==, n);
+      for (guint i = 0; i < n; i++)
+        g_assert_cmpint (g_array_index (pids, int, i), ==, real[f].pids[i]);
+      g_clear_pointer (&pids, g_array_unref);
+      g_clear_pointer (&t, adbscope_ps_table_free);
+    }
+}
+
 static void
 test_top_ansi (void)
 {
@@ -339,6 +429,7 @@ main (int   argc,
   g_test_add_func ("/ps/toybox-threads", test_ps_toybox_threads);
   g_test_add_func ("/ps/legacy-toolbox", test_ps_legacy_toolbox);
   g_test_add_func ("/ps/selected-columns", test_ps_selected_columns);
+  g_test_add_func ("/ps/fork-children", test_ps_fork_children);
   g_test_add_func ("/ps/top-ansi", test_top_ansi);
   g_test_add_func ("/ps/top-legacy-toolbox", test_top_legacy_toolbox);
   g_test_add_func ("/ps/garbage", test_ps_garbage);
