@@ -221,20 +221,26 @@ test_ps_selected_columns (void)
   g_assert_cmpstr (r->name, ==, "Some App With Spaces");
 }
 
-/* The pids of @t's fork children, ascending. */
-static GArray *
-fork_children (AdbscopePsTable *t)
+/* @text's fork children are exactly @want (0-terminated), in order. */
+static void
+assert_fork_children (const char *text,
+                      const int  *want)
 {
-  GArray *pids = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(AdbscopePsTable) t = adbscope_ps_parse (text, -1, NULL);
+  guint n = 0;
 
+  g_assert_nonnull (t);
   for (guint i = 0; i < t->rows->len; i++)
     {
       AdbscopePsRow *r = g_ptr_array_index (t->rows, i);
 
-      if (adbscope_ps_table_is_fork_child (t, r))
-        g_array_append_val (pids, r->pid);
+      if (!adbscope_ps_table_is_fork_child (t, r))
+        continue;
+      g_assert_cmpint (want[n], !=, 0);
+      g_assert_cmpint (r->pid, ==, want[n]);
+      n++;
     }
-  return pids;
+  g_assert_cmpint (want[n], ==, 0);
 }
 
 static void
@@ -264,50 +270,18 @@ test_ps_fork_children (void)
     " 4050 com.example.app\n";
   struct { const char *fixture; int pids[4]; } real[] = {
     /* checked by hand: init's second stage, netdiag's child */
-    { "ps/android13-mtk-mt8168-tablet-ps-A.txt", { 167, 4127 } },
-    { "ps/ps-legacy-toolbox-samsung.txt", { 734 } },
+    { "ps/android13-mtk-mt8168-tablet-ps-A.txt", { 167, 4127, 0 } },
+    { "ps/ps-legacy-toolbox-samsung.txt", { 734, 0 } },
   };
-  g_autoptr(AdbscopePsTable) t = adbscope_ps_parse (app, -1, NULL);
-  g_autoptr(GArray) pids = NULL;
 
-  g_assert_nonnull (t);
-  pids = fork_children (t);
-  g_assert_cmpuint (pids->len, ==, 3);
-  g_assert_cmpint (g_array_index (pids, int, 0), ==, 4050);
-  g_assert_cmpint (g_array_index (pids, int, 1), ==, 4070);
-  g_assert_cmpint (g_array_index (pids, int, 2), ==, 4080);
-  g_clear_pointer (&pids, g_array_unref);
-  g_clear_pointer (&t, adbscope_ps_table_free);
-
-  t = adbscope_ps_parse (threads, -1, NULL);
-  g_assert_nonnull (t);
-  pids = fork_children (t);
-  g_assert_cmpuint (pids->len, ==, 0);
-  g_clear_pointer (&pids, g_array_unref);
-  g_clear_pointer (&t, adbscope_ps_table_free);
-
-  t = adbscope_ps_parse (no_ppid, -1, NULL);
-  g_assert_nonnull (t);
-  pids = fork_children (t);
-  g_assert_cmpuint (pids->len, ==, 0);
-  g_clear_pointer (&pids, g_array_unref);
-  g_clear_pointer (&t, adbscope_ps_table_free);
-
+  assert_fork_children (app, (const int[]) { 4050, 4070, 4080, 0 });
+  assert_fork_children (threads, (const int[]) { 0 });
+  assert_fork_children (no_ppid, (const int[]) { 0 });
   for (guint f = 0; f < G_N_ELEMENTS (real); f++)
     {
       g_autofree char *text = fixture_read (real[f].fixture, NULL);
-      guint n = 0;
 
-      t = adbscope_ps_parse (text, -1, NULL);
-      g_assert_nonnull (t);
-      pids = fork_children (t);
-      while (n < G_N_ELEMENTS (real[f].pids) && real[f].pids[n] != 0)
-        n++;
-      g_assert_cmpuint (pids->len, ==, n);
-      for (guint i = 0; i < n; i++)
-        g_assert_cmpint (g_array_index (pids, int, i), ==, real[f].pids[i]);
-      g_clear_pointer (&pids, g_array_unref);
-      g_clear_pointer (&t, adbscope_ps_table_free);
+      assert_fork_children (text, real[f].pids);
     }
 }
 

@@ -110,6 +110,23 @@ started_cb (GObject *o, GAsyncResult *r, gpointer data)
   g_assert_no_error (error);
 }
 
+/* A session of @package on @dev, its samples to @sample_cb until @loop quits. */
+static AdbscopeSession *
+run_session (AdbscopeTestDevice *dev,
+             const char         *package,
+             GCallback           sample_cb,
+             gpointer            data,
+             GMainLoop          *loop)
+{
+  AdbscopeSession *session = adbscope_session_new (adbscope_test_device_get_serial (dev), package);
+
+  g_signal_connect (session, "sample", sample_cb, data);
+  adbscope_session_start_async (session, NULL, started_cb, NULL);
+  g_main_loop_run (loop);
+  adbscope_session_stop (session);
+  return session;
+}
+
 static const AdbscopeProcessSeries *
 find (AdbscopeSession *session,
       const char      *name)
@@ -153,11 +170,7 @@ test_two_processes (void)
   g_assert_cmpint (w.remote_pid, >, 0);
   w.remote_pct = g_array_new (FALSE, FALSE, sizeof (double));
   w.loop = g_main_loop_new (NULL, FALSE);
-  session = adbscope_session_new (adbscope_test_device_get_serial (w.dev), PKG);
-  g_signal_connect (session, "sample", G_CALLBACK (on_sample), &w);
-  adbscope_session_start_async (session, NULL, started_cb, NULL);
-  g_main_loop_run (w.loop);
-  adbscope_session_stop (session);
+  session = run_session (w.dev, PKG, G_CALLBACK (on_sample), &w, w.loop);
 
   for (guint i = 0; i < w.remote_pct->len; i++)
     measured += g_array_index (w.remote_pct, double, i) / w.remote_pct->len;
@@ -329,11 +342,7 @@ test_fork_children (void)
   for (guint n = 0; n < G_N_ELEMENTS (w.truth); n++)
     w.truth[n] = g_array_new (FALSE, FALSE, sizeof (GPid));
   w.loop = g_main_loop_new (NULL, FALSE);
-  session = adbscope_session_new (adbscope_test_device_get_serial (w.dev), FORKER);
-  g_signal_connect (session, "sample", G_CALLBACK (on_fork_sample), &w);
-  adbscope_session_start_async (session, NULL, started_cb, NULL);
-  g_main_loop_run (w.loop);
-  adbscope_session_stop (session);
+  session = run_session (w.dev, FORKER, G_CALLBACK (on_fork_sample), &w, w.loop);
 
   g_test_message ("samples with a fork alive: %u and %u of %u; the kernel's processes: %u and %u",
                   w.forks_seen[0], w.forks_seen[1], w.samples, w.truth[0]->len, w.truth[1]->len);
