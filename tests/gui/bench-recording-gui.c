@@ -23,7 +23,8 @@
  * with the CPU time each kind takes drawn alone (frame_nodes).  Suite
  * 'benchmark' (not CI).  Prints one JSON object; fails when opening takes
  * 1 s or more, or more than 1 % of the frames are dropped.
- * ADBSCOPE_BENCH_ONLY=NAME runs one sweep (e.g. under perf),
+ * ADBSCOPE_BENCH_INTERVAL_MS=100 (with ADBSCOPE_BENCH_HOURS=1) the issue's
+ * other long run, ADBSCOPE_BENCH_ONLY=NAME runs one sweep (e.g. under perf),
  * ADBSCOPE_BENCH_STEPS=N gives each sweep N frames (default 240).
  */
 #include "config.h"
@@ -538,6 +539,7 @@ main (int    argc,
   const char *only = g_getenv ("ADBSCOPE_BENCH_ONLY");
   const char *steps_env = g_getenv ("ADBSCOPE_BENCH_STEPS");
   guint n_steps = steps_env ? (guint) g_ascii_strtoull (steps_env, NULL, 10) : 240;
+  const char *interval_env = g_getenv ("ADBSCOPE_BENCH_INTERVAL_MS");
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -547,7 +549,8 @@ main (int    argc,
   g_autofree char *json = NULL;
   AdbscopeApplication *app;
   AdbscopeSynthRun synth = {
-    .duration_s = (guint) (hours * 3600), .interval_ms = 1000, .n_cores = 8, .n_threads = 20, .fps = 60,
+    .duration_s = (guint) (hours * 3600),
+    .interval_ms = interval_env ? (guint) g_ascii_strtoull (interval_env, NULL, 10) : 1000, .n_cores = 8, .n_threads = 20, .fps = 60,
     .spike_value = 777,
   };
   AdbscopeChart *chart;

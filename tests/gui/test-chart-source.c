@@ -110,6 +110,25 @@ test_spike_every_zoom (void)
     g_assert_true (levels[l]);
 }
 
+/* The columns the file gives are those the same samples give from memory. */
+static void
+assert_same_columns (const AdbscopeChartBucket *a,
+                     const AdbscopeChartBucket *m,
+                     guint                      width)
+{
+  for (guint c = 0; c < width; c++)
+    {
+      g_assert_cmpuint (a[c].count, ==, m[c].count);
+      g_assert_cmpint (a[c].gap, ==, m[c].gap);
+      if (m[c].count == 0)
+        continue;
+      g_assert_cmpfloat (a[c].min, ==, m[c].min);
+      g_assert_cmpfloat (a[c].max, ==, m[c].max);
+      g_assert_cmpfloat (a[c].first, ==, m[c].first);
+      g_assert_cmpfloat (a[c].last, ==, m[c].last);
+    }
+}
+
 /* Zoomed in to a sample a column or fewer, the file gives exactly the
  * columns the same samples give from memory. */
 static void
@@ -137,17 +156,7 @@ test_same_as_memory (void)
         if (width < 600)
           continue;
         adbscope_chart_source_bucket (memory, t0, t1, SEC, m, width);
-        for (guint c = 0; c < width; c++)
-          {
-            g_assert_cmpuint (a[c].count, ==, m[c].count);
-            g_assert_cmpint (a[c].gap, ==, m[c].gap);
-            if (m[c].count == 0)
-              continue;
-            g_assert_cmpfloat (a[c].min, ==, m[c].min);
-            g_assert_cmpfloat (a[c].max, ==, m[c].max);
-            g_assert_cmpfloat (a[c].first, ==, m[c].first);
-            g_assert_cmpfloat (a[c].last, ==, m[c].last);
-          }
+        assert_same_columns (a, m, width);
       }
 
   {
@@ -237,15 +246,7 @@ test_read_ahead (void)
         adbscope_chart_source_bucket (memory, t0, t0 + span, SEC, m, 600);
         g_assert_cmpint (adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (file)), ==,
                          ADBSCOPE_RECORDING_LEVEL_SAMPLES);
-        for (guint c = 0; c < 600; c++)
-          {
-            g_assert_cmpuint (a[c].count, ==, m[c].count);
-            g_assert_cmpint (a[c].gap, ==, m[c].gap);
-            if (m[c].count == 0)
-              continue;
-            g_assert_cmpfloat (a[c].min, ==, m[c].min);
-            g_assert_cmpfloat (a[c].max, ==, m[c].max);
-          }
+        assert_same_columns (a, m, 600);
         g_assert_true (prefetch_idle (reader));
         steps++;
       }
