@@ -34,7 +34,7 @@ adbscope_app_list_build_command (gboolean all)
   /* -f: the APK paths, where the labels and icons are read. */
   return g_strdup_printf (ADBSCOPE_CMD_PM_LIST_3 " 2>/dev/null; echo " SEPARATOR "; "
                           "%s echo " SEPARATOR "; "
-                          ADBSCOPE_CMD_PS_PIDS " 2>/dev/null || ps",
+                          ADBSCOPE_CMD_PS " 2>/dev/null || ps",
                           all ? ADBSCOPE_CMD_PM_LIST_ALL " 2>/dev/null;" : "");
 }
 
@@ -113,7 +113,7 @@ apply_processes (GHashTable *apps,
       const char *colon;
       AdbscopeApp *app;
 
-      if (row->name == NULL || row->pid <= 0)
+      if (row->name == NULL || row->pid <= 0 || adbscope_ps_table_is_fork_child (table, row))
         continue;
       colon = strchr (row->name, ':');
       package = colon != NULL ? g_strndup (row->name, colon - row->name) : g_strdup (row->name);

@@ -21,9 +21,11 @@ G_BEGIN_DECLS
 #define ADBSCOPE_CMD_ALARMS           "dumpsys alarm"
 #define ADBSCOPE_CMD_JOBS             "dumpsys jobscheduler %s"
 #define ADBSCOPE_CMD_BUCKET           "am get-standby-bucket %s"
-#define ADBSCOPE_CMD_PS_PIDS          "ps -A -o PID,NAME"
-#define ADBSCOPE_CMD_PS_SLOW          "ps -A -o PID,PPID,RSS,NAME"
-#define ADBSCOPE_CMD_PIDOF            "pidof -s %s"
+/* PPID: a fork child carries its parent's name until it execs
+ * (adbscope_ps_table_is_fork_child()) */
+#define ADBSCOPE_CMD_PS               "ps -A -o PID,PPID,RSS,NAME"
+/* every pid of the name, for the same reason */
+#define ADBSCOPE_CMD_PIDOF            "pidof %s"
 #define ADBSCOPE_CMD_PM_PATH          "pm path %s"
 #define ADBSCOPE_CMD_PACKAGE          "dumpsys package %s"
 #define ADBSCOPE_CMD_GFXINFO          "dumpsys gfxinfo %s framestats"

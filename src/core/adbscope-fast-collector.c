@@ -6,17 +6,22 @@
  *     [/proc/pressure/memory] /proc/PID/stat /proc/PID/status
  *     /proc/PID/task/STAR/stat /sys/devices/system/cpu/cpuSTAR/cpufreq/scaling_cur_freq
  *
- * When the pid is not known yet it is looked up with `pidof -s` in the same
- * command.  The process start time (stat field 22) is read with every
- * sample, so a restarted app — new pid, or the same pid reused — is a new
- * process and no delta ever spans two processes.
+ * When the pid is not known yet it is looked up with `pidof` in the same
+ * command, and the /proc files of every pid it names are read: a process
+ * that forks has a child under its name until the child execs (a shell's
+ * command, Runtime.exec()), so the app is the one whose parent is not one
+ * of them (/proc/PID/stat field 4).  The process start time (stat field
+ * 22) is read with every sample, so a restarted app — new pid, or the same
+ * pid reused — is a new process and no delta ever spans two processes.
  *
- * Every process of the package is read: `ps -A -o PID,NAME` in the same
- * call (every third tick, and right after one went away) finds the
- * PKG:name processes (":remote", ":push", …), which are read from the
- * next tick on; each has its own start time, so a process
- * that died or was replaced is never in a delta.  The app's numbers are
- * the sum over its processes. *
+ * Every process of the package is read: `ps -A -o PID,PPID,RSS,NAME` in
+ * the same call (every third tick, and right after one went away) finds
+ * the PKG:name processes (":remote", ":push", …), which are read from the
+ * next tick on; a row whose parent has its name is such a fork child and
+ * is skipped (never a second pid, never a restart).  Each has its own
+ * start time, so a process that died or was replaced is never in a delta.
+ * The app's numbers are the sum over its processes.
+ *
  * Every value across two samples (CPU %, thread %, rates, normalised CPU)
  * comes from adbscope-delta.h, which documents the rules.
  */
@@ -111,8 +116,6 @@ build_command (AdbscopeCollector *collector,
 {
   AdbscopeFastCollector *self = ADBSCOPE_FAST_COLLECTOR (collector);
   GString *cmd = g_string_new (NULL);
-  const char *pid_ref;
-  g_autofree char *pid_text = NULL;
 
   /* The package name was validated before it got here.  The header has
    * "PID" in it, so the table keeps its header through the grep.  ps
@@ -120,24 +123,28 @@ build_command (AdbscopeCollector *collector,
    * and at once after one of the app's processes went away. */
   if (tick % PS_EVERY == 0 || self->want_ps)
     {
-      g_string_append_printf (cmd, ADBSCOPE_CMD_PS_PIDS " 2>/dev/null | grep -F -e PID -e %s; echo " PS_END_MARK "; ",
+      g_string_append_printf (cmd, ADBSCOPE_CMD_PS " 2>/dev/null | grep -F -e PID -e %s; echo " PS_END_MARK "; ",
                               adbscope_collector_get_package (collector));
       self->want_ps = FALSE;
     }
-  if (self->pid > 0)
-    pid_text = g_strdup_printf ("%d", self->pid);
-  else
-    g_string_append_printf (cmd, "p=$(" ADBSCOPE_CMD_PIDOF "); echo \"pidof:$p\"; ",
-                            adbscope_collector_get_package (collector));
-  pid_ref = self->pid > 0 ? pid_text : "$p";
+  /* Every pid of the name (parse() picks the one that is not a fork of
+   * another); a capture made before pidof was asked for all of them
+   * answers only `pidof -s`. */
+  if (self->pid <= 0)
+    g_string_append_printf (cmd, "p=$(" ADBSCOPE_CMD_PIDOF " 2>/dev/null || pidof -s %s); echo \"pidof:$p\"; ",
+                            adbscope_collector_get_package (collector), adbscope_collector_get_package (collector));
 
   /* LC_ALL=C: GNU grep in a UTF-8 locale prints "binary file matches"
    * instead of a thread name cut mid-character (toybox ignores it). */
   g_string_append (cmd, "LC_ALL=C grep -H '' " ADBSCOPE_FILES_FAST);
   if (self->read_psi)
     g_string_append (cmd, " " ADBSCOPE_FILE_PSI_MEMORY);
-  g_string_append_printf (cmd, " /proc/%s/stat /proc/%s/status /proc/%s/task/*/stat",
-                          pid_ref, pid_ref, pid_ref);
+  if (self->pid > 0)
+    g_string_append_printf (cmd, " /proc/%d/stat /proc/%d/status /proc/%d/task/*/stat",
+                            self->pid, self->pid, self->pid);
+  else
+    /* unquoted, so the shell splits the paths and expands the globs */
+    g_string_append (cmd, " $(for q in $p; do echo \"/proc/$q/stat /proc/$q/status /proc/$q/task/*/stat\"; done)");
   for (guint i = 0; i < self->others->len; i++)
     {
       int opid = g_array_index (self->others, OtherProc, i).pid;
@@ -181,7 +188,7 @@ follow_other_processes (AdbscopeFastCollector *self,
       OtherProc *o;
 
       if (row->name == NULL || !g_str_has_prefix (row->name, prefix) || row->name[strlen (prefix)] == '\0' ||
-          strchr (row->name, ' ') != NULL || row->pid <= 0)
+          strchr (row->name, ' ') != NULL || row->pid <= 0 || adbscope_ps_table_is_fork_child (ps, row))
         continue;
       o = find_other (self, row->name);
       if (o == NULL)
@@ -286,6 +293,43 @@ read_other_processes (AdbscopeFastCollector *self,
                                                 MIN (s->n_cores, self->n_max_freq));
 }
 
+/* Of the pids `pidof` named, the app: the first whose parent is not one
+ * of them (the others are its forks that have not exec'd yet); 0 for
+ * none, the first when none of their stat files was read. */
+static int
+pick_app_pid (const char         *pidof,
+              AdbscopeGrepOutput *grep)
+{
+  g_auto(GStrv) words = g_strsplit_set (pidof, " \t", -1);
+  g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (int));
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      gint64 v;
+
+      if (words[i][0] != '\0' && g_ascii_string_to_signed (words[i], 10, 1, G_MAXINT, &v, NULL))
+        {
+          int pid = (int) v;
+
+          g_array_append_val (pids, pid);
+        }
+    }
+  for (guint i = 0; i < pids->len; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/stat", g_array_index (pids, int, i));
+      AdbscopePidStat st = { 0 };
+      gboolean forked = FALSE;
+
+      if (!adbscope_proc_parse_pid_stat (adbscope_grep_output_lookup (grep, path), -1, &st, NULL))
+        continue;
+      for (guint k = 0; k < pids->len && !forked; k++)
+        forked = k != i && g_array_index (pids, int, k) == st.ppid;
+      if (!forked)
+        return st.pid;
+    }
+  return pids->len > 0 ? g_array_index (pids, int, 0) : 0;
+}
+
 /* Pure given the collector's previous-sample state; exposed for tests. */
 AdbscopeFastSample *
 _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
@@ -305,6 +349,7 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   AdbscopePidStatus status = { 0 };
   AdbscopeProcMeminfo mem = { 0 };
   g_autoptr(AdbscopePsTable) ps = NULL;
+  g_autofree char *pidof = NULL;
   int pid = self->pid;
   double idle;
   double window = NAN;
@@ -328,19 +373,20 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
       }
   }
 
-  /* "pidof:N" comes first when the pid was looked up; it has no path
+  /* "pidof:N…" comes first when the pid was looked up; it has no path
    * before the colon, so split it off before the grep -H parser. */
   if (g_str_has_prefix (output, "pidof:"))
     {
       const char *nl = strchr (output, '\n');
-      g_autofree char *num = g_strndup (output + 6, nl ? (gsize) (nl - output - 6) : strlen (output + 6));
 
-      pid = (int) g_ascii_strtoll (g_strstrip (num), NULL, 10);
+      pidof = g_strndup (output + 6, nl ? (gsize) (nl - output - 6) : strlen (output + 6));
       output = nl ? nl + 1 : output + strlen (output);
     }
 
   if (!(grep = adbscope_grep_output_parse (output, -1, error)))
     return NULL;
+  if (pidof != NULL)
+    pid = pick_app_pid (pidof, grep);
   if (!adbscope_proc_parse_uptime (adbscope_grep_output_lookup (grep, "/proc/uptime"), -1,
                                    &s->uptime_s, &idle, error))
     return NULL;

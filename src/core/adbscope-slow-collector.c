@@ -72,7 +72,7 @@ _adbscope_slow_collector_command (AdbscopeSlowCollector *self,
     g_string_append (cmd, "echo ___S:thermal___; " ADBSCOPE_CMD_THERMAL "; ");
   if (tick % 5 == 0)
     {
-      g_string_append (cmd, "echo ___S:ps___; " ADBSCOPE_CMD_PS_SLOW "; ");
+      g_string_append (cmd, "echo ___S:ps___; " ADBSCOPE_CMD_PS "; ");
       if (self->doze)
         g_string_append (cmd, "echo ___S:deviceidle___; " ADBSCOPE_CMD_DEVICEIDLE "; ");
       g_string_append_printf (cmd, "echo ___S:bucket___; " ADBSCOPE_CMD_BUCKET " 2>&1; ", package);
@@ -230,8 +230,10 @@ _adbscope_slow_collector_parse (AdbscopeSlowCollector *self,
               const AdbscopePsRow *row = g_ptr_array_index (table->rows, k);
               AdbscopeAppProcess p;
 
+              /* a fork that has not exec'd yet carries its parent's name */
               if (row->name == NULL ||
-                  (g_strcmp0 (row->name, package) != 0 && !g_str_has_prefix (row->name, prefix)))
+                  (g_strcmp0 (row->name, package) != 0 && !g_str_has_prefix (row->name, prefix)) ||
+                  adbscope_ps_table_is_fork_child (table, row))
                 continue;
               p.pid = row->pid;
               p.name = g_strdup (row->name);

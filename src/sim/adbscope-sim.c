@@ -347,25 +347,53 @@ on_connect_done (int         wait_status,
   g_main_loop_quit (run->device->loop);
 }
 
+/* The adb server chosen with --adb-server (or $ADBSCOPE_ADB_SERVER; the
+ * CLI took it out of argv into core's settings) must be on this machine:
+ * it connects to the device at 127.0.0.1, its own loopback. */
+static gboolean
+check_adb_server (GError **error)
+{
+  g_autofree char *host = adbscope_adb_dup_server_host ();
+  g_autofree char *server = NULL;
+  g_autoptr(GInetAddress) address = NULL;
+
+  if (host == NULL || g_ascii_strcasecmp (host, "localhost") == 0)
+    return TRUE;
+  address = g_inet_address_new_from_string (host);
+  if (address != NULL && g_inet_address_get_is_loopback (address))
+    return TRUE;
+  server = adbscope_adb_dup_server ();
+  g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,
+               _("The simulated device listens on this machine’s 127.0.0.1, which the adb server at %s "
+                 "cannot reach: use a server on this machine (--adb-server 127.0.0.1:PORT) or --no-connect"),
+               server);
+  return FALSE;
+}
+
 /* Forked now, run later: with --network the device leaves the host's
- * network namespace, where the adb server is (adbscope-sim-host-command.c). */
+ * network namespace, where the adb server is (adbscope-sim-host-command.c).
+ * Core builds the command lines, so they talk to the chosen server. */
 static gboolean
 prepare_adb_commands (SimRun  *run,
                       GError **error)
 {
   const char *adb = adbscope_adb_get_path (error);  /* core's: $ADB, else PATH */
-  const char *connect_argv[] = { adb, "connect", run->serial, NULL };
-  const char *disconnect_argv[] = { adb, "disconnect", run->serial, NULL };
+  const char *connect_args[] = { "connect", run->serial, NULL };
+  const char *disconnect_args[] = { "disconnect", run->serial, NULL };
+  g_auto(GStrv) connect_argv = NULL;
+  g_auto(GStrv) disconnect_argv = NULL;
 
   if (adb == NULL)
     return FALSE;
   g_free (run->adb);
   run->adb = g_strdup (adb);
+  connect_argv = adbscope_adb_build_argv (adb, NULL, connect_args);
+  disconnect_argv = adbscope_adb_build_argv (adb, NULL, disconnect_args);
 
-  run->connect_cmd = adbscope_sim_host_command_prepare (connect_argv, error);
+  run->connect_cmd = adbscope_sim_host_command_prepare ((const char * const *) connect_argv, error);
   if (run->connect_cmd == NULL)
     return FALSE;
-  run->disconnect_cmd = adbscope_sim_host_command_prepare (disconnect_argv, error);
+  run->disconnect_cmd = adbscope_sim_host_command_prepare ((const char * const *) disconnect_argv, error);
   return run->disconnect_cmd != NULL;
 }
 
@@ -498,6 +526,8 @@ adbscope_sim_main (int    argc,
       g_autofree char *m = g_strdup_printf (_("Unexpected argument “%s”"), argv[1]);
       return print_error (ADBSCOPE_ERROR_USAGE, m);
     }
+  if (!no_connect && !check_adb_server (&error))
+    return print_error (ADBSCOPE_ERROR_USAGE, error->message);
 
   device->profile = adbscope_sim_profile_lookup (profile_name != NULL ? profile_name : "pixel-14");
   if (device->profile == NULL)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "adbscope-core.h"
+#include "adbscope-fast-collector-private.h"
 #include "adbscope-meminfo-collector-private.h"
 #include "adbscope-slow-collector-private.h"
 
@@ -285,6 +286,78 @@ test_skeleton_paths (void)
     }
 }
 
+/* The slow loop's list of the app's processes leaves out their forks. */
+static void
+test_slow_processes_skip_forks (void)
+{
+  g_autoptr(AdbscopeSlowCollector) c = adbscope_slow_collector_new ("S", "com.example.app", FALSE, FALSE, FALSE, FALSE);
+  static const char output[] =
+    "___S:ps___\n"
+    "  PID  PPID    RSS NAME\n"
+    "  428     1 203652 zygote64\n"
+    " 4000   428  91000 com.example.app\n"
+    " 4050  4000   2100 com.example.app\n"
+    " 4060   428  51000 com.example.app:remote\n"
+    " 4070  4060   1800 com.example.app:remote\n"
+    " 4071  4060    900 sh\n";
+  g_autoptr(AdbscopeSlowSample) s = _adbscope_slow_collector_parse (c, output, 1000);
+
+  g_assert_true (s->has_processes);
+  g_assert_cmpuint (s->processes->len, ==, 2);
+  g_assert_cmpint (g_array_index (s->processes, AdbscopeAppProcess, 0).pid, ==, 4000);
+  g_assert_cmpint (g_array_index (s->processes, AdbscopeAppProcess, 1).pid, ==, 4060);
+}
+
+/* /proc/PID/stat of a process named com.example.app with parent @ppid. */
+static char *
+pid_stat_line (int pid,
+               int ppid,
+               int utime)
+{
+  return g_strdup_printf ("/proc/%d/stat:%d (com.example.app) S %d %d 0 0 -1 4194624 100 0 0 0 %d 20 0 0 "
+                          "20 0 30 0 5000 1000000 5000 18446744073709551615\n",
+                          pid, pid, ppid, ppid, utime);
+}
+
+/* The pid lookup names a fork of the app too (its child before it execs
+ * carries its name): the app is the pid whose parent is not one of them,
+ * whichever order pidof prints them in. */
+static void
+test_fast_lookup_skips_forks (void)
+{
+  const char *orders[] = { "4050 4000", "4000 4050" };
+
+  for (guint o = 0; o < G_N_ELEMENTS (orders); o++)
+    {
+      g_autoptr(AdbscopeCollector) c = g_object_new (ADBSCOPE_TYPE_FAST_COLLECTOR, "name", "fast", "serial", "S",
+                                                     "package", "com.example.app", "interval", 1000, NULL);
+      g_autofree char *cmd0 = ADBSCOPE_COLLECTOR_GET_CLASS (c)->build_command (c, 0);
+      g_autofree char *cmd1 = NULL;
+      g_autofree char *parent = pid_stat_line (4000, 428, 50);
+      g_autofree char *child = pid_stat_line (4050, 4000, 1);
+      g_autofree char *output = g_strconcat ("pidof:", orders[o], "\n",
+                                             "/proc/uptime:100.00 50.00\n",
+                                             "/proc/stat:cpu  100 0 100 800 0 0 0 0 0 0\n",
+                                             "/proc/stat:cpu0 100 0 100 800 0 0 0 0 0 0\n",
+                                             o == 0 ? child : parent, o == 0 ? parent : child, NULL);
+      g_autoptr(AdbscopeFastSample) s = NULL;
+      g_autoptr(GError) error = NULL;
+
+      /* every pid of the name is asked for, and each one's files read */
+      g_assert_nonnull (strstr (cmd0, "pidof com.example.app"));
+      g_assert_nonnull (strstr (cmd0, "for q in $p"));
+      s = _adbscope_fast_collector_parse (ADBSCOPE_FAST_COLLECTOR (c), output, 1000, &error);
+      g_assert_no_error (error);
+      g_assert_true (s->app_running);
+      g_assert_cmpint (s->pid, ==, 4000);
+      g_assert_false (s->restarted);
+      /* known from now on: only its own files, no lookup */
+      cmd1 = ADBSCOPE_COLLECTOR_GET_CLASS (c)->build_command (c, 1);
+      g_assert_null (strstr (cmd1, "pidof"));
+      g_assert_nonnull (strstr (cmd1, "/proc/4000/stat"));
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -293,6 +366,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/collectors/slow/no-current", test_slow_no_current);
   g_test_add_func ("/collectors/meminfo/captures", test_meminfo_on_captures);
   g_test_add_func ("/collectors/meminfo/not-running", test_meminfo_not_running);
+  g_test_add_func ("/collectors/slow/processes-skip-forks", test_slow_processes_skip_forks);
+  g_test_add_func ("/collectors/fast/lookup-skips-forks", test_fast_lookup_skips_forks);
   g_test_add_func ("/probe/parse", test_probe_parse);
   g_test_add_func ("/probe/garbage", test_probe_garbage);
   g_test_add_func ("/report/assertions", test_assertions);

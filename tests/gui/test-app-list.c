@@ -56,7 +56,7 @@ test_command (void)
   g_assert_null (strstr (third, "pm list packages -f 2>"));
   g_assert_nonnull (strstr (all, "pm list packages -f 2>"));
   /* toybox and toolbox ps both answer */
-  g_assert_nonnull (strstr (all, "ps -A -o PID,NAME 2>/dev/null || ps"));
+  g_assert_nonnull (strstr (all, "ps -A -o PID,PPID,RSS,NAME 2>/dev/null || ps"));
 }
 
 static void

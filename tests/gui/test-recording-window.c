@@ -486,6 +486,98 @@ test_charts_read_the_file (void)
   g_assert_cmpstr (hover->str, ==, "0:20:34");
 }
 
+/* "1:02:03" or "2:03" in seconds. */
+static gint64
+label_seconds (const char *label)
+{
+  g_auto(GStrv) parts = g_strsplit (label, ":", -1);
+  gint64 s = 0;
+
+  g_assert_cmpuint (g_strv_length (parts), >=, 2);
+  for (guint i = 0; parts[i] != NULL; i++)
+    s = s * 60 + g_ascii_strtoll (parts[i], NULL, 10);
+  return s;
+}
+
+/* The time charts of @page: the Janky frames one and the others. */
+static void
+time_charts (const char     *page,
+             AdbscopeChart **janky,
+             GPtrArray      *others)
+{
+  g_autoptr(GPtrArray) cards = adbscope_page_list_cards (_adbscope_window_get_page (window, page));
+
+  *janky = NULL;
+  for (guint i = 0; i < cards->len; i++)
+    {
+      AdbscopeChartCard *card = g_ptr_array_index (cards, i);
+      AdbscopeChart *chart = adbscope_chart_card_get_chart (card);
+
+      if (adbscope_chart_get_x_axis (chart) != ADBSCOPE_CHART_X_AXIS_TIME)
+        continue;
+      if (g_str_has_prefix (adbscope_chart_card_get_title (card), "Janky frames"))
+        *janky = chart;
+      else
+        g_ptr_array_add (others, chart);
+    }
+}
+
+/* The Janky frames charts (Overview and Frames) show the run's window on
+ * the run's clock, like every other chart: the same time window, and axis
+ * labels that are times inside it, over the whole run and scrolled. */
+static void
+test_janky_axis (void)
+{
+  const struct { guint seconds; guint scroll_to; } windows[] = { { 0, 0 }, { 300, 1000 }, { 300, 3000 } };
+  const char *pages[] = { "overview", "frames" };
+
+  for (guint w = 0; w < G_N_ELEMENTS (windows); w++)
+    {
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.time-window", "u", windows[w].seconds));
+      if (windows[w].scroll_to > 0)
+        _adbscope_window_scroll_to (window, windows[w].scroll_to);
+      for (guint p = 0; p < G_N_ELEMENTS (pages); p++)
+        {
+          g_autoptr(GPtrArray) others = g_ptr_array_new ();
+          g_auto(GStrv) labels = NULL;
+          AdbscopeChart *janky;
+          gint64 t0, t1;
+
+          adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), pages[p]);
+          gui_test_spin (300);
+          time_charts (pages[p], &janky, others);
+          g_assert_nonnull (janky);
+          g_assert_cmpuint (others->len, >=, 1);
+          g_assert_true (adbscope_chart_get_run_clock (janky));
+          adbscope_chart_get_time_window (janky, &t0, &t1);
+          g_test_message ("%s, %u s window at %u s: janky %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT " us",
+                          pages[p], windows[w].seconds, windows[w].scroll_to, t0, t1);
+          g_assert_cmpint (t1, ==, windows[w].scroll_to > 0 ? (gint64) windows[w].scroll_to * G_USEC_PER_SEC
+                                                             : (gint64) 3600 * G_USEC_PER_SEC);
+          for (guint i = 0; i < others->len; i++)
+            {
+              gint64 o0, o1;
+
+              adbscope_chart_get_time_window (g_ptr_array_index (others, i), &o0, &o1);
+              g_assert_cmpint (o0, ==, t0);
+              g_assert_cmpint (o1, ==, t1);
+              g_assert_true (adbscope_chart_get_run_clock (g_ptr_array_index (others, i)));
+            }
+          labels = _adbscope_chart_dup_time_labels (janky);
+          g_assert_cmpuint (g_strv_length (labels), >=, 2);
+          for (guint i = 0; labels[i] != NULL; i++)
+            {
+              gint64 s = label_seconds (labels[i]);
+
+              g_assert_cmpint (s, >=, t0 / G_USEC_PER_SEC);
+              g_assert_cmpint (s, <=, (t1 + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC);
+            }
+        }
+    }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.time-window", "u", 0));
+  gui_test_spin (100);
+}
+
 /* Ctrl+plus / Ctrl+minus halve and double the window, between 10 s and
  * the whole run. */
 static void
@@ -532,6 +624,7 @@ main (int    argc,
   g_test_add_func ("/gui/recording/exports-in-a-thread", test_exports_in_a_thread);
   g_test_add_func ("/gui/recording/scroll-and-zoom", test_scroll_and_zoom);
   g_test_add_func ("/gui/recording/charts-read-the-file", test_charts_read_the_file);
+  g_test_add_func ("/gui/recording/janky-axis", test_janky_axis);
   g_test_add_func ("/gui/recording/zoom-keys", test_zoom_keys);
   g_test_add_func ("/gui/recording/charts-out-of-view", test_charts_out_of_view);
   g_test_add_func ("/gui/recording/recent-and-bad-files", test_recent_and_bad_files);

@@ -221,6 +221,70 @@ test_ps_selected_columns (void)
   g_assert_cmpstr (r->name, ==, "Some App With Spaces");
 }
 
+/* @text's fork children are exactly @want (0-terminated), in order. */
+static void
+assert_fork_children (const char *text,
+                      const int  *want)
+{
+  g_autoptr(AdbscopePsTable) t = adbscope_ps_parse (text, -1, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (t);
+  for (guint i = 0; i < t->rows->len; i++)
+    {
+      AdbscopePsRow *r = g_ptr_array_index (t->rows, i);
+
+      if (!adbscope_ps_table_is_fork_child (t, r))
+        continue;
+      g_assert_cmpint (want[n], !=, 0);
+      g_assert_cmpint (r->pid, ==, want[n]);
+      n++;
+    }
+  g_assert_cmpint (want[n], ==, 0);
+}
+
+static void
+test_ps_fork_children (void)
+{
+  /* The collector's own columns: an app that forked (a shell's child
+   * before it execs keeps the parent's name), its :remote process, and a
+   * child that already exec'd (another name). */
+  static const char app[] =
+    "  PID  PPID    RSS NAME\n"
+    "  428     1 203652 zygote64\n"
+    " 4000   428  91000 com.example.app\n"
+    " 4050  4000   2100 com.example.app\n"
+    " 4060   428  51000 com.example.app:remote\n"
+    " 4070  4060   1800 com.example.app:remote\n"
+    " 4071  4060    900 sleep\n"
+    " 4080  4050    700 com.example.app\n";
+  /* with -T the parent's threads are rows too: only its own counts */
+  static const char threads[] =
+    "USER           PID   TID  PPID     VSZ    RSS WCHAN            ADDR S CMD\n"
+    "u0_a1         4000  4000   428 1000000  91000 0                   0 S com.example.app\n"
+    "u0_a1         4000  4001   428 1000000  91000 0                   0 S RenderThread\n"
+    "u0_a1         4002  4002  4000  900000   2000 0                   0 S RenderThread\n";
+  static const char no_ppid[] =
+    "  PID NAME\n"
+    " 4000 com.example.app\n"
+    " 4050 com.example.app\n";
+  struct { const char *fixture; int pids[4]; } real[] = {
+    /* checked by hand: init's second stage, netdiag's child */
+    { "ps/android13-mtk-mt8168-tablet-ps-A.txt", { 167, 4127, 0 } },
+    { "ps/ps-legacy-toolbox-samsung.txt", { 734, 0 } },
+  };
+
+  assert_fork_children (app, (const int[]) { 4050, 4070, 4080, 0 });
+  assert_fork_children (threads, (const int[]) { 0 });
+  assert_fork_children (no_ppid, (const int[]) { 0 });
+  for (guint f = 0; f < G_N_ELEMENTS (real); f++)
+    {
+      g_autofree char *text = fixture_read (real[f].fixture, NULL);
+
+      assert_fork_children (text, real[f].pids);
+    }
+}
+
 static void
 test_top_ansi (void)
 {
@@ -339,6 +403,7 @@ main (int   argc,
   g_test_add_func ("/ps/toybox-threads", test_ps_toybox_threads);
   g_test_add_func ("/ps/legacy-toolbox", test_ps_legacy_toolbox);
   g_test_add_func ("/ps/selected-columns", test_ps_selected_columns);
+  g_test_add_func ("/ps/fork-children", test_ps_fork_children);
   g_test_add_func ("/ps/top-ansi", test_top_ansi);
   g_test_add_func ("/ps/top-legacy-toolbox", test_top_legacy_toolbox);
   g_test_add_func ("/ps/garbage", test_ps_garbage);

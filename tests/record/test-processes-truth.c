@@ -1,6 +1,8 @@
 /* An app with two processes (PKG and PKG:remote) against the truth: the
  * test's own reads of /proc for each process; the :remote one killed and
- * started again mid-run.
+ * started again mid-run.  An app whose processes fork all the time: the
+ * forks carry their parent's name until they exec, and are never taken
+ * for a process of the app or for a restart.
  */
 #include "config.h"
 
@@ -108,6 +110,23 @@ started_cb (GObject *o, GAsyncResult *r, gpointer data)
   g_assert_no_error (error);
 }
 
+/* A session of @package on @dev, its samples to @sample_cb until @loop quits. */
+static AdbscopeSession *
+run_session (AdbscopeTestDevice *dev,
+             const char         *package,
+             GCallback           sample_cb,
+             gpointer            data,
+             GMainLoop          *loop)
+{
+  AdbscopeSession *session = adbscope_session_new (adbscope_test_device_get_serial (dev), package);
+
+  g_signal_connect (session, "sample", sample_cb, data);
+  adbscope_session_start_async (session, NULL, started_cb, NULL);
+  g_main_loop_run (loop);
+  adbscope_session_stop (session);
+  return session;
+}
+
 static const AdbscopeProcessSeries *
 find (AdbscopeSession *session,
       const char      *name)
@@ -151,11 +170,7 @@ test_two_processes (void)
   g_assert_cmpint (w.remote_pid, >, 0);
   w.remote_pct = g_array_new (FALSE, FALSE, sizeof (double));
   w.loop = g_main_loop_new (NULL, FALSE);
-  session = adbscope_session_new (adbscope_test_device_get_serial (w.dev), PKG);
-  g_signal_connect (session, "sample", G_CALLBACK (on_sample), &w);
-  adbscope_session_start_async (session, NULL, started_cb, NULL);
-  g_main_loop_run (w.loop);
-  adbscope_session_stop (session);
+  session = run_session (w.dev, PKG, G_CALLBACK (on_sample), &w, w.loop);
 
   for (guint i = 0; i < w.remote_pct->len; i++)
     measured += g_array_index (w.remote_pct, double, i) / w.remote_pct->len;
@@ -195,11 +210,179 @@ test_two_processes (void)
   adbscope_test_device_free (w.dev);
 }
 
+#define FORKER        "com.example.forker"
+#define FORKER_REMOTE FORKER ":remote"
+
+/* A child alive nearly all the time: forked, never exec'd (its argv is
+ * its parent's), gone after 2.5 s (longer than two sample intervals), then
+ * the next one. */
+#define FORKING_PYTHON \
+  "=/usr/bin/python3 -c '" \
+  "import os, time\n" \
+  "while True:\n" \
+  "    c = os.fork()\n" \
+  "    if c == 0:\n" \
+  "        time.sleep(2.5)\n" \
+  "        os._exit(0)\n" \
+  "    t = time.monotonic()\n" \
+  "    while time.monotonic() - t < 0.005:\n" \
+  "        pass\n" \
+  "    os.waitpid(c, 0)\n'"
+
+typedef struct
+{
+  AdbscopeTestDevice *dev;
+  GMainLoop          *loop;
+  guint               samples;
+  guint               want;
+  GArray             *truth[2];      /* GPid: the app's processes /proc showed, per name */
+  guint               forks_seen[2]; /* samples with a fork of that name alive */
+  guint               max_processes;
+} ForkWatch;
+
+static const char *const fork_names[2] = { FORKER, FORKER_REMOTE };
+
+/* The kernel's view: a process named @name (argv[0]) whose parent is the
+ * sim is one of the app's processes (the sim starts them); one whose
+ * parent has the same name is a fork. */
+static void
+scan_proc (GPid        sim,
+           const char *name,
+           GArray     *apps,
+           guint      *n_forks)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *entry;
+
+  g_assert_nonnull (dir);
+  while ((entry = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *cmdline_path = g_strdup_printf ("/proc/%s/cmdline", entry);
+      g_autofree char *stat_path = g_strdup_printf ("/proc/%s/stat", entry);
+      g_autofree char *cmdline = NULL;
+      g_autofree char *stat = NULL;
+      GPid pid = (GPid) g_ascii_strtoll (entry, NULL, 10);
+      GPid ppid;
+
+      if (pid <= 0 || !g_file_get_contents (cmdline_path, &cmdline, NULL, NULL) ||
+          !g_str_equal (cmdline, name) || !g_file_get_contents (stat_path, &stat, NULL, NULL))
+        continue;
+      ppid = (GPid) g_ascii_strtoll (strrchr (stat, ')') + 4, NULL, 10);
+      if (ppid == sim)
+        {
+          gboolean known = FALSE;
+
+          for (guint i = 0; i < apps->len && !known; i++)
+            known = g_array_index (apps, GPid, i) == pid;
+          if (!known)
+            g_array_append_val (apps, pid);
+        }
+      else
+        {
+          g_autofree char *parent_path = g_strdup_printf ("/proc/%d/cmdline", ppid);
+          g_autofree char *parent = NULL;
+
+          if (g_file_get_contents (parent_path, &parent, NULL, NULL) && g_str_equal (parent, name))
+            (*n_forks)++;
+        }
+    }
+}
+
+static void
+on_fork_sample (AdbscopeSession          *session,
+                const AdbscopeFastSample *s,
+                ForkWatch                *w)
+{
+  w->samples++;
+  if (s->processes != NULL)
+    w->max_processes = MAX (w->max_processes, s->processes->len);
+  for (guint n = 0; n < G_N_ELEMENTS (fork_names); n++)
+    {
+      guint forks = 0;
+
+      scan_proc (adbscope_test_device_get_pid (w->dev), fork_names[n], w->truth[n], &forks);
+      w->forks_seen[n] += forks > 0;
+    }
+  if (w->samples == 6)
+    adbscope_test_device_control (w->dev, "kill-app " FORKER_REMOTE);
+  else if (w->samples == 7)
+    adbscope_test_device_control (w->dev, "start-app " FORKER_REMOTE);
+  if (w->samples == w->want)
+    g_main_loop_quit (w->loop);
+}
+
+static void
+assert_pids_are_truth (const AdbscopeProcessSeries *p,
+                       GArray                      *truth)
+{
+  for (guint i = 0; i < p->pids->len; i++)
+    {
+      gboolean found = FALSE;
+
+      for (guint k = 0; k < truth->len && !found; k++)
+        found = g_array_index (truth, GPid, k) == g_array_index (p->pids, gint64, i);
+      g_test_message ("%s: pid %" G_GINT64_FORMAT " %s", p->name, g_array_index (p->pids, gint64, i),
+                      found ? "is one of its processes" : "is not one of its processes");
+      g_assert_true (found);
+    }
+}
+
+static void
+test_fork_children (void)
+{
+  const char *args[] = { "--app", FORKER FORKING_PYTHON, "--app", FORKER_REMOTE FORKING_PYTHON, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeSession) session = NULL;
+  ForkWatch w = { .want = 12 };
+  const AdbscopeProcessSeries *main_p, *remote_p;
+  const GArray *pids;
+
+  w.dev = adbscope_test_device_start ("pixel-14", args, &error);
+  g_assert_no_error (error);
+  for (guint n = 0; n < G_N_ELEMENTS (w.truth); n++)
+    w.truth[n] = g_array_new (FALSE, FALSE, sizeof (GPid));
+  w.loop = g_main_loop_new (NULL, FALSE);
+  session = run_session (w.dev, FORKER, G_CALLBACK (on_fork_sample), &w, w.loop);
+
+  g_test_message ("samples with a fork alive: %u and %u of %u; the kernel's processes: %u and %u",
+                  w.forks_seen[0], w.forks_seen[1], w.samples, w.truth[0]->len, w.truth[1]->len);
+  /* the workload did fork under the collector's eyes */
+  g_assert_cmpuint (w.forks_seen[0], >=, w.samples / 2);
+  g_assert_cmpuint (w.forks_seen[1], >=, w.samples / 2);
+  g_assert_cmpuint (w.truth[0]->len, ==, 1);
+  g_assert_cmpuint (w.truth[1]->len, ==, 2);
+
+  main_p = find (session, FORKER);
+  remote_p = find (session, FORKER_REMOTE);
+  g_assert_nonnull (main_p);
+  g_assert_nonnull (remote_p);
+  g_assert_cmpuint (w.max_processes, ==, 2);
+  /* the main process: one pid, the kernel's, no restart */
+  assert_pids_are_truth (main_p, w.truth[0]);
+  g_assert_cmpuint (main_p->pids->len, ==, 1);
+  g_assert_cmpuint (main_p->restarts, ==, 0);
+  pids = adbscope_session_get_pids (session);
+  g_assert_cmpuint (pids->len, ==, 1);
+  g_assert_cmpint (g_array_index (pids, gint64, 0), ==, g_array_index (w.truth[0], GPid, 0));
+  g_assert_cmpuint (adbscope_session_get_restarts (session), ==, 0);
+  /* :remote: the pid before and after its one real restart, nothing else */
+  assert_pids_are_truth (remote_p, w.truth[1]);
+  g_assert_cmpuint (remote_p->pids->len, ==, 2);
+  g_assert_cmpuint (remote_p->restarts, ==, 1);
+
+  for (guint n = 0; n < G_N_ELEMENTS (w.truth); n++)
+    g_array_unref (w.truth[n]);
+  g_main_loop_unref (w.loop);
+  g_clear_object (&session);
+  adbscope_test_device_free (w.dev);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/processes/truth/two-processes", test_two_processes);
+  g_test_add_func ("/processes/truth/fork-children", test_fork_children);
   return g_test_run ();
 }

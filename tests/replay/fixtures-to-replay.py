@@ -99,15 +99,13 @@ def main():
     pid = None
     if "ps" in spec:
         full = read(spec["ps"])
-        pids, rows = ps_columns(full, ["PID", "NAME"])
-        add_command("ps -A -o PID,NAME", pids)
-        slow, _ = ps_columns(full, ["PID", "PPID", "RSS", "NAME"])
+        slow, rows = ps_columns(full, ["PID", "PPID", "RSS", "NAME"])
         add_command("ps -A -o PID,PPID,RSS,NAME", slow)
         for row in rows:
             if row["NAME"] == pkg:
                 pid = int(row["PID"])
                 break
-        add_command("pidof -s " + pkg, "%d\n" % pid if pid else "", 0 if pid else 1)
+        add_command("pidof " + pkg, "%d\n" % pid if pid else "", 0 if pid else 1)
     for path, rel in spec["files"].items():
         dest = "files/0" + path
         os.makedirs(os.path.join(out, os.path.dirname(dest)), exist_ok=True)

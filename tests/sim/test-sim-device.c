@@ -6,10 +6,12 @@
 #include "config.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <gio/gio.h>
 #include <glib.h>
 
 #include "adbscope-test-device.h"
@@ -432,6 +434,215 @@ test_profile_without_namespaces (void)
   g_assert_nonnull (strstr (runs, "\"profile\":\"pixel-14\""));
 }
 
+static int
+free_tcp_port (void)
+{
+  g_autoptr(GSocket) sock = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (lo, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+
+  g_assert_true (g_socket_bind (sock, any, TRUE, NULL));
+  bound = g_socket_get_local_address (sock, NULL);
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
+/* `adb -L SPEC devices`: the serials that server lists as "device". */
+static char *
+devices_of (const char *spec)
+{
+  const char *argv[] = { adbscope_test_adb_path (), "-L", spec, "devices", NULL };
+  char *out = NULL;
+  int status = -1;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &status, NULL));
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_clear_pointer (&out, g_free);
+  return out;
+}
+
+typedef struct
+{
+  GMainLoop *loop;
+  char      *line;
+} LineWait;
+
+static void
+line_read_cb (GObject      *stream,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  LineWait *w = data;
+
+  w->line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (stream), result, NULL, NULL);
+  g_main_loop_quit (w->loop);
+}
+
+static gboolean
+line_timeout_cb (gpointer data)
+{
+  g_main_loop_quit (((LineWait *) data)->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* Dies with the test, even when an assertion aborts it: SIGTERM lets a
+ * sim disconnect from adb, SIGKILL is for the adb server. */
+static void
+die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, GPOINTER_TO_INT (data));
+}
+
+static GSubprocess *
+spawn_tied (const char * const *argv,
+            GSubprocessFlags    flags,
+            int                 signal_on_death)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (flags);
+  g_autoptr(GError) error = NULL;
+  GSubprocess *proc;
+
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, GINT_TO_POINTER (signal_on_death), NULL);
+  proc = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  return proc;
+}
+
+/* The first stdout line of `adbscope sim ARGS…` (NULL after 30 s); the
+ * sim keeps running in *proc. */
+static char *
+start_sim (const char * const *args,
+           GSubprocess       **proc)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GDataInputStream) in = NULL;
+  LineWait w = { g_main_loop_new (NULL, FALSE), NULL };
+  guint timeout;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("ADBSCOPE_BIN"));
+  g_ptr_array_add (argv, (char *) "sim");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  *proc = spawn_tied ((const char * const *) argv->pdata,
+                      G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, SIGTERM);
+  in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (*proc));
+  timeout = g_timeout_add_seconds (30, line_timeout_cb, &w);
+  g_data_input_stream_read_line_async (in, G_PRIORITY_DEFAULT, NULL, line_read_cb, &w);
+  g_main_loop_run (w.loop);
+  if (w.line != NULL)
+    g_source_remove (timeout);
+  g_main_loop_unref (w.loop);
+  return w.line;
+}
+
+static void
+stop_sim (GSubprocess *proc)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_send_signal (proc, SIGTERM);
+  g_assert_true (g_subprocess_wait (proc, NULL, &error));
+  g_assert_no_error (error);
+}
+
+/* `sim --adb-server HOST:PORT` connects itself to that server, not to the
+ * one adb would find (the tests' private server, through the environment);
+ * a server elsewhere, which could not reach the sim's 127.0.0.1, is
+ * refused. */
+static void
+test_adb_server_option (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) server = NULL;
+  g_autoptr(GSubprocess) sim = NULL;
+  g_autofree char *port_text = g_strdup_printf ("%d", free_tcp_port ());
+  g_autofree char *spec = g_strconcat ("tcp:127.0.0.1:", port_text, NULL);
+  g_autofree char *address = g_strconcat ("127.0.0.1:", port_text, NULL);
+  g_autofree char *line = NULL;
+  g_autofree char *serial = NULL;
+  g_autofree char *listed = NULL;
+  g_autofree char *default_listed = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *default_spec = NULL;
+  const char *server_argv[] = { adbscope_test_adb_path (), "-P", port_text, "nodaemon", "server", NULL };
+  const char *sim_args[] = { "--adb-server", address, NULL };
+  gint64 end;
+
+  /* the default server: the tests' private one, which the sim finds
+   * through the environment when it ignores the option */
+  dev = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_assert_no_error (error);
+  default_spec = g_strdup (g_getenv ("ADB_SERVER_SOCKET"));
+  g_assert_nonnull (default_spec);
+
+  /* a second private server, named by the option only */
+  server = spawn_tied (server_argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, SIGKILL);
+  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while ((listed = devices_of (spec)) == NULL && g_get_monotonic_time () < end)
+    g_usleep (50 * 1000);
+  g_assert_nonnull (listed);
+  g_clear_pointer (&listed, g_free);
+
+  line = start_sim (sim_args, &sim);
+  g_test_message ("sim --adb-server %s: %s", address, line);
+  g_assert_nonnull (line);
+  g_assert_true (g_regex_match_simple ("^\\{\"serial\":\"127\\.0\\.0\\.1:[0-9]+\"", line, 0, 0));
+  {
+    const char *start = line + strlen ("{\"serial\":\"");
+
+    serial = g_strndup (start, strchr (start, '"') - start);
+  }
+  listed = devices_of (spec);
+  default_listed = devices_of (default_spec);
+  g_test_message ("the option's server lists:\n%s\nthe default one:\n%s", listed, default_listed);
+  g_assert_nonnull (strstr (listed, serial));
+  g_assert_null (strstr (default_listed, serial));
+  g_assert_nonnull (strstr (default_listed, adbscope_test_device_get_serial (dev)));
+
+  /* stopped: disconnected from the same server */
+  stop_sim (sim);
+  g_clear_object (&sim);
+  after = devices_of (spec);
+  g_assert_null (strstr (after, serial));
+
+  g_subprocess_force_exit (server);
+  g_assert_true (g_subprocess_wait (server, NULL, NULL));
+}
+
+static void
+test_adb_server_elsewhere (void)
+{
+  const char *refused_args[] = { "--adb-server", "192.0.2.1:5037", NULL };
+  const char *no_connect_args[] = { "--adb-server", "192.0.2.1:5037", "--no-connect", NULL };
+  g_autoptr(AdbscopeTestDevice) dev = NULL;
+  g_autoptr(GSubprocess) sim = NULL;
+  g_autofree char *line = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* a private default server, for a sim that would not refuse */
+  dev = adbscope_test_device_start ("pixel-14", NULL, &error);
+  g_assert_no_error (error);
+  line = start_sim (refused_args, &sim);
+  g_test_message ("%s", line);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "{\"error\":{\"code\":\"usage\""));
+  g_assert_nonnull (strstr (line, "192.0.2.1:5037"));
+  g_assert_true (g_subprocess_wait (sim, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (sim), ==, 2);
+  g_clear_object (&sim);
+  g_clear_pointer (&line, g_free);
+
+  /* without adb connect the server is not used: the sim runs */
+  line = start_sim (no_connect_args, &sim);
+  g_assert_nonnull (line);
+  g_assert_nonnull (strstr (line, "\"serial\":\"127.0.0.1:"));
+  stop_sim (sim);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -451,6 +662,8 @@ main (int    argc,
   g_test_add_func ("/sim/device/tools", test_tools);
   g_test_add_func ("/sim/device/extra-app", test_extra_app);
   g_test_add_func ("/sim/device/profile-without-namespaces", test_profile_without_namespaces);
+  g_test_add_func ("/sim/device/adb-server-option", test_adb_server_option);
+  g_test_add_func ("/sim/device/adb-server-elsewhere", test_adb_server_elsewhere);
   rc = g_test_run ();
   {
     g_autoptr(GArray) left = adbscope_test_list_descendants (getpid ());

@@ -350,6 +350,25 @@ adbscope_ps_parse (const char  *text,
   return g_steal_pointer (&table);
 }
 
+gboolean
+adbscope_ps_table_is_fork_child (AdbscopePsTable     *table,
+                                 const AdbscopePsRow *row)
+{
+  g_return_val_if_fail (table != NULL && row != NULL, FALSE);
+
+  if (row->ppid <= 0 || row->ppid == row->pid || row->name == NULL)
+    return FALSE;
+  for (guint i = 0; i < table->rows->len; i++)
+    {
+      const AdbscopePsRow *parent = g_ptr_array_index (table->rows, i);
+
+      /* with -T every thread is a row: the process's own (TID = PID) */
+      if (parent->pid == row->ppid && (parent->tid < 0 || parent->tid == parent->pid))
+        return g_strcmp0 (parent->name, row->name) == 0;
+    }
+  return FALSE;
+}
+
 gsize
 adbscope_strip_ansi (char  *text,
                      gsize  len)

@@ -39,6 +39,13 @@ int              adbscope_ps_table_find_column  (AdbscopePsTable  *table,
                                                  const char       *name);
 void             adbscope_ps_table_free         (AdbscopePsTable  *table);
 
+/* A process whose parent in @table has the same name: a fork that has not
+ * exec'd yet (a shell's child before its command runs, Runtime.exec()
+ * between fork and exec), not a process of its own.  FALSE without a PPID
+ * column. */
+gboolean         adbscope_ps_table_is_fork_child (AdbscopePsTable     *table,
+                                                  const AdbscopePsRow *row);
+
 /* Removes ANSI/VT100 escape sequences (top without -b) in place; returns
  * the new length. */
 gsize            adbscope_strip_ansi            (char             *text,

@@ -1,4 +1,4 @@
-/* fuzz-ps.c: ps/top tables and the ANSI stripper */
+/* fuzz-ps.c: ps/top tables, their fork children and the ANSI stripper */
 #include "config.h"
 
 #include <string.h>
@@ -25,6 +25,9 @@ LLVMFuzzerTestOneInput (const guint8 *data,
           AdbscopePsRow *row = g_ptr_array_index (table->rows, i);
 
           g_assert (row->name != NULL && row->pid >= 0);
+          /* a fork child has a parent row of its own name */
+          if (adbscope_ps_table_is_fork_child (table, row))
+            g_assert (row->ppid > 0 && row->ppid != row->pid);
           for (c = 0; c < table->n_columns; c++)
             g_assert (row->fields[c] != NULL && g_utf8_validate (row->fields[c], -1, NULL));
         }
