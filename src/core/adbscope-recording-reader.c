@@ -36,6 +36,13 @@ struct _AdbscopeRecordingReader
   gint64      raw_complete_to;
   gint64      raw_newest;
   guint       n_scans;
+  /* reading ahead on a worker (charts: prefetch on) */
+  gboolean    prefetch;
+  gboolean    prefetching;
+  gint64      want_from;    /* the last range of samples asked for */
+  gint64      want_to;
+  int         direction;    /* where it last moved: 1 later, -1 earlier */
+  guint       n_prefetches;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeRecordingReader, adbscope_recording_reader, G_TYPE_OBJECT)
@@ -192,15 +199,22 @@ adbscope_recording_reader_pick_level (AdbscopeRecordingReader *self,
 }
 
 static gint64
-newest_time (AdbscopeRecordingReader *self)
+db_newest_time (sqlite3 *db)
 {
-  sqlite3_stmt *st = prepare (self, "SELECT t_us FROM sample ORDER BY rowid DESC LIMIT 1");
+  sqlite3_stmt *st = NULL;
   gint64 t = G_MININT64;
 
-  if (st != NULL && sqlite3_step (st) == SQLITE_ROW)
+  if (sqlite3_prepare_v2 (db, "SELECT t_us FROM sample ORDER BY rowid DESC LIMIT 1", -1, &st, NULL) == SQLITE_OK &&
+      sqlite3_step (st) == SQLITE_ROW)
     t = sqlite3_column_int64 (st, 0);
   sqlite3_finalize (st);
   return t;
+}
+
+static gint64
+newest_time (AdbscopeRecordingReader *self)
+{
+  return db_newest_time (self->db);
 }
 
 static int
@@ -212,31 +226,33 @@ compare_time (gconstpointer a,
   return (ta > tb) - (ta < tb);
 }
 
-/* One scan of [from, to] for every series into self->raw. */
-static void
-scan_samples (AdbscopeRecordingReader *self,
-              gint64                   from_us,
-              gint64                   to_us)
+/* One scan of [from, to] for every series: series id → GArray of
+ * AdbscopeRunBucket in time order.  Runs on the main thread (a read the
+ * cache missed) and on a worker with its own connection (a prefetch). */
+static GHashTable *
+scan_range (sqlite3 *db,
+            gint64   from_us,
+            gint64   to_us)
 {
-  sqlite3_stmt *st;
+  GHashTable *raw = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  sqlite3_stmt *st = NULL;
   GHashTableIter iter;
   gpointer value;
 
-  g_hash_table_remove_all (self->raw);
-  self->raw_newest = newest_time (self);
-  self->raw_complete_to = self->raw_newest - COMPLETE_SLACK_US;
-  st = prepare (self, "SELECT series, t_us, value FROM sample WHERE rowid BETWEEN ?3 AND ?4"
-                " AND t_us BETWEEN ?1 AND ?2");
-  if (st == NULL)
-    return;
+  if (sqlite3_prepare_v2 (db, "SELECT series, t_us, value FROM sample WHERE rowid BETWEEN ?3 AND ?4"
+                          " AND t_us BETWEEN ?1 AND ?2", -1, &st, NULL) != SQLITE_OK)
+    {
+      g_warning ("%s: %s", sqlite3_db_filename (db, "main"), sqlite3_errmsg (db));
+      return raw;
+    }
   sqlite3_bind_int64 (st, 1, from_us);
   sqlite3_bind_int64 (st, 2, to_us);
-  sqlite3_bind_int64 (st, 3, _adbscope_recording_rowid_at (self->db, from_us - ADBSCOPE_RECORDING_ROWID_SLACK_US));
-  sqlite3_bind_int64 (st, 4, _adbscope_recording_rowid_at (self->db, to_us + ADBSCOPE_RECORDING_ROWID_SLACK_US));
+  sqlite3_bind_int64 (st, 3, _adbscope_recording_rowid_at (db, from_us - ADBSCOPE_RECORDING_ROWID_SLACK_US));
+  sqlite3_bind_int64 (st, 4, _adbscope_recording_rowid_at (db, to_us + ADBSCOPE_RECORDING_ROWID_SLACK_US));
   while (sqlite3_step (st) == SQLITE_ROW)
     {
       gpointer id = GINT_TO_POINTER (sqlite3_column_int (st, 0));
-      GArray *rows = g_hash_table_lookup (self->raw, id);
+      GArray *rows = g_hash_table_lookup (raw, id);
       gboolean null = sqlite3_column_type (st, 2) == SQLITE_NULL;
       double v = null ? NAN : sqlite3_column_double (st, 2);
       AdbscopeRunBucket row = { sqlite3_column_int64 (st, 1), 0, null ? 0 : 1, v, v, v };
@@ -244,16 +260,28 @@ scan_samples (AdbscopeRecordingReader *self,
       if (rows == NULL)
         {
           rows = g_array_new (FALSE, FALSE, sizeof (AdbscopeRunBucket));
-          g_hash_table_insert (self->raw, id, rows);
+          g_hash_table_insert (raw, id, rows);
         }
       g_array_append_val (rows, row);
     }
   sqlite3_finalize (st);
 
   /* rowid order is time order only to within a few seconds */
-  g_hash_table_iter_init (&iter, self->raw);
+  g_hash_table_iter_init (&iter, raw);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     g_array_sort (value, compare_time);
+  return raw;
+}
+
+static void
+scan_samples (AdbscopeRecordingReader *self,
+              gint64                   from_us,
+              gint64                   to_us)
+{
+  g_hash_table_unref (self->raw);
+  self->raw_newest = newest_time (self);
+  self->raw_complete_to = self->raw_newest - COMPLETE_SLACK_US;
+  self->raw = scan_range (self->db, from_us, to_us);
   self->raw_from = from_us;
   self->raw_to = to_us;
   self->n_scans++;
@@ -277,6 +305,187 @@ lower_bound (GArray *rows,
   return lo;
 }
 
+/* Reading ahead.  A window scrolled along a long run leaves the scanned
+ * range every few frames, and a scan of every series over a chunk takes
+ * 10-15 ms on the main thread: a dropped frame every few frames.  With
+ * prefetch on, a read that comes within half its own length of the edge
+ * of the scanned range starts a scan of the next stretch (to two lengths
+ * past the read; the way the window moves first, then the other) on a
+ * worker with its own connection; when it lands the stretch is joined to the rows in
+ * memory, and rows more than two lengths behind are dropped, so memory
+ * stays at about five reads' worth.  A read that still misses (a jump, or
+ * a scroll faster than the worker) scans at once as before. */
+typedef struct
+{
+  char       *path;
+  gint64      from_us;
+  gint64      to_us;
+  gboolean    later;       /* joins after raw_to (else before raw_from) */
+  GHashTable *raw;
+  gint64      newest;
+} Prefetch;
+
+static void
+prefetch_free (Prefetch *p)
+{
+  g_free (p->path);
+  g_clear_pointer (&p->raw, g_hash_table_unref);
+  g_free (p);
+}
+
+static void
+prefetch_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  Prefetch *p = task_data;
+  GError *error = NULL;
+  sqlite3 *db = _adbscope_recording_open_db (p->path, &error);
+
+  if (db == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  p->newest = db_newest_time (db);
+  p->raw = scan_range (db, p->from_us, p->to_us);
+  sqlite3_close (db);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void maybe_prefetch (AdbscopeRecordingReader *self);
+
+/* Drops the rows outside [from, to] (they are no longer wanted). */
+static void
+trim_raw (AdbscopeRecordingReader *self,
+          gint64                   from_us,
+          gint64                   to_us)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  if (from_us <= self->raw_from && to_us >= self->raw_to)
+    return;
+  g_hash_table_iter_init (&iter, self->raw);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      GArray *rows = value;
+      guint end = lower_bound (rows, to_us + 1);
+
+      if (end < rows->len)
+        g_array_remove_range (rows, end, rows->len - end);
+      g_array_remove_range (rows, 0, lower_bound (rows, from_us));
+    }
+  self->raw_from = MAX (self->raw_from, from_us);
+  self->raw_to = MIN (self->raw_to, to_us);
+}
+
+static void
+prefetch_done (GObject      *source_object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  AdbscopeRecordingReader *self = ADBSCOPE_RECORDING_READER (source_object);
+  Prefetch *p = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  gint64 len;
+
+  self->prefetching = FALSE;
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_debug ("%s: reading ahead: %s", self->path, error->message);
+      return;
+    }
+  /* a scan on a miss replaced the rows meanwhile: this stretch no longer joins them */
+  if (p->later ? p->from_us != self->raw_to + 1 : p->to_us != self->raw_from - 1)
+    return;
+  g_hash_table_iter_init (&iter, p->raw);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GArray *more = value, *rows = g_hash_table_lookup (self->raw, key);
+
+      if (rows == NULL)
+        {
+          g_hash_table_iter_steal (&iter);
+          g_hash_table_insert (self->raw, key, more);
+        }
+      else if (p->later)
+        g_array_append_vals (rows, more->data, more->len);
+      else
+        g_array_prepend_vals (rows, more->data, more->len);
+    }
+  if (p->later)
+    self->raw_to = p->to_us;
+  else
+    self->raw_from = p->from_us;
+  self->raw_newest = MAX (self->raw_newest, p->newest);
+  self->raw_complete_to = self->raw_newest - COMPLETE_SLACK_US;
+  self->n_prefetches++;
+  len = MAX (self->want_to - self->want_from, 1);
+  trim_raw (self, self->want_from - 2 * len, self->want_to + 2 * len);
+  maybe_prefetch (self);
+}
+
+static void
+maybe_prefetch (AdbscopeRecordingReader *self)
+{
+  g_autoptr(GTask) task = NULL;
+  gint64 len = MAX (self->want_to - self->want_from, 1);
+  gboolean later, earlier;
+  Prefetch *p;
+
+  if (!self->prefetch || self->prefetching || self->raw_from > self->raw_to)
+    return;
+  /* Room both ways, the way the window moves first.  A stretch is read
+   * ahead only after a part of the file everything is in (a file still
+   * being written: a read past its newest rows scans again as it grows). */
+  later = self->raw_to - self->want_to < len / 2 && self->raw_to <= self->raw_complete_to;
+  earlier = self->want_from - self->raw_from < len / 2 && self->raw_from > 0;
+  if (!later && !earlier)
+    return;
+  p = g_new0 (Prefetch, 1);
+  p->later = later && (self->direction >= 0 || !earlier);
+  if (p->later)
+    {
+      p->from_us = self->raw_to + 1;
+      p->to_us = self->want_to + 2 * len;
+    }
+  else
+    {
+      p->from_us = MAX (self->want_from - 2 * len, 0);
+      p->to_us = self->raw_from - 1;
+    }
+  if (p->from_us >= p->to_us)
+    {
+      prefetch_free (p);
+      return;
+    }
+  p->path = g_strdup (self->path);
+  self->prefetching = TRUE;
+  task = g_task_new (self, NULL, prefetch_done, NULL);
+  g_task_set_source_tag (task, maybe_prefetch);
+  g_task_set_task_data (task, p, (GDestroyNotify) prefetch_free);
+  g_task_run_in_thread (task, prefetch_thread);
+}
+
+/**
+ * adbscope_recording_reader_set_prefetch:
+ *
+ * Reads of samples near the edge of what is in memory read ahead on a
+ * worker thread (off by default: the results arrive in the thread-default
+ * main context of the read, which must then run).
+ */
+void
+adbscope_recording_reader_set_prefetch (AdbscopeRecordingReader *self,
+                                        gboolean                 prefetch)
+{
+  g_return_if_fail (ADBSCOPE_IS_RECORDING_READER (self));
+  self->prefetch = !!prefetch;
+}
+
 static void
 append_samples (AdbscopeRecordingReader *self,
                 int                      id,
@@ -294,6 +503,14 @@ append_samples (AdbscopeRecordingReader *self,
   if (from_us < self->raw_from || to_us > self->raw_to ||
       (to_us > self->raw_complete_to && newest_time (self) != self->raw_newest))
     scan_samples (self, from_us, to_us);
+  if (from_us != self->want_from || to_us != self->want_to)
+    {
+      if (from_us != self->want_from)
+        self->direction = from_us > self->want_from ? 1 : -1;
+      self->want_from = from_us;
+      self->want_to = to_us;
+      maybe_prefetch (self);
+    }
   rows = g_hash_table_lookup (self->raw, GINT_TO_POINTER (id));
   if (rows == NULL)
     return;
@@ -492,7 +709,46 @@ adbscope_recording_reader_find_nearest (AdbscopeRecordingReader *self,
   return found;
 }
 
-/* How many times the samples were scanned (tests: one scan serves all). */
+/**
+ * adbscope_recording_reader_get_version:
+ *
+ * Changes whenever another connection (the writer) has committed to the
+ * file since the last call (SQLite's data_version): what was read before
+ * an unchanged version is still what the file says.
+ *
+ * Returns: the version
+ */
+gint64
+adbscope_recording_reader_get_version (AdbscopeRecordingReader *self)
+{
+  sqlite3_stmt *st;
+  gint64 version = -1;
+
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), -1);
+  st = prepare (self, "PRAGMA data_version");
+  if (st != NULL && sqlite3_step (st) == SQLITE_ROW)
+    version = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  return version;
+}
+
+/* How many stretches were read ahead and joined (tests). */
+guint
+_adbscope_recording_reader_get_n_prefetches (AdbscopeRecordingReader *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), 0);
+  return self->n_prefetches;
+}
+
+gboolean
+_adbscope_recording_reader_is_prefetching (AdbscopeRecordingReader *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), FALSE);
+  return self->prefetching;
+}
+
+/* How many times the samples were scanned at once, on a miss (tests: one
+ * scan serves all). */
 guint
 _adbscope_recording_reader_get_n_scans (AdbscopeRecordingReader *self)
 {

@@ -45,6 +45,11 @@ gboolean                 adbscope_recording_reader_find_nearest (AdbscopeRecordi
                                                                  gint64                   time_us,
                                                                  gint64                   max_distance_us,
                                                                  AdbscopeSample          *sample);
+gint64                   adbscope_recording_reader_get_version  (AdbscopeRecordingReader *self);
+void                     adbscope_recording_reader_set_prefetch (AdbscopeRecordingReader *self,
+                                                                 gboolean                 prefetch);
 guint                    _adbscope_recording_reader_get_n_scans (AdbscopeRecordingReader *self);
+guint                    _adbscope_recording_reader_get_n_prefetches (AdbscopeRecordingReader *self);
+gboolean                 _adbscope_recording_reader_is_prefetching (AdbscopeRecordingReader *self);
 
 G_END_DECLS

@@ -42,9 +42,7 @@ struct _AdbscopeChart
   GArray             *markers;
   GArray             *events;       /* Marker: failures on the timeline */
 
-  GHashTable         *layouts;      /* label text → PangoLayout */
-  GHashTable         *widths;       /* text → its width + 1 in px, measured or drawn */
-  PangoLayout        *measure_layout;
+  char               *font_key;     /* of the shared text cache (NULL: look it up again) */
   int                 label_height;
   int                 legend_height;
   graphene_rect_t     plot;
@@ -93,12 +91,13 @@ get_foreground (AdbscopeChart *self,
 }
 
 static PangoLayout *
-new_label_layout (AdbscopeChart *self,
-                  const char    *text)
+new_label_layout (PangoContext *context,
+                  const char   *text)
 {
-  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+  PangoLayout *layout = pango_layout_new (context);
   PangoAttrList *attrs = pango_attr_list_new ();
 
+  pango_layout_set_text (layout, text, -1);
   pango_attr_list_insert (attrs, pango_attr_scale_new (PANGO_SCALE_SMALL));
   pango_attr_list_insert (attrs, pango_attr_font_features_new ("tnum"));
   pango_layout_set_attributes (layout, attrs);
@@ -107,57 +106,115 @@ new_label_layout (AdbscopeChart *self,
 }
 
 /* Labels repeat from frame to frame ("-2 min", "100"), and laying text out
- * is most of a chart's drawing time, so each text drawn keeps its layout. */
+ * is most of a chart's drawing time, so each text drawn keeps its layout.
+ * Every chart of a page labels the same times with the same font: the
+ * layouts and widths are kept once per font, for all the charts.
+ *
+ * The time axis measures every label of several candidate steps each
+ * frame (up to 64 each) to pick one, and draws a few: widths are kept
+ * apart from the drawn layouts, so the candidates never push those out,
+ * and a new candidate costs one layout of a reused PangoLayout.  Labels
+ * are set with tabular figures (every digit as wide as any other), so a
+ * width is kept for the text with its digits as 0: "1:23:45" and "2:07:10"
+ * are one entry. */
+typedef struct
+{
+  PangoContext *context;  /* its own: GTK changes a widget's in place */
+  GHashTable  *layouts;   /* text → PangoLayout */
+  GHashTable  *widths;    /* text, digits as 0 → its width + 1 in px */
+  PangoLayout *measure;
+} TextCache;
+
+static GHashTable *text_caches;  /* font description → TextCache */
+
+static void
+text_cache_free (TextCache *cache)
+{
+  g_hash_table_unref (cache->layouts);
+  g_hash_table_unref (cache->widths);
+  g_clear_object (&cache->measure);
+  g_object_unref (cache->context);
+  g_free (cache);
+}
+
+static TextCache *
+get_text_cache (AdbscopeChart *self)
+{
+  TextCache *cache;
+
+  if (text_caches == NULL)
+    text_caches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) text_cache_free);
+  if (self->font_key == NULL)
+    self->font_key = pango_font_description_to_string (
+      pango_context_get_font_description (gtk_widget_get_pango_context (GTK_WIDGET (self))));
+  cache = g_hash_table_lookup (text_caches, self->font_key);
+  if (cache == NULL)
+    {
+      cache = g_new0 (TextCache, 1);
+      cache->context = gtk_widget_create_pango_context (GTK_WIDGET (self));
+      cache->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+      cache->widths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_hash_table_insert (text_caches, g_strdup (self->font_key), cache);
+    }
+  return cache;
+}
+
 static PangoLayout *
 get_layout (AdbscopeChart *self,
             const char    *text)
 {
-  PangoLayout *layout = g_hash_table_lookup (self->layouts, text);
+  TextCache *cache = get_text_cache (self);
+  PangoLayout *layout = g_hash_table_lookup (cache->layouts, text);
 
   if (layout != NULL)
     return layout;
 
   /* Value labels follow the data range; keep the cache bounded. */
-  if (g_hash_table_size (self->layouts) > 256)
-    g_hash_table_remove_all (self->layouts);
+  if (g_hash_table_size (cache->layouts) > 1024)
+    g_hash_table_remove_all (cache->layouts);
 
-  layout = new_label_layout (self, text);
-  g_hash_table_insert (self->layouts, g_strdup (text), layout);
+  layout = new_label_layout (cache->context, text);
+  g_hash_table_insert (cache->layouts, g_strdup (text), layout);
 
   return layout;
 }
 
+/* The font may have changed: look the cache up again.  @everything (the
+ * fonts or the resolution changed): drop every chart's. */
 static void
-clear_text_caches (AdbscopeChart *self)
+clear_text_caches (AdbscopeChart *self,
+                   gboolean       everything)
 {
-  g_hash_table_remove_all (self->layouts);
-  g_hash_table_remove_all (self->widths);
-  g_clear_object (&self->measure_layout);
+  g_clear_pointer (&self->font_key, g_free);
+  if (everything && text_caches != NULL)
+    g_hash_table_remove_all (text_caches);
 }
 
-/* The time axis measures every label of several candidate steps each
- * frame (up to 64 each) to pick one, and draws a few: widths are kept
- * apart from the drawn layouts, so the candidates never push those out,
- * and a new candidate costs one layout of a reused PangoLayout. */
 static double
 measure_text (const char *text,
               gpointer    user_data)
 {
   AdbscopeChart *self = user_data;
-  gpointer found = g_hash_table_lookup (self->widths, text);
+  TextCache *cache = get_text_cache (self);
+  g_autofree char *shape = g_strdup (text);
+  gpointer found;
   int width;
 
+  for (char *c = shape; *c != '\0'; c++)
+    if (*c >= '1' && *c <= '9')
+      *c = '0';
+  found = g_hash_table_lookup (cache->widths, shape);
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
 
-  if (g_hash_table_size (self->widths) > 4096)
-    g_hash_table_remove_all (self->widths);
-  if (self->measure_layout == NULL)
-    self->measure_layout = new_label_layout (self, text);
+  if (g_hash_table_size (cache->widths) > 4096)
+    g_hash_table_remove_all (cache->widths);
+  if (cache->measure == NULL)
+    cache->measure = new_label_layout (cache->context, shape);
   else
-    pango_layout_set_text (self->measure_layout, text, -1);
-  pango_layout_get_pixel_size (self->measure_layout, &width, NULL);
-  g_hash_table_insert (self->widths, g_strdup (text), GUINT_TO_POINTER ((guint) MAX (width, 0) + 1));
+    pango_layout_set_text (cache->measure, shape, -1);
+  pango_layout_get_pixel_size (cache->measure, &width, NULL);
+  g_hash_table_insert (cache->widths, g_steal_pointer (&shape), GUINT_TO_POINTER ((guint) MAX (width, 0) + 1));
   return width;
 }
 
@@ -168,7 +225,7 @@ adbscope_chart_css_changed (GtkWidget         *widget,
   AdbscopeChart *self = ADBSCOPE_CHART (widget);
 
   /* The font may have changed; rare enough to simply start over. */
-  clear_text_caches (self);
+  clear_text_caches (self, FALSE);
 
   GTK_WIDGET_CLASS (adbscope_chart_parent_class)->css_changed (widget, change);
 }
@@ -180,7 +237,7 @@ adbscope_chart_system_setting_changed (GtkWidget        *widget,
   AdbscopeChart *self = ADBSCOPE_CHART (widget);
 
   /* Fonts or DPI changed: the cached layouts are stale. */
-  clear_text_caches (self);
+  clear_text_caches (self, TRUE);
   gtk_widget_queue_resize (widget);
 
   GTK_WIDGET_CLASS (adbscope_chart_parent_class)->system_setting_changed (widget, setting);
@@ -819,7 +876,7 @@ adbscope_chart_dispose (GObject *object)
 
   while (self->layers->len > 0)
     adbscope_chart_remove_layer (self, g_ptr_array_index (self->layers, self->layers->len - 1));
-  clear_text_caches (self);
+  clear_text_caches (self, FALSE);
   unwatch_scrolling (self);
 
   G_OBJECT_CLASS (adbscope_chart_parent_class)->dispose (object);
@@ -833,8 +890,6 @@ adbscope_chart_finalize (GObject *object)
   g_clear_pointer (&self->layers, g_ptr_array_unref);
   g_clear_pointer (&self->markers, g_array_unref);
   g_clear_pointer (&self->events, g_array_unref);
-  g_clear_pointer (&self->layouts, g_hash_table_unref);
-  g_clear_pointer (&self->widths, g_hash_table_unref);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->unit, g_free);
 
@@ -1020,8 +1075,6 @@ adbscope_chart_init (AdbscopeChart *self)
   GtkEventController *motion;
 
   self->layers = g_ptr_array_new ();
-  self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-  self->widths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->markers = g_array_new (FALSE, FALSE, sizeof (Marker));
   g_array_set_clear_func (self->markers, clear_marker);
   self->events = g_array_new (FALSE, FALSE, sizeof (Marker));

@@ -131,6 +131,7 @@ adbscope_comparison_new (const char  *path,
       adbscope_run_free (run);
       return NULL;
     }
+  adbscope_recording_reader_set_prefetch (reader, TRUE);
   self = g_object_new (ADBSCOPE_TYPE_COMPARISON, NULL);
   self->run = run;
   self->reader = reader;

@@ -526,6 +526,9 @@ get_reader (AdbscopeDataView *self)
   self->reader = adbscope_recording_reader_new (path, &error);
   if (self->reader == NULL && self->opened_path != NULL)
     g_warning ("%s", error->message);
+  /* a window scrolled along the run reads ahead, off the main thread */
+  if (self->reader != NULL)
+    adbscope_recording_reader_set_prefetch (self->reader, TRUE);
   return self->reader;
 }
 

@@ -17,7 +17,7 @@
 #include "adbscope-chart-source.h"
 #include "adbscope-line-layer.h"
 
-#define LINE_WIDTH 1.5
+#define LINE_WIDTH ADBSCOPE_LINE_LAYER_WIDTH
 
 struct _AdbscopeLineLayer
 {
@@ -125,7 +125,7 @@ adbscope_line_layer_snapshot (GtkWidget   *widget,
   AdbscopeChart *chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self));
   const AdbscopeChartBucket *buckets;
   double height = gtk_widget_get_height (widget);
-  double min, max;
+  double min, max, base, b[4];
   guint width;
   GdkRGBA color;
   cairo_t *cr;
@@ -137,12 +137,18 @@ adbscope_line_layer_snapshot (GtkWidget   *widget,
   adbscope_chart_layer_get_color (ADBSCOPE_CHART_LAYER (self), &color);
   adbscope_chart_line_columns (buckets, width, height, min, max, self->columns);
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, -ADBSCOPE_CHART_BLEED, width,
-                                                                 height + 2 * ADBSCOPE_CHART_BLEED));
+  base = height - (MAX (min, 0) - min) * height / (max - min);
+  /* the node holds what the line (and its area) covers, not the whole plot */
+  if (!adbscope_chart_columns_bounds (self->columns, width, LINE_WIDTH / 2, -ADBSCOPE_CHART_BLEED,
+                                      height + ADBSCOPE_CHART_BLEED, b))
+    return;
+  if (self->fill)
+    b[3] = MAX (b[3], MIN (ceil (base), height + ADBSCOPE_CHART_BLEED) - b[1]);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (b[0], b[1], b[2], b[3]));
 
   if (self->fill)
     {
-      append_area (cr, self->columns, width, height - (MAX (min, 0) - min) * height / (max - min));
+      append_area (cr, self->columns, width, base);
       cairo_set_source_rgba (cr, color.red, color.green, color.blue, color.alpha * 0.2);
       cairo_fill (cr);
     }

@@ -6,6 +6,10 @@
 
 G_BEGIN_DECLS
 
+/* px: the drawn line's width (a column's box reaches half of it beyond
+ * the column's extent) */
+#define ADBSCOPE_LINE_LAYER_WIDTH 1.5
+
 #define ADBSCOPE_TYPE_LINE_LAYER (adbscope_line_layer_get_type ())
 
 G_DECLARE_FINAL_TYPE (AdbscopeLineLayer, adbscope_line_layer, ADBSCOPE, LINE_LAYER, AdbscopeChartLayer)

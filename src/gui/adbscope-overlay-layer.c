@@ -91,7 +91,7 @@ adbscope_overlay_layer_snapshot (GtkWidget   *widget,
   AdbscopeChart *chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self));
   int width = gtk_widget_get_width (widget);
   double height = gtk_widget_get_height (widget);
-  double min, max;
+  double min, max, b[4];
   gint64 t0, t1;
   GdkRGBA color;
   cairo_t *cr;
@@ -112,8 +112,10 @@ adbscope_overlay_layer_snapshot (GtkWidget   *widget,
 
   adbscope_chart_line_columns (self->buckets, width, height, min, max, self->columns);
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, -ADBSCOPE_CHART_BLEED, width,
-                                                                 height + 2 * ADBSCOPE_CHART_BLEED));
+  if (!adbscope_chart_columns_bounds (self->columns, width, ADBSCOPE_LINE_LAYER_WIDTH / 2,
+                                      -ADBSCOPE_CHART_BLEED, height + ADBSCOPE_CHART_BLEED, b))
+    return;
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (b[0], b[1], b[2], b[3]));
   adbscope_line_layer_append_columns (cr, self->columns, width, DASH_COLUMNS);
   gdk_cairo_set_source_rgba (cr, &color);
   cairo_fill (cr);

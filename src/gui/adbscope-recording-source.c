@@ -30,10 +30,12 @@ struct _AdbscopeRecordingSource
   gint64                   to_us;
   gint64                   complete_to_us;
 
-  /* the newest sample and the newest finite one, read at last_read_us */
+  /* the newest sample and the newest finite one, read at last_read_us,
+   * when the file was at last_version */
   AdbscopeSample           last[2];
   gboolean                 has_last[2];
   gint64                   last_read_us[2];
+  gint64                   last_version[2];
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeRecordingSource, adbscope_recording_source, ADBSCOPE_TYPE_CHART_SOURCE)
@@ -199,9 +201,13 @@ recording_get_last (AdbscopeChartSource *source,
                                                                                       time_us, value))
     return TRUE;
   finite = !!finite;
-  /* charts ask on every redraw: read the file again at most once a second */
-  if (self->last_read_us[finite] == 0 || g_get_monotonic_time () - self->last_read_us[finite] > G_USEC_PER_SEC)
+  /* charts ask on every redraw: read the file again at most once a second,
+   * and only when it changed (never, for a finished run) */
+  if (self->last_read_us[finite] == 0 ||
+      (g_get_monotonic_time () - self->last_read_us[finite] > G_USEC_PER_SEC &&
+       adbscope_recording_reader_get_version (self->reader) != self->last_version[finite]))
     {
+      self->last_version[finite] = adbscope_recording_reader_get_version (self->reader);
       self->has_last[finite] = adbscope_recording_reader_get_last (self->reader, self->path, finite,
                                                                    &self->last[finite]);
       self->last_read_us[finite] = g_get_monotonic_time ();

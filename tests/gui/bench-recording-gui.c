@@ -23,6 +23,9 @@
  * with the CPU time each kind takes drawn alone (frame_nodes).  Suite
  * 'benchmark' (not CI).  Prints one JSON object; fails when opening takes
  * 1 s or more, or more than 1 % of the frames are dropped.
+ * ADBSCOPE_BENCH_INTERVAL_MS=100 (with ADBSCOPE_BENCH_HOURS=1) the issue's
+ * other long run, ADBSCOPE_BENCH_ONLY=NAME runs one sweep (e.g. under perf),
+ * ADBSCOPE_BENCH_STEPS=N gives each sweep N frames (default 240).
  */
 #include "config.h"
 
@@ -58,7 +61,9 @@ typedef struct
   GArray     *cpu_us;    /* of it, CPU time of the main thread (the rest: waiting for a core) */
   GArray     *read_us;   /* of it, reading the file: every source of the Overview */
   GArray     *paint_us;  /* of it, from the end of layout: snapshot and the renderer */
+  GArray     *before_us; /* of it, until the end of layout: the scroll, the pages' updates, layout */
   gint64      paint_start_us;
+  gint64      paint_start_cpu_us;
   gboolean    done;
 } Sweep;
 
@@ -144,6 +149,7 @@ on_layout (GdkFrameClock *clock,
            Sweep         *s)
 {
   s->paint_start_us = g_get_monotonic_time ();
+  s->paint_start_cpu_us = thread_cpu_us ();
 }
 
 static void
@@ -159,11 +165,16 @@ on_after_paint (GdkFrameClock *clock,
     {
       w = g_get_monotonic_time () - s->paint_start_us;
       g_array_append_val (s->paint_us, w);
+      w = s->paint_start_us - s->update_us;
+      g_array_append_val (s->before_us, w);
     }
   w = g_get_monotonic_time () - s->update_us;
   g_array_append_val (s->work_us, w);
   w = thread_cpu_us () - s->update_cpu_us;
   g_array_append_val (s->cpu_us, w);
+  if (g_getenv ("ADBSCOPE_BENCH_FRAMES_LOG") && s->paint_start_us > s->update_us)
+    g_printerr ("frame %s %u cpu %.1f update+layout %.1f paint %.1f\n", s->name, s->step, w / 1e3,
+                (s->paint_start_cpu_us - s->update_cpu_us) / 1e3, (thread_cpu_us () - s->paint_start_cpu_us) / 1e3);
   s->update_us = 0;
 }
 
@@ -204,6 +215,7 @@ run_sweep (JsonBuilder *b,
   s->work_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   s->read_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   s->paint_us = g_array_new (FALSE, FALSE, sizeof (gint64));
+  s->before_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   s->cpu_us = g_array_new (FALSE, FALSE, sizeof (gint64));
   u = g_signal_connect (clock, "update", G_CALLBACK (on_update), s);
   p = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), s);
@@ -252,8 +264,17 @@ run_sweep (JsonBuilder *b,
   g_array_sort (s->paint_us, compare_int64);
   if (s->paint_us->len > 0)
     {
+      guint m = s->paint_us->len;
+
       json_builder_set_member_name (b, "paint_ms_p50");
-      json_builder_add_double_value (b, g_array_index (s->paint_us, gint64, s->paint_us->len / 2) / 1e3);
+      json_builder_add_double_value (b, g_array_index (s->paint_us, gint64, m / 2) / 1e3);
+      json_builder_set_member_name (b, "paint_ms_p95");
+      json_builder_add_double_value (b, g_array_index (s->paint_us, gint64, MIN (m - 1, m * 95 / 100)) / 1e3);
+      g_array_sort (s->before_us, compare_int64);
+      json_builder_set_member_name (b, "update_layout_ms_p50");
+      json_builder_add_double_value (b, g_array_index (s->before_us, gint64, m / 2) / 1e3);
+      json_builder_set_member_name (b, "update_layout_ms_p95");
+      json_builder_add_double_value (b, g_array_index (s->before_us, gint64, MIN (m - 1, m * 95 / 100)) / 1e3);
     }
   g_array_sort (s->read_us, compare_int64);
   if (s->read_us->len > 0)
@@ -271,6 +292,7 @@ run_sweep (JsonBuilder *b,
   g_array_unref (s->work_us);
   g_array_unref (s->read_us);
   g_array_unref (s->paint_us);
+  g_array_unref (s->before_us);
   g_array_unref (s->cpu_us);
   return n ? (double) dropped / n : 1;
 }
@@ -514,6 +536,10 @@ main (int    argc,
 {
   const char *hours_env = g_getenv ("ADBSCOPE_BENCH_HOURS");
   double hours = hours_env ? g_ascii_strtod (hours_env, NULL) : 8;
+  const char *only = g_getenv ("ADBSCOPE_BENCH_ONLY");
+  const char *steps_env = g_getenv ("ADBSCOPE_BENCH_STEPS");
+  guint n_steps = steps_env ? (guint) g_ascii_strtoull (steps_env, NULL, 10) : 240;
+  const char *interval_env = g_getenv ("ADBSCOPE_BENCH_INTERVAL_MS");
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -523,7 +549,8 @@ main (int    argc,
   g_autofree char *json = NULL;
   AdbscopeApplication *app;
   AdbscopeSynthRun synth = {
-    .duration_s = (guint) (hours * 3600), .interval_ms = 1000, .n_cores = 8, .n_threads = 20, .fps = 60,
+    .duration_s = (guint) (hours * 3600),
+    .interval_ms = interval_env ? (guint) g_ascii_strtoull (interval_env, NULL, 10) : 1000, .n_cores = 8, .n_threads = 20, .fps = 60,
     .spike_value = 777,
   };
   AdbscopeChart *chart;
@@ -564,8 +591,11 @@ main (int    argc,
     for (guint i = 0; i < G_N_ELEMENTS (windows); i++)
       {
         double w = windows[i] ? windows[i] : whole;
-        Sweep s = { names[i], 240, 0, w, whole, FALSE };
+        Sweep s = { names[i], n_steps, 0, w, whole, FALSE };
         double d;
+
+        if (only && !g_str_equal (only, names[i]))
+          continue;
 
         _adbscope_window_set_visible_seconds (window, (guint) windows[i]);
         gui_test_spin (200);
@@ -576,13 +606,16 @@ main (int    argc,
       }
   }
   {
-    Sweep s = { "zoom", 240, 0, 60, whole, TRUE };
+    Sweep s = { "zoom", n_steps, 0, 60, whole, TRUE };
     double d;
 
+    if (only && !g_str_equal (only, "zoom"))
+      goto done;
     _adbscope_window_scroll_to (window, whole / 2);
     d = run_sweep (b, &s);
     worst = MAX (worst, d);
   }
+done:
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);

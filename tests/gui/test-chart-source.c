@@ -184,6 +184,77 @@ test_one_scan (void)
   g_assert_cmpuint (_adbscope_recording_reader_get_n_scans (reader), ==, 1);
 }
 
+static gboolean
+prefetch_idle (AdbscopeRecordingReader *reader)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (_adbscope_recording_reader_is_prefetching (reader) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  return !_adbscope_recording_reader_is_prefetching (reader);
+}
+
+/* Reading ahead: a 5-minute window scrolled along the hour and back, 20 s
+ * a step, is read by the worker before it gets there (one scan on the
+ * main thread, the first), and every step's columns are exactly those of
+ * the same samples in memory, so joining the stretches loses and doubles
+ * nothing; a jump still reads at once.  (The test fails without reading
+ * ahead: every chunk is then a scan.) */
+static void
+test_read_ahead (void)
+{
+  g_autoptr(AdbscopeRecordingReader) reader = open_hour ();
+  g_autoptr(AdbscopeChartSource) file = adbscope_recording_source_new (reader, "cpu.app_pct", 0, NULL);
+  g_autoptr(AdbscopeChartSource) other = adbscope_recording_source_new (reader, "cpu.system_pct", 0, NULL);
+  g_autoptr(AdbscopeSeries) series = adbscope_series_new (3600);
+  g_autoptr(AdbscopeChartSource) memory = NULL;
+  g_autofree AdbscopeChartBucket *a = g_new (AdbscopeChartBucket, 600);
+  g_autofree AdbscopeChartBucket *m = g_new (AdbscopeChartBucket, 600);
+  const gint64 span = 300 * SEC;
+  guint steps = 0;
+
+  for (guint i = 0; i < 3600; i++)
+    adbscope_series_push (series, (gint64) i * SEC, adbscope_synth_app_pct (&hour, i));
+  memory = adbscope_chart_source_new_for_series (series);
+  adbscope_recording_reader_set_prefetch (reader, TRUE);
+
+  for (int pass = 0; pass < 3; pass++)
+    for (gint64 k = 0; k <= 165; k++)
+      {
+        /* later, earlier, then earlier again from a jump near the end */
+        gint64 t0 = pass == 1 ? (165 - k) * 20 * SEC : pass == 2 ? (3200 - k * 10) * SEC : k * 20 * SEC;
+
+        if (pass == 2 && k == 0)
+          {
+            guint before = _adbscope_recording_reader_get_n_scans (reader);
+
+            /* (the stretch in memory is around the start: the end is a miss) */
+            adbscope_chart_source_bucket (file, t0, t0 + span, SEC, a, 600);
+            g_assert_cmpuint (_adbscope_recording_reader_get_n_scans (reader), ==, before + 1);
+          }
+        adbscope_chart_source_bucket (file, t0, t0 + span, SEC, a, 600);
+        adbscope_chart_source_bucket (other, t0, t0 + span, SEC, m, 600);
+        adbscope_chart_source_bucket (memory, t0, t0 + span, SEC, m, 600);
+        g_assert_cmpint (adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (file)), ==,
+                         ADBSCOPE_RECORDING_LEVEL_SAMPLES);
+        for (guint c = 0; c < 600; c++)
+          {
+            g_assert_cmpuint (a[c].count, ==, m[c].count);
+            g_assert_cmpint (a[c].gap, ==, m[c].gap);
+            if (m[c].count == 0)
+              continue;
+            g_assert_cmpfloat (a[c].min, ==, m[c].min);
+            g_assert_cmpfloat (a[c].max, ==, m[c].max);
+          }
+        g_assert_true (prefetch_idle (reader));
+        steps++;
+      }
+  /* the first read and the jump scanned at once; everything else was read ahead */
+  g_assert_cmpuint (_adbscope_recording_reader_get_n_scans (reader), ==, 2);
+  g_assert_cmpuint (_adbscope_recording_reader_get_n_prefetches (reader), >=, 6);
+  g_test_message ("%u steps, %u stretches read ahead", steps, _adbscope_recording_reader_get_n_prefetches (reader));
+}
+
 /* A live run: the file is still being written (the writer thread commits
  * once a second), memory holds only the newest stretch.  A window reaching
  * back past it has every sample exactly once, no hole at the boundary. */
@@ -249,7 +320,24 @@ test_live_reaches_back (void)
   for (guint c = 0; c < 50; c++)
     g_assert_false (b[c].gap);
 
-  g_assert_true (adbscope_recording_close (rec, origin + n * step, &error));
+  /* the file's version moves when the writer commits, and only then */
+  {
+    gint64 v = adbscope_recording_reader_get_version (reader);
+    AdbscopeSample newest;
+
+    g_assert_cmpint (adbscope_recording_reader_get_version (reader), ==, v);
+    adbscope_recording_add_sample (rec, "cpu.app_pct", "%", origin + n * step, 1);
+    adbscope_recording_flush (rec);
+    deadline = g_get_monotonic_time () + 20 * SEC;
+    while (g_get_monotonic_time () < deadline &&
+           !(adbscope_recording_reader_get_last (reader, "cpu.app_pct", FALSE, &newest) &&
+             newest.time_us == n * step))
+      g_usleep (20000);
+    g_assert_cmpint (newest.time_us, ==, n * step);
+    g_assert_cmpint (adbscope_recording_reader_get_version (reader), !=, v);
+  }
+
+  g_assert_true (adbscope_recording_close (rec, origin + (n + 1) * step, &error));
   g_assert_no_error (error);
 }
 
@@ -270,6 +358,7 @@ main (int    argc,
   g_test_add_func ("/chart-source/spike-every-zoom", test_spike_every_zoom);
   g_test_add_func ("/chart-source/same-as-memory", test_same_as_memory);
   g_test_add_func ("/chart-source/one-scan", test_one_scan);
+  g_test_add_func ("/chart-source/read-ahead", test_read_ahead);
   g_test_add_func ("/chart-source/live-reaches-back", test_live_reaches_back);
   ret = g_test_run ();
 
