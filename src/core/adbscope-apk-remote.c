@@ -97,19 +97,20 @@ adbscope_apk_remote_build_command (const char *path,
 #define FETCH_TIMEOUT_S 20
 #define FETCH_ATTEMPTS  3
 
+/* Ends adb: from the watchdog (on the main context) or when the caller's
+ * cancellable fires (any thread); the reading thread's communicate() then
+ * sees EOF and the exit. */
 static void
-cancel_other (GCancellable *cancellable,
-              GCancellable *other)
+kill_fetch (GCancellable *cancellable,
+            GSubprocess  *proc)
 {
-  g_cancellable_cancel (other);
+  g_subprocess_force_exit (proc);
 }
 
-/* On the main context: the read took too long; ending adb ends the
- * communicate() of the reading thread. */
 static gboolean
 fetch_timed_out (gpointer data)
 {
-  g_subprocess_force_exit (G_SUBPROCESS (data));
+  kill_fetch (NULL, G_SUBPROCESS (data));
   return G_SOURCE_REMOVE;
 }
 
@@ -136,26 +137,38 @@ fetch (AdbscopeApkRemote  *remote,
   for (guint attempt = 0;; attempt++)
     {
       g_autoptr(GError) local = NULL;
-      g_autoptr(GCancellable) timeout = g_cancellable_new ();
       GSource *watchdog;
       gulong chained = 0;
       gboolean ok;
 
+      if (g_cancellable_set_error_if_cancelled (remote->cancellable, error))
+        return FALSE;
       proc = adbscope_adb_spawn (remote->serial, args,
                                  G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, error);
       if (proc == NULL)
         return FALSE;
+      /* Cancelling kills adb (at once if already cancelled) instead of
+       * handing a cancellable to the synchronous communicate(): with one,
+       * GLib 2.74 attaches a GCancellableSource to the private context of
+       * communicate(), and when the GLib worker thread drops the last
+       * reference to that context (it completes the wait for the child)
+       * while this thread destroys the source, this thread locks the
+       * context's freed mutex: it waits for ever (the CI hang) or
+       * corrupts the heap ("tcache_thread_shutdown(): unaligned tcache
+       * chunk detected"). */
       if (remote->cancellable != NULL)
-        chained = g_cancellable_connect (remote->cancellable, G_CALLBACK (cancel_other),
-                                         g_object_ref (timeout), g_object_unref);
+        chained = g_cancellable_connect (remote->cancellable, G_CALLBACK (kill_fetch),
+                                         g_object_ref (proc), g_object_unref);
       watchdog = g_timeout_source_new_seconds (FETCH_TIMEOUT_S);
       g_source_set_callback (watchdog, fetch_timed_out, g_object_ref (proc), g_object_unref);
       g_source_attach (watchdog, g_main_context_default ());
-      ok = g_subprocess_communicate (proc, NULL, timeout, &out, &err, &local);
+      ok = g_subprocess_communicate (proc, NULL, NULL, &out, &err, &local);
       g_source_destroy (watchdog);
       g_source_unref (watchdog);
       if (chained != 0)
         g_cancellable_disconnect (remote->cancellable, chained);
+      if (g_cancellable_set_error_if_cancelled (remote->cancellable, error))
+        return FALSE;
       /* Killed by the watchdog: read again. */
       if (ok && !g_subprocess_get_if_signaled (proc))
         break;
@@ -165,7 +178,7 @@ fetch (AdbscopeApkRemote  *remote,
       g_clear_object (&proc);
       g_clear_pointer (&out, g_bytes_unref);
       g_clear_pointer (&err, g_bytes_unref);
-      if (attempt + 1 >= FETCH_ATTEMPTS || g_cancellable_is_cancelled (remote->cancellable))
+      if (attempt + 1 >= FETCH_ATTEMPTS)
         {
           g_propagate_error (error, g_steal_pointer (&local));
           return FALSE;
