@@ -8,11 +8,14 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "adbscope-error.h"
 #include "adbscope-recording.h"
@@ -576,14 +579,37 @@ adbscope_recording_create (const char  *path,
       return NULL;
     }
 
+  /* The name is claimed with O_EXCL before SQLite opens it (SQLite creates
+   * the file lazily, at its first write): two runs creating the same name
+   * in the same instant (records of one app on two devices) would both
+   * open it, and the one that lost the lock removed the other's file. */
+  {
+    int fd = g_open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+    if (fd < 0)
+      {
+        int err = errno;
+
+        if (err == EEXIST)
+          g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                       _("The recording %s already exists; choose another file (a recording is never overwritten)"), path);
+        else
+          g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                       _("Cannot create the recording %s: %s"), path, g_strerror (err));
+        return NULL;
+      }
+    close (fd);
+  }
+
   self = g_object_new (ADBSCOPE_TYPE_RECORDING, NULL);
   self->path = g_strdup (path);
-  if (sqlite3_open_v2 (path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-                       | SQLITE_OPEN_EXCLUSIVE, NULL) != SQLITE_OK)
+  /* (an empty file is an empty database) */
+  if (sqlite3_open_v2 (path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
                    _("Cannot create the recording %s: %s"), path,
                    self->db ? sqlite3_errmsg (self->db) : g_strerror (ENOMEM));
+      g_unlink (path);
       return NULL;
     }
   /* WAL + NORMAL: a commit survives the process dying (kill -9); only a

@@ -448,6 +448,70 @@ test_refuses_to_overwrite (void)
   g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO);
 }
 
+typedef struct
+{
+  const char        *base;
+  gint              *go;
+  AdbscopeRecording *rec;
+  char              *path;
+  GError            *error;
+} Racer;
+
+static gpointer
+race_create (gpointer data)
+{
+  Racer *r = data;
+
+  while (!g_atomic_int_get (r->go))
+    ;
+  r->rec = adbscope_recording_create_unique (r->base, &r->path, &r->error);
+  return NULL;
+}
+
+/* Runs creating the same default name in the same instant (one app
+ * recorded on two devices, two windows) each get a name of their own and
+ * a recording that works; before the name was claimed with O_EXCL, the
+ * loser of SQLite's lock removed the winner's file and both failed. */
+static void
+test_unique_in_parallel (void)
+{
+  for (guint round = 0; round < 40; round++)
+    {
+      g_autofree char *base = g_strdup_printf ("%s/race-%u.adbscope", tmpdir, round);
+      Racer racers[4];
+      GThread *threads[G_N_ELEMENTS (racers)];
+      gint go = 0;
+
+      for (guint k = 0; k < G_N_ELEMENTS (racers); k++)
+        {
+          racers[k] = (Racer) { base, &go, NULL, NULL, NULL };
+          threads[k] = g_thread_new ("racer", race_create, &racers[k]);
+        }
+      g_atomic_int_set (&go, 1);
+      for (guint k = 0; k < G_N_ELEMENTS (racers); k++)
+        g_thread_join (threads[k]);
+      for (guint k = 0; k < G_N_ELEMENTS (racers); k++)
+        {
+          g_autoptr(GError) error = NULL;
+          AdbscopeRun *run;
+
+          g_assert_no_error (racers[k].error);
+          g_assert_nonnull (racers[k].rec);
+          for (guint j = 0; j < k; j++)
+            g_assert_cmpstr (racers[j].path, !=, racers[k].path);
+          g_assert_true (adbscope_recording_close (racers[k].rec, 1000, &error));
+          g_assert_no_error (error);
+          g_object_unref (racers[k].rec);
+          /* it opens: a recording, not a file another run removed */
+          run = adbscope_run_load (racers[k].path, G_MININT64, G_MAXINT64, &error);
+          g_assert_no_error (error);
+          g_assert_nonnull (run);
+          adbscope_run_free (run);
+          g_free (racers[k].path);
+        }
+    }
+}
+
 static void
 test_bad_files (void)
 {
@@ -504,6 +568,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/recording/capture-rows", test_capture_rows);
   g_test_add_func ("/recording/refuses-to-overwrite", test_refuses_to_overwrite);
   g_test_add_func ("/recording/bad-files", test_bad_files);
+  g_test_add_func ("/recording/unique-in-parallel", test_unique_in_parallel);
   rc = g_test_run ();
   {
     g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
