@@ -507,8 +507,9 @@ test_unique_in_parallel (void)
           g_assert_no_error (error);
           g_assert_nonnull (run);
           adbscope_run_free (run);
-          g_free (racers[k].path);
         }
+      for (guint k = 0; k < G_N_ELEMENTS (racers); k++)
+        g_free (racers[k].path);
     }
 }
 
