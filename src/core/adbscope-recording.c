@@ -565,12 +565,6 @@ adbscope_recording_create (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
-                   _("The recording %s already exists; choose another file (a recording is never overwritten)"), path);
-      return NULL;
-    }
   dir = g_path_get_dirname (path);
   if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
     {

@@ -190,16 +190,33 @@ clear_text_caches (AdbscopeChart *self,
     g_hash_table_remove_all (text_caches);
 }
 
+static int
+layout_width (TextCache  *cache,
+              const char *text)
+{
+  int width;
+
+  if (cache->measure == NULL)
+    cache->measure = new_label_layout (cache->context, text);
+  else
+    pango_layout_set_text (cache->measure, text, -1);
+  pango_layout_get_pixel_size (cache->measure, &width, NULL);
+  return MAX (width, 0);
+}
+
 static double
 measure_text (const char *text,
               gpointer    user_data)
 {
   AdbscopeChart *self = user_data;
   TextCache *cache = get_text_cache (self);
-  g_autofree char *shape = g_strdup (text);
+  char shape[64];
   gpointer found;
   int width;
 
+  /* (a longer text is measured whole, uncached) */
+  if (g_strlcpy (shape, text, sizeof shape) >= sizeof shape)
+    return layout_width (cache, text);
   for (char *c = shape; *c != '\0'; c++)
     if (*c >= '1' && *c <= '9')
       *c = '0';
@@ -209,12 +226,8 @@ measure_text (const char *text,
 
   if (g_hash_table_size (cache->widths) > 4096)
     g_hash_table_remove_all (cache->widths);
-  if (cache->measure == NULL)
-    cache->measure = new_label_layout (cache->context, shape);
-  else
-    pango_layout_set_text (cache->measure, shape, -1);
-  pango_layout_get_pixel_size (cache->measure, &width, NULL);
-  g_hash_table_insert (cache->widths, g_steal_pointer (&shape), GUINT_TO_POINTER ((guint) MAX (width, 0) + 1));
+  width = layout_width (cache, shape);
+  g_hash_table_insert (cache->widths, g_strdup (shape), GUINT_TO_POINTER ((guint) width + 1));
   return width;
 }
 

@@ -195,22 +195,25 @@ recording_get_last (AdbscopeChartSource *source,
 {
   AdbscopeRecordingSource *self = ADBSCOPE_RECORDING_SOURCE (source);
   AdbscopeSample s;
+  gint64 now;
 
   /* a live run's newest sample is in memory */
   if (ADBSCOPE_CHART_SOURCE_CLASS (adbscope_recording_source_parent_class)->get_last (source, finite,
                                                                                       time_us, value))
     return TRUE;
   finite = !!finite;
-  /* charts ask on every redraw: read the file again at most once a second,
-   * and only when it changed (never, for a finished run) */
-  if (self->last_read_us[finite] == 0 ||
-      (g_get_monotonic_time () - self->last_read_us[finite] > G_USEC_PER_SEC &&
-       adbscope_recording_reader_get_version (self->reader) != self->last_version[finite]))
+  now = g_get_monotonic_time ();
+  /* charts ask on every redraw: look at the file at most once a second,
+   * and read it again only when it changed (never, for a finished run) */
+  if (self->last_read_us[finite] == 0 || now - self->last_read_us[finite] > G_USEC_PER_SEC)
     {
-      self->last_version[finite] = adbscope_recording_reader_get_version (self->reader);
-      self->has_last[finite] = adbscope_recording_reader_get_last (self->reader, self->path, finite,
-                                                                   &self->last[finite]);
-      self->last_read_us[finite] = g_get_monotonic_time ();
+      gint64 version = adbscope_recording_reader_get_version (self->reader);
+
+      if (self->last_read_us[finite] == 0 || version != self->last_version[finite])
+        self->has_last[finite] = adbscope_recording_reader_get_last (self->reader, self->path, finite,
+                                                                     &self->last[finite]);
+      self->last_version[finite] = version;
+      self->last_read_us[finite] = now;
     }
   if (!self->has_last[finite])
     return FALSE;
