@@ -519,7 +519,9 @@ _adbscope_window_open_recording (AdbscopeWindow  *self,
   adbscope_data_view_set_recording (self->view, path);
   adbscope_data_view_set_opened_path (self->view, path);
   adbscope_data_view_set_details_pending (self->view, TRUE);
+  /* the whole run, and the time menu says so (it kept the last choice) */
   adbscope_data_view_set_visible_seconds (self->view, CLAMP (self->opened_end_us / 1e6, 10, 24 * 3600));
+  gtk_menu_button_set_label (self->time_button, _("Whole run"));
   adbscope_data_view_set_end_time (self->view, self->opened_end_us);
   g_signal_connect (self->view, "notify::visible-seconds", G_CALLBACK (on_visible_seconds), self);
 

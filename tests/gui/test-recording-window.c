@@ -59,6 +59,8 @@ test_open (void)
   open_s = (g_get_monotonic_time () - t0) / 1e6;
   g_test_message ("opened an hour at 1 s in %.3f s", open_s);
   g_assert_cmpfloat (open_s, <, 1.0);
+  /* the whole run is shown, and the time menu says so */
+  g_assert_cmpstr (gtk_menu_button_get_label (window->time_button), ==, "Whole run");
   /* the frame times and threads come from a thread: until then the pages
    * that show them wait, with no numbers from empty lists */
   view = _adbscope_window_get_view (window);
