@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "adbscope-frames-summary.h"
 
@@ -56,3 +57,49 @@ adbscope_frames_zero_reason_describe (AdbscopeFramesZeroReason reason,
     }
 }
 
+
+void
+adbscope_frames_summary_init (AdbscopeFramesSummary *f)
+{
+  memset (f, 0, sizeof *f);
+  f->layers = g_ptr_array_new_with_free_func (g_free);
+  f->frame_times = g_array_new (FALSE, FALSE, sizeof (double));
+  f->counted_to_ns = -1;
+}
+
+void
+adbscope_frames_summary_clear (AdbscopeFramesSummary *f)
+{
+  g_clear_pointer (&f->zero_detail, g_free);
+  g_clear_pointer (&f->layer, g_free);
+  g_clear_pointer (&f->layers, g_ptr_array_unref);
+  g_clear_pointer (&f->frame_times, g_array_unref);
+}
+
+/* @to is cleared first; strings and arrays are copied. */
+void
+adbscope_frames_summary_copy (AdbscopeFramesSummary       *to,
+                              const AdbscopeFramesSummary *from)
+{
+  adbscope_frames_summary_clear (to);
+  *to = *from;
+  to->zero_detail = g_strdup (from->zero_detail);
+  to->layer = g_strdup (from->layer);
+  to->layers = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; from->layers != NULL && i < from->layers->len; i++)
+    g_ptr_array_add (to->layers, g_strdup (g_ptr_array_index (from->layers, i)));
+  to->frame_times = from->frame_times ? g_array_copy (from->frame_times)
+                                      : g_array_new (FALSE, FALSE, sizeof (double));
+}
+
+/* The report's frames.source and frames.total_source: where the FPS
+ * samples came from, "gfxinfo+surfaceflinger" when from both. */
+const char *
+adbscope_frames_summary_source_key (const AdbscopeFramesSummary *f)
+{
+  gint64 n_gfx = f ? f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO] : 0;
+  gint64 n_sf = f ? f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] : 0;
+
+  return n_gfx > 0 && n_sf > 0 ? "gfxinfo+surfaceflinger"
+         : n_sf > 0 ? "surfaceflinger" : n_gfx > 0 ? "gfxinfo" : NULL;
+}

@@ -47,7 +47,7 @@ typedef struct
 {
   OpKind  kind;
   gint64  t;
-  gint64  i[ADBSCOPE_JANK_N_CAUSES + 4];
+  gint64  i[ADBSCOPE_JANK_N_CAUSES + 9];
   gboolean has[ADBSCOPE_JANK_N_CAUSES];
   double  v;
   double  v2;
@@ -56,6 +56,7 @@ typedef struct
   char   *text3;
   char   *text4;
   GBytes *blob;
+  GBytes *blob2;
 } Op;
 
 typedef struct
@@ -116,7 +117,11 @@ static const char schema_sql[] =
   "CREATE TABLE frames (t_us INTEGER NOT NULL, fps REAL, new_frames INTEGER, new_janky INTEGER,"
   "  over_deadline INTEGER, missed_vsync INTEGER, high_input_latency INTEGER,"
   "  slow_ui_thread INTEGER, slow_bitmap_uploads INTEGER, slow_issue_draw_commands INTEGER,"
-  "  frame_deadline_missed INTEGER, frame_ms BLOB);"
+  "  frame_deadline_missed INTEGER, frame_ms BLOB,"
+  /* version 2: where the interval's FPS came from, and SurfaceFlinger's
+   * count of it (the app's layer that drew most) */
+  "  source TEXT, sf_layer TEXT, sf_fps REAL, sf_frames INTEGER, sf_lost_estimate INTEGER,"
+  "  sf_janky INTEGER, sf_jank INTEGER, sf_big_jank INTEGER, sf_lost INTEGER, sf_frame_ms BLOB);"
   "CREATE TABLE thread (tid INTEGER NOT NULL, name TEXT NOT NULL, first_us INTEGER NOT NULL, last_us INTEGER);"
   "CREATE TABLE thread_sample (t_us INTEGER NOT NULL, tid INTEGER NOT NULL, pct REAL NOT NULL);"
   "CREATE TABLE system (t_us INTEGER NOT NULL, processes TEXT, doze_deep TEXT, doze_light TEXT,"
@@ -138,7 +143,8 @@ static const char * const op_sql[N_OPS] = {
   [OP_MARKER] = "INSERT INTO marker (t_us, label) VALUES (?1, ?2)",
   [OP_GAP_START] = "INSERT INTO gap (start_us, end_us) VALUES (?1, NULL)",
   [OP_GAP_END] = "UPDATE gap SET end_us = ?2 WHERE start_us = ?1 AND end_us IS NULL",
-  [OP_FRAMES] = "INSERT INTO frames VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+  [OP_FRAMES] = "INSERT INTO frames VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+                " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
   [OP_THREAD_NEW] = "INSERT INTO thread (tid, name, first_us, last_us) VALUES (?2, ?3, ?1, NULL)",
   [OP_THREAD_END] = "UPDATE thread SET last_us = ?1 WHERE tid = ?2 AND last_us IS NULL",
   [OP_THREAD_SAMPLE] = "INSERT INTO thread_sample (t_us, tid, pct) VALUES (?1, ?2, ?3)",
@@ -157,6 +163,7 @@ op_clear (Op *op)
   g_free (op->text3);
   g_free (op->text4);
   g_clear_pointer (&op->blob, g_bytes_unref);
+  g_clear_pointer (&op->blob2, g_bytes_unref);
 }
 
 static GArray *
@@ -224,6 +231,17 @@ bind_count_or_null (sqlite3_stmt *stmt,
 {
   if (v >= 0)
     sqlite3_bind_int64 (stmt, index_, v);
+  else
+    sqlite3_bind_null (stmt, index_);
+}
+
+static void
+bind_blob_or_null (sqlite3_stmt *stmt,
+                   int           index_,
+                   GBytes       *blob)
+{
+  if (blob != NULL)
+    sqlite3_bind_blob (stmt, index_, g_bytes_get_data (blob, NULL), (int) g_bytes_get_size (blob), SQLITE_STATIC);
   else
     sqlite3_bind_null (stmt, index_);
 }
@@ -377,11 +395,14 @@ write_op (AdbscopeRecording *self,
         sqlite3_bind_int64 (st, 3 + k, op->i[k]);
       for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
         bind_count_or_null (st, 6 + c, op->has[c] ? op->i[3 + c] : -1);
-      if (op->blob != NULL)
-        sqlite3_bind_blob (st, 12, g_bytes_get_data (op->blob, NULL),
-                           (int) g_bytes_get_size (op->blob), SQLITE_STATIC);
-      else
-        sqlite3_bind_null (st, 12);
+      bind_blob_or_null (st, 12, op->blob);
+      bind_text_or_null (st, 13, op->text);
+      bind_text_or_null (st, 14, op->text2);
+      bind_double_or_null (st, 15, op->v2);
+      /* SurfaceFlinger's counts only where its layer gave a rate */
+      for (guint k = 0; k < 6; k++)
+        bind_count_or_null (st, 16 + k, op->text2 != NULL ? op->i[9 + k] : -1);
+      bind_blob_or_null (st, 22, op->blob2);
       break;
     case OP_THREAD_NEW:
       sqlite3_bind_int64 (st, 1, op->t);
@@ -812,6 +833,26 @@ adbscope_recording_add_frames (AdbscopeRecording          *self,
         ms[i] = g_array_index (s->frames, AdbscopeGfxinfoFrame, i).duration_ns / 1e6f;
       _adbscope_recording_floats_to_le (ms, s->frames->len);
       op->blob = g_bytes_new_take (ms, s->frames->len * sizeof (float));
+    }
+  op->text = isfinite (s->fps) ? g_strdup (adbscope_frames_source_to_key (s->source)) : NULL;
+  /* What the session's SurfaceFlinger summary counts (take_surfaceflinger) */
+  if (s->sf_layer == NULL || !isfinite (s->sf_fps))
+    return;
+  op->text2 = g_strdup (s->sf_layer);
+  op->v2 = s->sf_fps;
+  op->i[9] = s->sf.new_frames;
+  op->i[10] = s->sf.lost_estimate;
+  op->i[11] = s->sf.janky;
+  op->i[12] = s->sf.jank;
+  op->i[13] = s->sf.big_jank;
+  op->i[14] = s->sf.lost ? 1 : 0;
+  if (s->sf.frame_times_ms != NULL && s->sf.frame_times_ms->len > 0)
+    {
+      guint n = s->sf.frame_times_ms->len;
+      float *ms = g_memdup2 (s->sf.frame_times_ms->data, n * sizeof (float));
+
+      _adbscope_recording_floats_to_le (ms, n);
+      op->blob2 = g_bytes_new_take (ms, n * sizeof (float));
     }
 }
 

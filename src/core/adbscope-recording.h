@@ -18,8 +18,11 @@
 
 G_BEGIN_DECLS
 
-#define ADBSCOPE_RECORDING_SCHEMA   "adbscope-recording/1"
-#define ADBSCOPE_RECORDING_VERSION  1
+#define ADBSCOPE_RECORDING_SCHEMA   "adbscope-recording/2"
+#define ADBSCOPE_RECORDING_VERSION  2
+/* Version 1 files open too: their frames rows do not say which source
+ * each interval's FPS came from (docs/recording.md). */
+#define ADBSCOPE_RECORDING_SCHEMA_1 "adbscope-recording/1"
 #define ADBSCOPE_RECORDING_SUFFIX   ".adbscope"
 /* Level-of-detail bucket widths: level L holds min/max of 10^(L+1) s. */
 #define ADBSCOPE_RECORDING_LOD_LEVELS 3

@@ -209,24 +209,19 @@ compare_double (gconstpointer a,
 
 /* frames.source, frames.zero_reason and frames.surfaceflinger */
 static void
-add_frame_sources (JsonObject      *frames,
-                   AdbscopeSession *session)
+add_frame_sources (JsonObject                  *frames,
+                   const AdbscopeFramesSummary *f)
 {
-  const AdbscopeFramesSummary *f = session ? adbscope_session_get_frames_summary (session) : NULL;
   JsonObject *samples = json_object_new ();
   JsonObject *sf = json_object_new ();
   JsonObject *ft = json_object_new ();
   JsonArray *layers = json_array_new ();
   g_autoptr(GArray) times = NULL;
   g_autofree char *message = NULL;
-  gint64 n_gfx = f ? f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO] : 0;
-  gint64 n_sf = f ? f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] : 0;
 
-  set_string (frames, "source",
-                      n_gfx > 0 && n_sf > 0 ? "gfxinfo+surfaceflinger"
-                      : n_sf > 0 ? "surfaceflinger" : n_gfx > 0 ? "gfxinfo" : NULL);
-  json_object_set_int_member (samples, "gfxinfo", n_gfx);
-  json_object_set_int_member (samples, "surfaceflinger", n_sf);
+  set_string (frames, "source", adbscope_frames_summary_source_key (f));
+  json_object_set_int_member (samples, "gfxinfo", f ? f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO] : 0);
+  json_object_set_int_member (samples, "surfaceflinger", f ? f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] : 0);
   json_object_set_object_member (frames, "source_samples", samples);
 
   if (f != NULL && f->zero_reason != ADBSCOPE_FRAMES_ZERO_NONE)
@@ -263,6 +258,32 @@ add_frame_sources (JsonObject      *frames,
   json_object_set_object_member (frames, "surfaceflinger", sf);
 }
 
+static gboolean
+any_finite (const GArray *series)
+{
+  for (guint i = 0; series != NULL && i < series->len; i++)
+    if (isfinite (g_array_index (series, AdbscopeSample, i).value))
+      return TRUE;
+  return FALSE;
+}
+
+/* gfxinfo's jank causes; all null unless @measured */
+static JsonObject *
+causes_object (const AdbscopeFrameTotals *t,
+               gboolean                   measured)
+{
+  JsonObject *causes = json_object_new ();
+
+  for (guint i = 0; i < ADBSCOPE_JANK_N_CAUSES; i++)
+    if (t->has_cause[i] && measured)
+      json_object_set_int_member (causes, adbscope_jank_cause_to_key (i), t->causes[i]);
+    else
+      json_object_set_null_member (causes, adbscope_jank_cause_to_key (i));
+  return causes;
+}
+
+/* frames.total, janky, janky_pct: each interval's frames from the source
+ * its FPS came from (total_source); frames.gfxinfo: HWUI's own counters. */
 static void
 add_frames (JsonObject        *root,
             const AdbscopeRun *run)
@@ -272,28 +293,30 @@ add_frames (JsonObject        *root,
   const double *ms = run ? (const double *) (gpointer) run->frame_times->data : NULL;
   guint n = run ? run->frame_times->len : 0;
   JsonObject *frames = section (root, "frames");
-  JsonObject *causes = json_object_new ();
+  JsonObject *gfx = json_object_new ();
   JsonObject *ft = json_object_new ();
-  AdbscopeSeriesStats fps = { 0 };
   /* Frames were measured when at least one interval had a rate: an app
    * that never drew (or never ran) has null totals, not 0. */
-  gboolean measured = FALSE;
+  gboolean measured = run != NULL && any_finite (run->series[ADBSCOPE_SERIES_FPS]);
+  gboolean known = measured && !t->unattributed;
+  gboolean gfx_measured = run != NULL && any_finite (run->series[ADBSCOPE_SERIES_FPS_GFXINFO]);
+  const char *source = known ? adbscope_frames_summary_source_key (&run->fsum) : NULL;
 
-  for (guint i = 0; run != NULL && i < run->series[ADBSCOPE_SERIES_FPS]->len && !measured; i++)
-    measured = isfinite (g_array_index (run->series[ADBSCOPE_SERIES_FPS], AdbscopeSample, i).value);
-  (void) fps;
-
-  set_int (frames, "total", measured ? t->frames : -1);
-  set_int (frames, "janky", measured ? t->janky : -1);
-  set_number (frames, "janky_pct", measured && t->frames > 0 ? 100.0 * t->janky / t->frames : NAN);
+  set_int (frames, "total", known ? t->frames : -1);
+  set_int (frames, "janky", known ? t->janky : -1);
+  set_number (frames, "janky_pct", known && t->frames > 0 ? 100.0 * t->janky / t->frames : NAN);
+  set_string (frames, "total_source", source);
   set_number (frames, "over_deadline_pct", n > 0 ? 100.0 * t->over_deadline / n : NAN);
   set_number (frames, "refresh_hz", run ? run->refresh_hz : NAN);
-  for (guint i = 0; i < ADBSCOPE_JANK_N_CAUSES; i++)
-    if (t->has_cause[i] && measured)
-      json_object_set_int_member (causes, adbscope_jank_cause_to_key (i), t->causes[i]);
-    else
-      json_object_set_null_member (causes, adbscope_jank_cause_to_key (i));
-  json_object_set_object_member (frames, "causes", causes);
+  /* The causes are HWUI's: they describe the totals only when every
+   * counted frame was HWUI's. */
+  json_object_set_object_member (frames, "causes", causes_object (t, g_strcmp0 (source, "gfxinfo") == 0));
+
+  set_int (gfx, "total", gfx_measured ? t->gfx_frames : -1);
+  set_int (gfx, "janky", gfx_measured ? t->gfx_janky : -1);
+  set_number (gfx, "janky_pct", gfx_measured && t->gfx_frames > 0 ? 100.0 * t->gfx_janky / t->gfx_frames : NAN);
+  json_object_set_object_member (gfx, "causes", causes_object (t, gfx_measured));
+  json_object_set_object_member (frames, "gfxinfo", gfx);
 
   /* The run keeps the frame times sorted, as the session does. */
   fill_frame_times (ft, ms, n);
@@ -410,7 +433,7 @@ adbscope_report_session_extras (AdbscopeSession *session)
   g_autoptr(JsonObject) root = json_object_new ();
 
   json_object_set_array_member (o, "processes", processes_array (session));
-  add_frame_sources (frames, session);
+  add_frame_sources (frames, session ? adbscope_session_get_frames_summary (session) : NULL);
   json_object_set_object_member (o, "frames", frames);
   add_gpu (root, session);
   json_object_set_object_member (o, "gpu", json_object_ref (json_object_get_object_member (root, "gpu")));
@@ -742,16 +765,16 @@ build (const AdbscopeRun *run,
                                  run && run->network_agent ? copy_object (run->network_agent)
                                  : adbscope_report_network_agent (NULL));
   add_frames (root, run);
-  if (run != NULL && run->session == NULL && run->session_extras != NULL)
-    {
-      merge_members (section (root, "frames"), json_object_get_object_member (run->session_extras, "frames"));
-      merge_members (section (root, "gpu"), json_object_get_object_member (run->session_extras, "gpu"));
-    }
+  /* A version 1 recording's frames rows do not hold the sources: the
+   * whole run's, from its meta. */
+  if (run != NULL && run->fsum_whole_run && json_object_has_member (run->session_extras, "frames"))
+    merge_members (section (root, "frames"), json_object_get_object_member (run->session_extras, "frames"));
   else
-    {
-      add_frame_sources (section (root, "frames"), run ? run->session : NULL);
-      add_gpu (root, run ? run->session : NULL);
-    }
+    add_frame_sources (section (root, "frames"), run ? &run->fsum : NULL);
+  if (run != NULL && run->session == NULL && run->session_extras != NULL)
+    merge_members (section (root, "gpu"), json_object_get_object_member (run->session_extras, "gpu"));
+  else
+    add_gpu (root, run ? run->session : NULL);
   json_object_set_object_member (root, "system", system_object (run));
   json_object_set_array_member (root, "markers", markers_array (run));
   json_object_set_object_member (root, "screenshots", screenshots_object (run));
@@ -818,7 +841,7 @@ adbscope_report_build (AdbscopeSession *session,
 static const char * const string_keys[] = {
   "serial", "model", "manufacturer", "device", "release", "abi", "start", "package",
   "doze_deep", "doze_light", "standby_bucket", "reason", "label", "name", "recording",
-  "agent_version", "platform", "file", NULL
+  "agent_version", "platform", "file", "total_source", "source", "layer", NULL
 };
 
 static void

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "adbscope-error.h"
+#include "adbscope-frames-summary.h"
 #include "adbscope-recording.h"
 #include "adbscope-recording-private.h"
 #include "adbscope-report.h"
@@ -63,6 +64,7 @@ run_new (void)
   run->refresh_hz = NAN;
   run->system = g_new0 (AdbscopeSystemState, 1);
   run->system->jobs = run->system->jobs_running = -1;
+  adbscope_frames_summary_init (&run->fsum);
   run->system->alarms_pending = run->system->alarm_wakeups = -1;
   return run;
 }
@@ -85,6 +87,7 @@ adbscope_run_free (AdbscopeRun *run)
   g_array_unref (run->threads);
   g_ptr_array_unref (run->screenshots);
   adbscope_system_state_free (run->system);
+  adbscope_frames_summary_clear (&run->fsum);
   g_clear_pointer (&run->device, json_object_unref);
   g_clear_pointer (&run->sources, json_object_unref);
   g_clear_pointer (&run->network_agent, json_object_unref);
@@ -220,6 +223,7 @@ adbscope_run_new_from_session (AdbscopeSession *session)
       }
   }
   run->totals = *adbscope_session_get_frame_totals (session);
+  adbscope_frames_summary_copy (&run->fsum, adbscope_session_get_frames_summary (session));
 
   threads = adbscope_session_get_threads (session);
   for (guint i = 0; i < g_list_model_get_n_items (threads); i++)
@@ -382,7 +386,8 @@ read_meta (sqlite3     *db,
                    _("%s is not an Adbscope recording"), path);
       return NULL;
     }
-  if (version > ADBSCOPE_RECORDING_VERSION || !g_str_equal (schema, ADBSCOPE_RECORDING_SCHEMA))
+  if (version > ADBSCOPE_RECORDING_VERSION ||
+      (!g_str_equal (schema, ADBSCOPE_RECORDING_SCHEMA) && !g_str_equal (schema, ADBSCOPE_RECORDING_SCHEMA_1)))
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
                    _("%s was written by a newer Adbscope (%s); update Adbscope to read it"), path, schema);
@@ -611,29 +616,176 @@ adbscope_run_read_screenshot (const char  *path,
   return png;
 }
 
+/* A little-endian float32 blob, appended to @to as doubles. */
+static void
+append_blob_ms (GArray       *to,
+                sqlite3_stmt *st,
+                int           col)
+{
+  int bytes = sqlite3_column_bytes (st, col);
+  const void *blob = sqlite3_column_blob (st, col);
+  guint old = to->len, n = bytes / 4;
+  g_autofree float *ms = NULL;
+
+  if (blob == NULL || bytes < 4)
+    return;
+  ms = g_memdup2 (blob, n * 4);
+  _adbscope_recording_floats_to_le (ms, n);
+  g_array_set_size (to, old + n);
+  for (guint i = 0; i < n; i++)
+    g_array_index (to, double, old + i) = ms[i];
+}
+
+static AdbscopeFramesSource
+source_from_key (const char *key)
+{
+  for (AdbscopeFramesSource i = ADBSCOPE_FRAMES_SOURCE_GFXINFO; i <= ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER; i++)
+    if (g_strcmp0 (key, adbscope_frames_source_to_key (i)) == 0)
+      return i;
+  return ADBSCOPE_FRAMES_SOURCE_NONE;
+}
+
+static JsonObject *
+extras_frames (const AdbscopeRun *run)
+{
+  JsonNode *n = run->session_extras ? json_object_get_member (run->session_extras, "frames") : NULL;
+
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+static JsonObject *
+object_member (JsonObject *o,
+               const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+static gint64
+int_member (JsonObject *o,
+            const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+
+  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) != G_TYPE_STRING
+    ? json_node_get_int (n) : 0;
+}
+
+static const char *member_string (JsonObject *o, const char *key);
+static double member_number (JsonObject *o, const char *key);
+
+/* What the meta's session_extras say of the frames' sources (the whole
+ * run, as `record` ended it): the layers, the refresh period and the
+ * latest zero reason for every version; for a version 1 file also the
+ * counts its rows do not hold. */
+static void
+fsum_from_extras (AdbscopeRun *run)
+{
+  AdbscopeFramesSummary *f = &run->fsum;
+  JsonObject *fr = extras_frames (run);
+  JsonObject *sf = object_member (fr, "surfaceflinger");
+  JsonObject *zr = object_member (fr, "zero_reason");
+  JsonNode *layers = sf ? json_object_get_member (sf, "layers") : NULL;
+  double period = member_number (sf, "refresh_period_ms");
+
+  if (fr == NULL)
+    return;
+  for (guint i = 0; layers && JSON_NODE_HOLDS_ARRAY (layers) && i < json_array_get_length (json_node_get_array (layers)); i++)
+    {
+      const char *name = json_array_get_string_element (json_node_get_array (layers), i);
+
+      if (name != NULL && !g_ptr_array_find_with_equal_func (f->layers, name, g_str_equal, NULL))
+        g_ptr_array_add (f->layers, g_strdup (name));
+    }
+  if (isfinite (period) && period > 0)
+    f->refresh_period_ns = (gint64) llround (period * 1e6);
+  for (AdbscopeFramesZeroReason r = ADBSCOPE_FRAMES_ZERO_NOT_RUNNING; zr && r <= ADBSCOPE_FRAMES_ZERO_UNREADABLE; r++)
+    if (g_strcmp0 (member_string (zr, "code"), adbscope_frames_zero_reason_to_key (r)) == 0)
+      f->zero_reason = r;
+  if (run->version >= 2)
+    return;
+
+  {
+    JsonObject *samples = object_member (fr, "source_samples");
+
+    f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO] = int_member (samples, "gfxinfo");
+    f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] = int_member (samples, "surfaceflinger");
+    f->source = source_from_key (member_string (fr, "source"));
+    if (f->source == ADBSCOPE_FRAMES_SOURCE_NONE && f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] > 0)
+      f->source = ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER;
+    f->layer = g_strdup (member_string (sf, "layer"));
+    f->frames = int_member (sf, "frames");
+    f->janky = int_member (sf, "janky");
+    f->jank = int_member (sf, "jank");
+    f->big_jank = int_member (sf, "big_jank");
+    f->lost_intervals = (guint) int_member (sf, "lost_intervals");
+    f->lost_estimate = int_member (sf, "lost_frames_estimate");
+    run->fsum_whole_run = TRUE;
+  }
+}
+
+/* A version 1 file counted gfxinfo's frames only.  They are the frames
+ * of the run's source when no FPS came from SurfaceFlinger; for a run
+ * measured with SurfaceFlinger alone, the whole run's are its summary's.
+ * Any other mix (or a window of one, or a file without the summary)
+ * cannot be attributed: the totals stay unknown, never a guess. */
+static void
+attribute_version_1 (AdbscopeRun *run)
+{
+  AdbscopeFrameTotals *t = &run->totals;
+  const AdbscopeFramesSummary *f = &run->fsum;
+  gint64 n_gfx = f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO];
+  gint64 n_sf = f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER];
+
+  t->unattributed = FALSE;
+  if (extras_frames (run) != NULL && n_sf == 0)
+    {
+      t->frames = t->gfx_frames;
+      t->janky = t->gfx_janky;
+    }
+  else if (extras_frames (run) != NULL && n_gfx == 0 && !run->windowed)
+    {
+      t->frames = f->frames;
+      t->janky = f->janky;
+    }
+  else
+    t->unattributed = TRUE;
+}
+
+/* Every frames row with a rate in the window: the totals, SurfaceFlinger's
+ * summary, and with @times every frame time (gfxinfo's and SurfaceFlinger's,
+ * sorted). */
 static gboolean
 load_frames (AdbscopeRun *run,
-             sqlite3     *db)
+             sqlite3     *db,
+             gboolean     times)
 {
-  sqlite3_stmt *st = prepare (db, "SELECT new_frames, new_janky, over_deadline, missed_vsync, high_input_latency,"
-                              " slow_ui_thread, slow_bitmap_uploads, slow_issue_draw_commands,"
-                              " frame_deadline_missed, frame_ms FROM frames"
-                              " WHERE t_us BETWEEN ?1 AND ?2 AND fps IS NOT NULL ORDER BY rowid",
-                              run->from_us, run->to_us);
+  g_autofree char *sql = g_strdup_printf (
+      "SELECT new_frames, new_janky, over_deadline, missed_vsync, high_input_latency,"
+      " slow_ui_thread, slow_bitmap_uploads, slow_issue_draw_commands, frame_deadline_missed, %s, %s"
+      " FROM frames WHERE t_us BETWEEN ?1 AND ?2 AND fps IS NOT NULL ORDER BY rowid",
+      times ? "frame_ms" : "NULL",
+      run->version < 2 ? "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+      : times ? "source, sf_layer, sf_fps, sf_frames, sf_lost_estimate, sf_janky, sf_jank, sf_big_jank, sf_lost, sf_frame_ms"
+      : "source, sf_layer, sf_fps, sf_frames, sf_lost_estimate, sf_janky, sf_jank, sf_big_jank, sf_lost, NULL");
+  sqlite3_stmt *st = prepare (db, sql, run->from_us, run->to_us);
+  AdbscopeFrameTotals *t = &run->totals;
+  AdbscopeFramesSummary *f = &run->fsum;
   int rc;
 
   if (st == NULL)
     return FALSE;
+  memset (t, 0, sizeof *t);
+  g_array_set_size (run->frame_times, 0);
+  g_array_set_size (f->frame_times, 0);
   while ((rc = sqlite3_step (st)) == SQLITE_ROW)
     {
-      int bytes = sqlite3_column_bytes (st, 9);
-      const void *blob = sqlite3_column_blob (st, 9);
-      guint old = run->frame_times->len;
+      AdbscopeFramesSource source = source_from_key ((const char *) sqlite3_column_text (st, 10));
+      gint64 sf_frames = sqlite3_column_int64 (st, 13) + sqlite3_column_int64 (st, 14);
 
-      AdbscopeFrameTotals *t = &run->totals;
-
-      t->frames += sqlite3_column_int64 (st, 0);
-      t->janky += sqlite3_column_int64 (st, 1);
+      t->gfx_frames += sqlite3_column_int64 (st, 0);
+      t->gfx_janky += sqlite3_column_int64 (st, 1);
       t->over_deadline += sqlite3_column_int64 (st, 2);
       for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
         if (sqlite3_column_type (st, 3 + c) != SQLITE_NULL)
@@ -641,57 +793,47 @@ load_frames (AdbscopeRun *run,
             t->has_cause[c] = TRUE;
             t->causes[c] += sqlite3_column_int64 (st, 3 + c);
           }
-      if (blob != NULL && bytes >= 4)
-        {
-          guint n = bytes / 4;
-          g_autofree float *ms = g_memdup2 (blob, n * 4);
+      append_blob_ms (run->frame_times, st, 9);
 
-          _adbscope_recording_floats_to_le (ms, n);
-          g_array_set_size (run->frame_times, old + n);
-          for (guint i = 0; i < n; i++)
-            g_array_index (run->frame_times, double, old + i) = ms[i];
+      if (run->version < 2)
+        continue;
+      /* the interval's frames, from the source its FPS came from */
+      f->samples[source]++;
+      f->source = source;
+      if (source == ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER)
+        {
+          t->frames += sf_frames;
+          t->janky += sqlite3_column_int64 (st, 15);
         }
+      else
+        {
+          t->frames += sqlite3_column_int64 (st, 0);
+          t->janky += sqlite3_column_int64 (st, 1);
+        }
+      /* SurfaceFlinger's own summary: every interval its layer gave a rate */
+      if (sqlite3_column_type (st, 11) == SQLITE_NULL || sqlite3_column_type (st, 12) == SQLITE_NULL)
+        continue;
+      if (sqlite3_column_int64 (st, 13) > 0)
+        {
+          g_free (f->layer);
+          f->layer = column_text (st, 11);
+        }
+      if (!g_ptr_array_find_with_equal_func (f->layers, sqlite3_column_text (st, 11), g_str_equal, NULL))
+        g_ptr_array_add (f->layers, column_text (st, 11));
+      f->frames += sf_frames;
+      f->janky += sqlite3_column_int64 (st, 15);
+      f->jank += sqlite3_column_int64 (st, 16);
+      f->big_jank += sqlite3_column_int64 (st, 17);
+      f->lost_intervals += sqlite3_column_int64 (st, 18) != 0;
+      f->lost_estimate += sqlite3_column_int64 (st, 14);
+      append_blob_ms (f->frame_times, st, 19);
     }
   sqlite3_finalize (st);
   g_array_sort (run->frame_times, adbscope_compare_double);
+  g_array_sort (f->frame_times, adbscope_compare_double);
+  if (run->version < 2)
+    attribute_version_1 (run);
   return rc == SQLITE_DONE;
-}
-
-/* The totals load_frames () adds up, added up by SQLite without reading
- * the frame times. */
-static gboolean
-load_frame_totals (AdbscopeRun *run,
-                   sqlite3     *db)
-{
-  sqlite3_stmt *st = prepare (db, "SELECT total (new_frames), total (new_janky), total (over_deadline),"
-                              " total (missed_vsync), count (missed_vsync), total (high_input_latency),"
-                              " count (high_input_latency), total (slow_ui_thread), count (slow_ui_thread),"
-                              " total (slow_bitmap_uploads), count (slow_bitmap_uploads),"
-                              " total (slow_issue_draw_commands), count (slow_issue_draw_commands),"
-                              " total (frame_deadline_missed), count (frame_deadline_missed) FROM frames"
-                              " WHERE t_us BETWEEN ?1 AND ?2 AND fps IS NOT NULL",
-                              run->from_us, run->to_us);
-  AdbscopeFrameTotals *t = &run->totals;
-  int rc;
-
-  G_STATIC_ASSERT (ADBSCOPE_JANK_N_CAUSES == 6);
-  if (st == NULL)
-    return FALSE;
-  rc = sqlite3_step (st);
-  if (rc == SQLITE_ROW)
-    {
-      memset (t, 0, sizeof *t);
-      t->frames = sqlite3_column_int64 (st, 0);
-      t->janky = sqlite3_column_int64 (st, 1);
-      t->over_deadline = sqlite3_column_int64 (st, 2);
-      for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
-        {
-          t->causes[c] = sqlite3_column_int64 (st, 3 + 2 * c);
-          t->has_cause[c] = sqlite3_column_int64 (st, 4 + 2 * c) > 0;
-        }
-    }
-  sqlite3_finalize (st);
-  return rc == SQLITE_ROW;
 }
 
 static gboolean
@@ -839,11 +981,13 @@ load (const char  *path,
   run->device_loss = parse_object (g_hash_table_lookup (meta, "device_loss"));
   run->session_extras = parse_object (g_hash_table_lookup (meta, "session_extras"));
   run->refresh_hz = refresh_from_device (run->device);
+  run->version = g_str_equal (g_hash_table_lookup (meta, "schema"), ADBSCOPE_RECORDING_SCHEMA_1) ? 1 : 2;
   run->windowed = from_us > G_MININT64 || to_us < G_MAXINT64;
   run->from_us = MAX (from_us, 0);
   run->to_us = MIN (to_us, run->end_us);
   if (run->to_us < run->from_us)
     run->to_us = run->from_us;
+  fsum_from_extras (run);
 
   run->partial = part != LOAD_ALL;
   switch (part)
@@ -853,16 +997,16 @@ load (const char  *path,
         g_autoptr(GHashTable) by_id = g_hash_table_new (NULL, NULL);
 
         ok = map_series (run, db, by_id) && load_ticks (run, db) && load_events (run, db) &&
-             load_frame_totals (run, db) && load_system (run, db) && load_screenshots (run, db, meta);
+             load_frames (run, db, FALSE) && load_system (run, db) && load_screenshots (run, db, meta);
       }
       break;
     case LOAD_DETAILS:
-      ok = load_frames (run, db) && load_threads (run, db);
+      ok = load_frames (run, db, TRUE) && load_threads (run, db);
       break;
     case LOAD_ALL:
     default:
       ok = load_series (run, db) && load_ticks (run, db) && load_events (run, db) &&
-           load_frames (run, db) && load_threads (run, db) && load_system (run, db) &&
+           load_frames (run, db, TRUE) && load_threads (run, db) && load_system (run, db) &&
            load_screenshots (run, db, meta);
       break;
     }

@@ -512,14 +512,30 @@ on_frames_sample (AdbscopeFramesCollector    *frames,
     adbscope_recording_add_frames (self->recording, s);
 
   take_surfaceflinger (self, s);
+  /* The interval's frames from the source its FPS came from. */
+  if (isfinite (s->fps))
+    {
+      AdbscopeFrameTotals *ft = &self->frame_totals;
+
+      if (s->source == ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER)
+        {
+          ft->frames += s->sf.new_frames + s->sf.lost_estimate;
+          ft->janky += s->sf.janky;
+        }
+      else
+        {
+          ft->frames += s->new_frames;
+          ft->janky += s->new_janky;
+        }
+    }
   if (isfinite (s->hwui_fps))
     {
       AdbscopeFrameTotals *ft = &self->frame_totals;
       guint n = s->frames != NULL ? MIN (s->frames->len, MAX_FRAME_TIMES - self->frame_times->len) : 0;
       g_autofree double *ms = g_new (double, MAX (n, 1));
 
-      ft->frames += s->new_frames;
-      ft->janky += s->new_janky;
+      ft->gfx_frames += s->new_frames;
+      ft->gfx_janky += s->new_janky;
       ft->over_deadline += s->frames_over_deadline;
       for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
         if (s->has_cause[c])
@@ -1310,11 +1326,8 @@ adbscope_session_finalize (GObject *object)
   g_array_unref (self->losses);
   g_array_unref (self->spans);
   g_array_unref (self->frame_times);
-  g_array_unref (self->fsum.frame_times);
+  adbscope_frames_summary_clear (&self->fsum);
   g_ptr_array_unref (self->app_procs);
-  g_ptr_array_unref (self->fsum.layers);
-  g_free (self->fsum.layer);
-  g_free (self->fsum.zero_detail);
   g_array_unref (self->dts);
   g_array_unref (self->pids);
   g_clear_pointer (&self->probe, adbscope_probe_result_free);
@@ -1429,10 +1442,8 @@ adbscope_session_init (AdbscopeSession *self)
   self->spans = g_array_new (FALSE, FALSE, sizeof (AdbscopeProcessSpan));
   g_array_set_clear_func (self->losses, (GDestroyNotify) device_loss_clear);
   self->frame_times = g_array_new (FALSE, FALSE, sizeof (double));
-  self->fsum.frame_times = g_array_new (FALSE, FALSE, sizeof (double));
-  self->fsum.counted_to_ns = -1;
+  adbscope_frames_summary_init (&self->fsum);
   self->app_procs = adbscope_app_processes_new ();
-  self->fsum.layers = g_ptr_array_new_with_free_func (g_free);
   self->dts = g_array_new (FALSE, FALSE, sizeof (double));
   self->pids = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->core_freqs = g_array_new (FALSE, FALSE, sizeof (double));
@@ -1573,6 +1584,7 @@ adbscope_session_new_from_run (const AdbscopeRun *run)
   g_array_append_vals (self->frame_times, run->frame_times->data, run->frame_times->len);
   g_array_append_vals (self->pids, run->pids->data, run->pids->len);
   self->frame_totals = run->totals;
+  adbscope_frames_summary_copy (&self->fsum, &run->fsum);
   for (guint i = 0; i < run->screenshots->len; i++)
     g_ptr_array_add (self->screenshots, adbscope_screenshot_copy (g_ptr_array_index (run->screenshots, i)));
   self->shots_enabled = isfinite (run->screenshot_interval_s);
@@ -1622,6 +1634,9 @@ adbscope_session_add_run_details (AdbscopeSession   *self,
   g_array_set_size (self->frame_times, 0);
   g_array_append_vals (self->frame_times, run->frame_times->data, run->frame_times->len);
   self->frame_totals = run->totals;
+  /* SurfaceFlinger's frame times came with the details */
+  g_array_set_size (self->fsum.frame_times, 0);
+  g_array_append_vals (self->fsum.frame_times, run->fsum.frame_times->data, run->fsum.frame_times->len);
   apply_run_threads (self, run);
   g_signal_emit (self, signals[SIGNAL_UPDATED], 0);
 }

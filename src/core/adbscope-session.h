@@ -8,6 +8,7 @@
 #include "adbscope-network.h"
 #include "adbscope-screenshot.h"
 #include "adbscope-types.h"
+#include "adbscope-frames-summary.h"
 
 G_BEGIN_DECLS
 
@@ -77,27 +78,6 @@ typedef struct
   gint64 end_us;     /* 0 while the gap lasts */
 } AdbscopeGap;
 
-/* Where frames came from over the run, and why FPS is 0 right now. */
-typedef struct
-{
-  gint64                   samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER + 1]; /* FPS samples per source */
-  AdbscopeFramesSource     source;        /* of the latest sample with an FPS */
-  AdbscopeFramesZeroReason zero_reason;   /* of the latest sample */
-  char                    *zero_detail;
-  /* SurfaceFlinger */
-  char                    *layer;         /* the latest layer that drew */
-  GPtrArray               *layers;        /* char *: every layer of the app seen */
-  gint64                   frames;        /* presented, counted on the device clock */
-  gint64                   janky;         /* ≥ half a refresh period late */
-  gint64                   jank;          /* PerfDog Jank */
-  gint64                   big_jank;      /* PerfDog BigJank */
-  guint                    lost_intervals;/* reads that found the history overrun */
-  gint64                   lost_estimate; /* frames that fell out of it (estimated) */
-  gint64                   refresh_period_ns;
-  gint64                   counted_to_ns; /* `frames` counts the frames presented up to
-                                           * here (device CLOCK_MONOTONIC), -1 if unknown */
-  GArray                  *frame_times;   /* double ms, present to present, in arrival order */
-} AdbscopeFramesSummary;
 /* One process of the app, from its first to its last fast sample. */
 typedef struct
 {
@@ -116,11 +96,18 @@ typedef struct
   char   *reason;
 } AdbscopeDeviceLoss;
 
-/* Frame counters summed over the frames samples that had a delta. */
+/* Frame counters summed over the frames samples that had a rate.
+ * `frames` and `janky` count each interval's frames from the source its
+ * FPS came from (SurfaceFlinger's presented frames, or HWUI's "Total
+ * frames rendered"); the rest are gfxinfo's own counters. */
 typedef struct
 {
   gint64   frames;
   gint64   janky;
+  gboolean unattributed;      /* a recording that does not say which source an
+                               * interval's frames came from: frames, janky unknown */
+  gint64   gfx_frames;        /* gfxinfo: Δ "Total frames rendered" */
+  gint64   gfx_janky;         /* gfxinfo: Δ "Janky frames" */
   gint64   over_deadline;     /* of the frames with a frame time */
   gint64   causes[ADBSCOPE_JANK_N_CAUSES];
   gboolean has_cause[ADBSCOPE_JANK_N_CAUSES];

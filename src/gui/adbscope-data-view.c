@@ -97,10 +97,7 @@ frozen_free (Frozen *f)
   g_array_unref (f->core_freqs);
   g_array_unref (f->net_rates);
   g_array_unref (f->pids);
-  g_free (f->fsum.zero_detail);
-  g_free (f->fsum.layer);
-  g_clear_pointer (&f->fsum.layers, g_ptr_array_unref);
-  g_clear_pointer (&f->fsum.frame_times, g_array_unref);
+  adbscope_frames_summary_clear (&f->fsum);
   g_free (f);
 }
 
@@ -117,12 +114,7 @@ freeze (AdbscopeSession *session,
   for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
     f->series[i] = adbscope_series_copy (adbscope_session_get_series (session, i));
 
-  f->fsum = *fsum;
-  f->fsum.zero_detail = g_strdup (fsum->zero_detail);
-  f->fsum.layer = g_strdup (fsum->layer);
-  f->fsum.layers = g_ptr_array_copy (fsum->layers, (GCopyFunc) (void (*) (void)) g_strdup, NULL);
-  g_ptr_array_set_free_func (f->fsum.layers, g_free);
-  f->fsum.frame_times = g_array_copy (fsum->frame_times);
+  adbscope_frames_summary_copy (&f->fsum, fsum);
 
   f->cores = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_series_unref);
   for (guint i = 0; i < adbscope_session_get_n_cores (session); i++)

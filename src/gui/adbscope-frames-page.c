@@ -29,10 +29,13 @@ struct _AdbscopeFramesPage
   GtkStack         *histogram_stack;
   GtkSpinner       *histogram_spinner;
   GtkSpinner       *percentiles_spinner;
+  GtkWidget        *frames_row;
   GtkLabel         *frames_label;
+  GtkWidget        *janky_row;
   GtkLabel         *janky_label;
   GtkLabel         *percentiles_label;
   GtkListBox       *causes_list;
+  GtkLabel         *causes_placeholder;
   GtkWidget        *source_row;
   GtkLabel         *source_label;
   GtkWidget        *zero_row;
@@ -143,31 +146,70 @@ update_histogram (AdbscopeFramesPage *self,
   adbscope_chart_queue_update (self->histogram);
 }
 
+/* The Frames and Janky rows count each interval's frames from the source
+ * its frame rate came from, as the report's frames.total and janky do;
+ * their subtitles name it. */
+static void
+update_totals (AdbscopeFramesPage *self,
+               AdbscopeDataView   *view)
+{
+  const AdbscopeFrameTotals *t = adbscope_data_view_get_frame_totals (view);
+  const AdbscopeFramesSummary *f = adbscope_data_view_get_frames_summary (view);
+  const char *key = adbscope_frames_summary_source_key (f);
+  g_autofree char *frames_text = NULL;
+  g_autofree char *janky_text = NULL;
+  g_autofree char *frames_sub = NULL;
+  const char *janky_sub = "";
+
+  if (t->unattributed)
+    {
+      frames_sub = g_strdup (_("This recording does not say which source each interval’s frames came from"));
+      gtk_label_set_text (self->frames_label, "—");
+      gtk_label_set_text (self->janky_label, "—");
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->frames_row), frames_sub);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->janky_row), "");
+      return;
+    }
+  if (g_strcmp0 (key, "surfaceflinger") == 0)
+    {
+      /* Translators: %s is the name of a SurfaceFlinger layer */
+      frames_sub = f->layer != NULL ? g_strdup_printf (_("Presented on screen (SurfaceFlinger, %s)"), f->layer)
+                                    : g_strdup (_("Presented on screen (SurfaceFlinger)"));
+      janky_sub = _("Presented half a refresh period or more late");
+    }
+  else if (g_strcmp0 (key, "gfxinfo") == 0)
+    {
+      frames_sub = g_strdup (_("Rendered by HWUI (gfxinfo)"));
+      janky_sub = _("Android’s own count of janky frames");
+    }
+  else if (key != NULL)
+    {
+      frames_sub = g_strdup (_("Each interval from the source of its frame rate: SurfaceFlinger or gfxinfo"));
+      janky_sub = _("Each interval by its source’s rule");
+    }
+  else
+    frames_sub = g_strdup ("");
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->frames_row), frames_sub);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->janky_row), janky_sub);
+
+  frames_text = g_strdup_printf ("%" G_GINT64_FORMAT, t->frames);
+  gtk_label_set_text (self->frames_label, frames_text);
+  if (t->frames > 0)
+    janky_text = g_strdup_printf ("%" G_GINT64_FORMAT " (%.1f %%)", t->janky, 100.0 * t->janky / t->frames);
+  else
+    janky_text = g_strdup ("—");
+  gtk_label_set_text (self->janky_label, janky_text);
+}
+
 static void
 update_summary (AdbscopeFramesPage *self,
                 AdbscopeDataView   *view)
 {
   const AdbscopeFrameTotals *t = adbscope_data_view_get_frame_totals (view);
-  gint64 frames = t->frames;
-  gint64 janky = t->janky;
-  g_autofree char *frames_text = NULL;
-  g_autofree char *janky_text = NULL;
   guint n_times = 0;
   g_autoptr(GArray) sf = sf_sorted_times (view);
 
-  if (sf != NULL)
-    {
-      /* late against the display's refresh period (docs/report.md) */
-      frames = adbscope_data_view_get_frames_summary (view)->frames;
-      janky = adbscope_data_view_get_frames_summary (view)->janky;
-    }
-  frames_text = g_strdup_printf ("%" G_GINT64_FORMAT, frames);
-  gtk_label_set_text (self->frames_label, frames_text);
-  if (frames > 0)
-    janky_text = g_strdup_printf ("%" G_GINT64_FORMAT " (%.1f %%)", janky, 100.0 * janky / frames);
-  else
-    janky_text = g_strdup ("—");
-  gtk_label_set_text (self->janky_label, janky_text);
+  update_totals (self, view);
 
   adbscope_data_view_get_frame_times (view, &n_times);
   if (sf != NULL && sf->len > 0)
@@ -180,7 +222,7 @@ update_summary (AdbscopeFramesPage *self,
                          adbscope_percentile_nearest_rank (ms, sf->len, 99));
       gtk_label_set_text (self->percentiles_label, text);
     }
-  else if (n_times > 0)
+  else if (sf == NULL && n_times > 0)
     {
       g_autofree char *text =
         g_strdup_printf (_("%.1f / %.1f / %.1f ms"),
@@ -192,19 +234,22 @@ update_summary (AdbscopeFramesPage *self,
   else
     gtk_label_set_text (self->percentiles_label, "—");
 
+  /* Jank causes are HWUI's, counted over the frames HWUI drew. */
+  gtk_label_set_text (self->causes_placeholder,
+                      t->gfx_frames == 0 && adbscope_frames_summary_source_key (adbscope_data_view_get_frames_summary (view))
+                      ? _("HWUI drew no frames: Android counts jank causes for HWUI frames only")
+                      : _("This Android version does not report jank causes"));
   for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
     {
       g_autofree char *text = NULL;
+      gboolean shown = t->has_cause[c] && t->gfx_frames > 0;
 
-      gtk_widget_set_visible (self->cause_rows[c], t->has_cause[c]);
-      if (!t->has_cause[c])
+      gtk_widget_set_visible (self->cause_rows[c], shown);
+      if (!shown)
         continue;
       /* Causes overlap and are counted by Android over all frames, so
        * they are a share of the frames, not of the janky ones. */
-      if (frames > 0)
-        text = g_strdup_printf ("%" G_GINT64_FORMAT " (%.1f %%)", t->causes[c], 100.0 * t->causes[c] / frames);
-      else
-        text = g_strdup_printf ("%" G_GINT64_FORMAT, t->causes[c]);
+      text = g_strdup_printf ("%" G_GINT64_FORMAT " (%.1f %%)", t->causes[c], 100.0 * t->causes[c] / t->gfx_frames);
       gtk_label_set_text (self->cause_labels[c], text);
     }
 }
@@ -309,7 +354,9 @@ adbscope_frames_page_class_init (AdbscopeFramesPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, histogram_stack);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, histogram_spinner);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, percentiles_spinner);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, frames_row);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, frames_label);
+  gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, janky_row);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, janky_label);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, percentiles_label);
   gtk_widget_class_bind_template_child (widget_class, AdbscopeFramesPage, causes_list);
@@ -336,6 +383,9 @@ adbscope_frames_page_init (AdbscopeFramesPage *self)
   adbscope_chart_add_layer (self->histogram, self->bars);
 
   placeholder = gtk_label_new (_("This Android version does not report jank causes"));
+  gtk_label_set_wrap (GTK_LABEL (placeholder), TRUE);
+  gtk_label_set_justify (GTK_LABEL (placeholder), GTK_JUSTIFY_CENTER);
+  self->causes_placeholder = GTK_LABEL (placeholder);
   gtk_widget_add_css_class (placeholder, "dim-label");
   gtk_widget_set_margin_top (placeholder, 12);
   gtk_widget_set_margin_bottom (placeholder, 12);
