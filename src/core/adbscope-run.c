@@ -725,26 +725,69 @@ fsum_from_extras (AdbscopeRun *run)
   }
 }
 
-/* A version 1 file counted gfxinfo's frames only.  They are the frames
- * of the run's source when no FPS came from SurfaceFlinger; for a run
- * measured with SurfaceFlinger alone, the whole run's are its summary's.
- * Any other mix (or a window of one, or a file without the summary)
- * cannot be attributed: the totals stay unknown, never a guess. */
+/* gfxinfo's rate at each time it was sampled (t_us → value), for a
+ * version 1 file: from the loaded series, else one scan of the file. */
+static GHashTable *
+gfxinfo_rates (AdbscopeRun *run,
+               sqlite3     *db)
+{
+  GHashTable *rates = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  const GArray *loaded = run->series[ADBSCOPE_SERIES_FPS_GFXINFO];
+  sqlite3_stmt *st;
+
+  for (guint i = 0; i < loaded->len; i++)
+    {
+      const AdbscopeSample *x = &g_array_index (loaded, AdbscopeSample, i);
+
+      g_hash_table_insert (rates, g_memdup2 (&x->time_us, sizeof (gint64)), g_memdup2 (&x->value, sizeof (double)));
+    }
+  if (loaded->len > 0)
+    return rates;
+  st = prepare (db, "SELECT t_us, value FROM sample WHERE series = (SELECT id FROM series WHERE path = ?3)"
+                " AND t_us BETWEEN ?1 AND ?2", run->from_us, run->to_us);
+  if (st == NULL)
+    return rates;
+  sqlite3_bind_text (st, 3, adbscope_series_id_get_path (ADBSCOPE_SERIES_FPS_GFXINFO), -1, SQLITE_STATIC);
+  while (sqlite3_step (st) == SQLITE_ROW)
+    {
+      gint64 t = sqlite3_column_int64 (st, 0);
+      double v = column_double (st, 1);
+
+      g_hash_table_insert (rates, g_memdup2 (&t, sizeof t), g_memdup2 (&v, sizeof v));
+    }
+  sqlite3_finalize (st);
+  return rates;
+}
+
+/* A version 1 file counted gfxinfo's frames only, and its rows do not
+ * say where each interval's FPS came from.  gfxinfo's frames are the
+ * totals when every interval's FPS was gfxinfo's rate of the same sample
+ * (@all_gfxinfo); for a run measured with SurfaceFlinger alone, the whole
+ * run's are its summary's in the meta.  Any other mix (or a window of
+ * one) cannot be attributed: the totals stay unknown, never a guess. */
 static void
-attribute_version_1 (AdbscopeRun *run)
+attribute_version_1 (AdbscopeRun *run,
+                     gboolean     all_gfxinfo,
+                     gint64       n_rows)
 {
   AdbscopeFrameTotals *t = &run->totals;
-  const AdbscopeFramesSummary *f = &run->fsum;
-  gint64 n_gfx = f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO];
-  gint64 n_sf = f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER];
+  AdbscopeFramesSummary *f = &run->fsum;
+  gboolean extras = extras_frames (run) != NULL;
 
   t->unattributed = FALSE;
-  if (extras_frames (run) != NULL && n_sf == 0)
+  if (all_gfxinfo)
     {
       t->frames = t->gfx_frames;
       t->janky = t->gfx_janky;
+      /* a file without the summary: the rates say where they came from */
+      if (!extras && n_rows > 0)
+        {
+          f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO] = n_rows;
+          f->source = ADBSCOPE_FRAMES_SOURCE_GFXINFO;
+        }
     }
-  else if (extras_frames (run) != NULL && n_gfx == 0 && !run->windowed)
+  else if (extras && f->samples[ADBSCOPE_FRAMES_SOURCE_GFXINFO] == 0 &&
+           f->samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER] > 0 && !run->windowed)
     {
       t->frames = f->frames;
       t->janky = f->janky;
@@ -763,7 +806,7 @@ load_frames (AdbscopeRun *run,
 {
   g_autofree char *sql = g_strdup_printf (
       "SELECT new_frames, new_janky, over_deadline, missed_vsync, high_input_latency,"
-      " slow_ui_thread, slow_bitmap_uploads, slow_issue_draw_commands, frame_deadline_missed, %s, %s"
+      " slow_ui_thread, slow_bitmap_uploads, slow_issue_draw_commands, frame_deadline_missed, %s, %s, t_us, fps"
       " FROM frames WHERE t_us BETWEEN ?1 AND ?2 AND fps IS NOT NULL ORDER BY rowid",
       times ? "frame_ms" : "NULL",
       run->version < 2 ? "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
@@ -772,6 +815,9 @@ load_frames (AdbscopeRun *run,
   sqlite3_stmt *st = prepare (db, sql, run->from_us, run->to_us);
   AdbscopeFrameTotals *t = &run->totals;
   AdbscopeFramesSummary *f = &run->fsum;
+  g_autoptr(GHashTable) gfx_rates = run->version < 2 ? gfxinfo_rates (run, db) : NULL;
+  gboolean all_gfxinfo = TRUE;
+  gint64 n_rows = 0;
   int rc;
 
   if (st == NULL)
@@ -795,8 +841,15 @@ load_frames (AdbscopeRun *run,
           }
       append_blob_ms (run->frame_times, st, 9);
 
+      n_rows++;
       if (run->version < 2)
-        continue;
+        {
+          gint64 t_us = sqlite3_column_int64 (st, 20);
+          const double *gfx = g_hash_table_lookup (gfx_rates, &t_us);
+
+          all_gfxinfo = all_gfxinfo && gfx != NULL && *gfx == sqlite3_column_double (st, 21);
+          continue;
+        }
       /* the interval's frames, from the source its FPS came from */
       f->samples[source]++;
       f->source = source;
@@ -832,7 +885,7 @@ load_frames (AdbscopeRun *run,
   g_array_sort (run->frame_times, adbscope_compare_double);
   g_array_sort (f->frame_times, adbscope_compare_double);
   if (run->version < 2)
-    attribute_version_1 (run);
+    attribute_version_1 (run, all_gfxinfo, n_rows);
   return rc == SQLITE_DONE;
 }
 

@@ -53,25 +53,57 @@ synth_other (const AdbscopeSynthRun *run,
   return 20 + saw;                            /* a count: threads */
 }
 
+static gboolean
+synth_sf_tick (const AdbscopeSynthRun *run,
+               guint                   tick)
+{
+  return run->frames_from == ADBSCOPE_SYNTH_FRAMES_SURFACEFLINGER ||
+         (run->frames_from == ADBSCOPE_SYNTH_FRAMES_MIXED && tick % 2 == 1);
+}
+
 static void
 write_frames (AdbscopeRecording *rec,
               const AdbscopeSynthRun *run,
+              guint              tick,
               gint64             t)
 {
   g_autoptr(GArray) frames = g_array_new (FALSE, TRUE, sizeof (AdbscopeGfxinfoFrame));
+  g_autoptr(GArray) presented = g_array_new (FALSE, TRUE, sizeof (float));
   AdbscopeFramesSample s = { 0 };
   guint n = run->fps * run->interval_ms / 1000;
+  gboolean sf = synth_sf_tick (run, tick);
 
+  s.time_us = t;
+  s.fps = run->fps;
+  s.frames_over_deadline = 0;
+  s.has_cause[ADBSCOPE_JANK_MISSED_VSYNC] = TRUE;
+  s.sf_fps = NAN;
+  if (sf)
+    {
+      /* HWUI drew nothing; the SurfaceView presented the frames */
+      s.source = ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER;
+      s.hwui_fps = 0;
+      s.sf_fps = run->fps;
+      s.sf_layer = (char *) ADBSCOPE_SYNTH_SF_LAYER;
+      s.sf_layer_kind = ADBSCOPE_SF_LAYER_SURFACE_VIEW;
+      s.sf.new_frames = n;
+      s.sf.janky = n > 1 ? 2 : n;
+      s.sf.jank = n > 0;
+      g_array_set_size (presented, n);
+      for (guint k = 0; k < n; k++)
+        g_array_index (presented, float, k) = 10 + k % 10;
+      s.sf.frame_times_ms = presented;
+      adbscope_recording_add_frames (rec, &s);
+      return;
+    }
   g_array_set_size (frames, n);
   for (guint k = 0; k < n; k++)
     g_array_index (frames, AdbscopeGfxinfoFrame, k).duration_ns = (4 + k % 10) * 1000000;
-  s.time_us = t;
-  s.fps = run->fps;
+  s.source = ADBSCOPE_FRAMES_SOURCE_GFXINFO;
+  s.hwui_fps = run->fps;
   s.new_frames = n;
   s.new_janky = n > 0;
   s.frames = frames;
-  s.frames_over_deadline = 0;
-  s.has_cause[ADBSCOPE_JANK_MISSED_VSYNC] = TRUE;
   s.new_causes[ADBSCOPE_JANK_MISSED_VSYNC] = n > 0;
   adbscope_recording_add_frames (rec, &s);
 }
@@ -151,6 +183,10 @@ adbscope_synth_write (const char             *path,
             v = 100000 + ts;
           else if (id == ADBSCOPE_SERIES_FPS)
             v = run->fps;
+          else if (id == ADBSCOPE_SERIES_FPS_GFXINFO)
+            v = synth_sf_tick (run, i) ? 0 : run->fps;
+          else if (id == ADBSCOPE_SERIES_FPS_SURFACEFLINGER)
+            v = synth_sf_tick (run, i) ? run->fps : NAN;
           else
             v = synth_other (run, id, u, i);
           adbscope_recording_add_sample (rec, p, u, t, v);
@@ -160,7 +196,7 @@ adbscope_synth_write (const char             *path,
           g_autofree char *p = g_strdup_printf ("cpu.core%u_pct", c);
           adbscope_recording_add_sample (rec, p, "%", t, (i + c) % 100);
         }
-      write_frames (rec, run, t);
+      write_frames (rec, run, i, t);
       adbscope_recording_add_threads (rec, t, usage);
       if (i % 5 == 0)
         adbscope_recording_add_system (rec, t, &state);

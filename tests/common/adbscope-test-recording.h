@@ -13,6 +13,16 @@
 
 G_BEGIN_DECLS
 
+/* Where a tick's frames (and its FPS) come from. */
+typedef enum
+{
+  ADBSCOPE_SYNTH_FRAMES_GFXINFO,         /* an HWUI app */
+  ADBSCOPE_SYNTH_FRAMES_SURFACEFLINGER,  /* a game: a SurfaceView, gfxinfo counts none */
+  ADBSCOPE_SYNTH_FRAMES_MIXED,           /* even ticks gfxinfo, odd ticks SurfaceFlinger */
+} AdbscopeSynthFrames;
+
+#define ADBSCOPE_SYNTH_SF_LAYER "SurfaceView[io.github.adbscope.demo/io.github.adbscope.demo.MainActivity](BLAST)#0"
+
 typedef struct
 {
   guint  duration_s;
@@ -22,6 +32,7 @@ typedef struct
   guint  fps;           /* frames a second */
   guint  spike_tick;    /* cpu.app_pct is spike_value at this tick */
   double spike_value;
+  AdbscopeSynthFrames frames_from;
 } AdbscopeSynthRun;
 
 #define ADBSCOPE_SYNTH_MARKER_EVERY_S 600
@@ -29,7 +40,11 @@ typedef struct
 /* Tick i is at i × interval.  cpu.app_pct = i % 100 (but the spike),
  * cpu.system_pct = 10 + i % 50, memory.app_pss_kb = 100000 + t_s (every
  * second tick), frame k of a tick lasts 4 + k % 10 ms, one janky frame a
- * tick, thread j (tid 1000 + j) uses j % 5 percent; every other series is a
+ * tick (gfxinfo); a SurfaceFlinger tick presents as many frames, frame k
+ * 10 + k % 10 ms after the one before, two of them late (janky), one Jank,
+ * and gfxinfo counts none (frames.gfxinfo_fps is 0 there, else the fps;
+ * frames.surfaceflinger_fps the fps there, else none); thread j (tid
+ * 1000 + j) uses j % 5 percent; every other series is a
  * saw-tooth i % 7 on a base within its unit's physical range. */
 double   adbscope_synth_app_pct      (const AdbscopeSynthRun *run,
                                       guint                   tick);

@@ -73,6 +73,16 @@ num (JsonNode   *report,
   return json_node_get_double (n);
 }
 
+static const char *
+str (JsonNode   *report,
+     const char *path)
+{
+  JsonNode *n = adbscope_report_lookup (report, path);
+
+  g_assert_nonnull (n);
+  return JSON_NODE_HOLDS_NULL (n) ? NULL : json_node_get_string (n);
+}
+
 static void
 test_whole_run_statistics (void)
 {
@@ -108,6 +118,9 @@ test_whole_run_statistics (void)
   g_assert_cmpfloat (num (report, "frames.total"), ==, 3600 * 60);
   g_assert_cmpfloat (num (report, "frames.janky"), ==, 3600);
   g_assert_cmpfloat (num (report, "frames.causes.missed_vsync"), ==, 3600);
+  g_assert_cmpstr (str (report, "frames.total_source"), ==, "gfxinfo");
+  g_assert_cmpfloat (num (report, "frames.gfxinfo.total"), ==, 3600 * 60);
+  g_assert_cmpfloat (num (report, "frames.gfxinfo.causes.missed_vsync"), ==, 3600);
   g_assert_true (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (report, "frames.causes.slow_ui_thread")));
   /* frame k of each tick lasts 4 + k % 10 ms: six of each 4..13 a tick */
   g_assert_cmpfloat (num (report, "frames.frame_time_ms.n"), ==, 3600 * 60);
@@ -141,6 +154,9 @@ assert_totals_equal (const AdbscopeFrameTotals *a,
 {
   g_assert_cmpint (a->frames, ==, b->frames);
   g_assert_cmpint (a->janky, ==, b->janky);
+  g_assert_cmpint (a->gfx_frames, ==, b->gfx_frames);
+  g_assert_cmpint (a->gfx_janky, ==, b->gfx_janky);
+  g_assert_cmpint (a->unattributed, ==, b->unattributed);
   g_assert_cmpint (a->over_deadline, ==, b->over_deadline);
   for (guint c = 0; c < ADBSCOPE_JANK_N_CAUSES; c++)
     {
@@ -376,7 +392,7 @@ test_schema (void)
   g_autofree char *doc = NULL;
   g_auto(GStrv) names = g_strsplit (tables, " ", -1);
 
-  g_assert_cmpstr (version, ==, "1");
+  g_assert_cmpstr (version, ==, "2");
   g_assert_cmpstr (schema, ==, ADBSCOPE_RECORDING_SCHEMA);
   g_assert_cmpstr (journal, ==, "wal");
   /* every table is documented for people querying with sqlite3 */
@@ -545,11 +561,233 @@ test_bad_files (void)
     g_autofree char *copy_cmd = g_strdup_printf ("cp '%s' '%s'", hour_file (), newer);
 
     g_assert_cmpint (system (copy_cmd), ==, 0);
-    g_free (sqlite3_shell (newer, "UPDATE meta SET value = 'adbscope-recording/2' WHERE key = 'schema'; PRAGMA user_version = 2;"));
+    g_free (sqlite3_shell (newer, "UPDATE meta SET value = 'adbscope-recording/3' WHERE key = 'schema'; PRAGMA user_version = 3;"));
   }
   run = adbscope_run_load (newer, G_MININT64, G_MAXINT64, &error);
   g_assert_null (run);
   g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED);
+}
+
+static char *
+synth_file (const char             *name,
+            const AdbscopeSynthRun *run)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = synth_path (name);
+
+  g_assert_true (adbscope_synth_write (path, run, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+static JsonNode *
+report_of (const char *path,
+           gint64      from_us,
+           gint64      to_us)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = adbscope_run_load (path, from_us, to_us, &error);
+
+  g_assert_no_error (error);
+  return adbscope_report_build_run (run, NULL);
+}
+
+static double
+shell_number (const char *path,
+              const char *sql)
+{
+  g_autofree char *out = sqlite3_shell (path, sql);
+
+  return g_ascii_strtod (out, NULL);
+}
+
+/* A game: every frame presented by its SurfaceView, none drawn by HWUI.
+ * The totals are SurfaceFlinger's, for the whole run and for a window,
+ * and the sqlite3 shell adds up the same rows. */
+static void
+test_game_totals (void)
+{
+  static const AdbscopeSynthRun game = {
+    .duration_s = 600, .interval_ms = 1000, .n_cores = 2, .n_threads = 2, .fps = 60,
+    .frames_from = ADBSCOPE_SYNTH_FRAMES_SURFACEFLINGER,
+  };
+  g_autofree char *path = synth_file ("game.adbscope", &game);
+  g_autoptr(JsonNode) report = report_of (path, G_MININT64, G_MAXINT64);
+  g_autoptr(JsonNode) window = report_of (path, 100 * G_USEC_PER_SEC, 199 * G_USEC_PER_SEC);
+
+  g_assert_cmpfloat (num (report, "frames.total"), ==, 600 * 60);
+  g_assert_cmpfloat (num (report, "frames.total"), ==,
+                     shell_number (path, "SELECT sum (sf_frames + sf_lost_estimate) FROM frames"
+                                   " WHERE source = 'surfaceflinger' AND fps IS NOT NULL"));
+  g_assert_cmpfloat (num (report, "frames.janky"), ==, 600 * 2);
+  g_assert_cmpfloat_with_epsilon (num (report, "frames.janky_pct"), 100.0 * 2 / 60, 1e-9);
+  g_assert_cmpstr (str (report, "frames.total_source"), ==, "surfaceflinger");
+  g_assert_cmpstr (str (report, "frames.source"), ==, "surfaceflinger");
+  g_assert_cmpfloat (num (report, "frames.source_samples.surfaceflinger"), ==, 600);
+  /* SurfaceFlinger's own summary, from the same rows */
+  g_assert_cmpfloat (num (report, "frames.surfaceflinger.frames"), ==, 600 * 60);
+  g_assert_cmpfloat (num (report, "frames.surfaceflinger.janky"), ==, 600 * 2);
+  g_assert_cmpfloat (num (report, "frames.surfaceflinger.jank"), ==, 600);
+  g_assert_cmpstr (str (report, "frames.surfaceflinger.layer"), ==, ADBSCOPE_SYNTH_SF_LAYER);
+  /* present to present 10 + k % 10 ms: 3600 of each of 10..19 */
+  g_assert_cmpfloat (num (report, "frames.surfaceflinger.frame_time_ms.n"), ==, 600 * 60);
+  g_assert_cmpfloat (num (report, "frames.surfaceflinger.frame_time_ms.p50"), ==, 14);
+  g_assert_cmpfloat (num (report, "frames.surfaceflinger.frame_time_ms.p90"), ==, 18);
+  g_assert_cmpfloat (num (report, "frames.surfaceflinger.frame_time_ms.max"), ==, 19);
+  /* HWUI drew nothing, and its causes do not pretend to cover the game */
+  g_assert_cmpfloat (num (report, "frames.gfxinfo.total"), ==, 0);
+  g_assert_cmpfloat (num (report, "frames.gfxinfo.causes.missed_vsync"), ==, 0);
+  g_assert_true (isnan (num (report, "frames.gfxinfo.janky_pct")));
+  g_assert_true (isnan (num (report, "frames.causes.missed_vsync")));
+  g_assert_cmpfloat (num (report, "frames.frame_time_ms.n"), ==, 0);
+
+  /* ticks 100..199 s: 100 intervals */
+  g_assert_cmpfloat (num (window, "frames.total"), ==, 100 * 60);
+  g_assert_cmpfloat (num (window, "frames.janky"), ==, 100 * 2);
+  g_assert_cmpfloat (num (window, "frames.surfaceflinger.frames"), ==, 100 * 60);
+  g_assert_cmpfloat (num (window, "frames.surfaceflinger.frame_time_ms.n"), ==, 100 * 60);
+  g_assert_cmpstr (str (window, "frames.total_source"), ==, "surfaceflinger");
+}
+
+/* Even ticks HWUI, odd ticks a SurfaceView: each interval counts its own
+ * source's frames and jank rule; both sources' own numbers stay. */
+static void
+test_mixed_totals (void)
+{
+  static const AdbscopeSynthRun mixed = {
+    .duration_s = 600, .interval_ms = 1000, .n_cores = 2, .n_threads = 2, .fps = 60,
+    .frames_from = ADBSCOPE_SYNTH_FRAMES_MIXED,
+  };
+  g_autofree char *path = synth_file ("mixed.adbscope", &mixed);
+  g_autoptr(JsonNode) report = report_of (path, G_MININT64, G_MAXINT64);
+  g_autoptr(AdbscopeRun) summary = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpfloat (num (report, "frames.total"), ==, 600 * 60);
+  g_assert_cmpfloat (num (report, "frames.janky"), ==, 300 * 1 + 300 * 2);
+  g_assert_cmpfloat (num (report, "frames.total"), ==,
+                     shell_number (path, "SELECT sum (CASE source WHEN 'surfaceflinger' THEN sf_frames + sf_lost_estimate"
+                                   " ELSE new_frames END) FROM frames WHERE fps IS NOT NULL"));
+  g_assert_cmpstr (str (report, "frames.total_source"), ==, "gfxinfo+surfaceflinger");
+  g_assert_cmpfloat (num (report, "frames.source_samples.gfxinfo"), ==, 300);
+  g_assert_cmpfloat (num (report, "frames.source_samples.surfaceflinger"), ==, 300);
+  g_assert_cmpfloat (num (report, "frames.gfxinfo.total"), ==, 300 * 60);
+  g_assert_cmpfloat (num (report, "frames.gfxinfo.janky"), ==, 300);
+  g_assert_cmpfloat (num (report, "frames.surfaceflinger.frames"), ==, 300 * 60);
+  g_assert_cmpfloat (num (report, "frames.surfaceflinger.janky"), ==, 300 * 2);
+  /* HWUI's causes cover only some of the counted frames */
+  g_assert_true (isnan (num (report, "frames.causes.missed_vsync")));
+  g_assert_cmpfloat (num (report, "frames.gfxinfo.causes.missed_vsync"), ==, 300);
+
+  /* what a window opens with is the same */
+  summary = adbscope_run_load_summary (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (summary->totals.frames, ==, 600 * 60);
+  g_assert_cmpint (summary->totals.janky, ==, 900);
+  g_assert_cmpint (summary->totals.gfx_frames, ==, 300 * 60);
+  g_assert_cmpint (summary->fsum.samples[ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER], ==, 300);
+  g_assert_cmpint (summary->fsum.frames, ==, 300 * 60);
+  g_assert_cmpstr (summary->fsum.layer, ==, ADBSCOPE_SYNTH_SF_LAYER);
+}
+
+/* A copy of @from as version 1 wrote it: no source columns in frames. */
+static char *
+as_version_1 (const char *from,
+              const char *name,
+              const char *extras_json)
+{
+  char *path = synth_path (name);
+  g_autofree char *copy = g_strdup_printf ("cp '%s' '%s'", from, path);
+  g_autofree char *sql = NULL;
+  g_autofree char *quoted = NULL;
+  GString *drop = g_string_new (NULL);
+  const char *cols[] = { "source", "sf_layer", "sf_fps", "sf_frames", "sf_lost_estimate", "sf_janky",
+                         "sf_jank", "sf_big_jank", "sf_lost", "sf_frame_ms" };
+
+  g_assert_cmpint (system (copy), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cols); i++)
+    g_string_append_printf (drop, "ALTER TABLE frames DROP COLUMN %s; ", cols[i]);
+  if (extras_json != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (extras_json, "'", -1);
+      g_autofree char *escaped = g_strjoinv ("''", parts);
+
+      quoted = g_strdup_printf ("INSERT OR REPLACE INTO meta VALUES ('session_extras', '%s');", escaped);
+    }
+  sql = g_strdup_printf ("%s UPDATE meta SET value = 'adbscope-recording/1' WHERE key = 'schema';"
+                         " PRAGMA user_version = 1; %s", drop->str, quoted ? quoted : "");
+  g_string_free (drop, TRUE);
+  g_free (sqlite3_shell (path, sql));
+  return path;
+}
+
+/* Files of version 1 open: an HWUI run's totals are gfxinfo's (every
+ * interval's FPS was gfxinfo's rate); a game's come from the summary its
+ * meta kept, for the whole run only; anything the file cannot tell is
+ * null, never a guess. */
+static void
+test_version_1 (void)
+{
+  static const AdbscopeSynthRun hwui = {
+    .duration_s = 120, .interval_ms = 1000, .n_cores = 2, .n_threads = 2, .fps = 60,
+  };
+  static const AdbscopeSynthRun game = {
+    .duration_s = 120, .interval_ms = 1000, .n_cores = 2, .n_threads = 2, .fps = 60,
+    .frames_from = ADBSCOPE_SYNTH_FRAMES_SURFACEFLINGER,
+  };
+  static const char game_extras[] =
+    "{\"processes\": [], \"gpu\": {}, \"frames\": {\"source\": \"surfaceflinger\","
+    " \"source_samples\": {\"gfxinfo\": 0, \"surfaceflinger\": 120}, \"zero_reason\": null,"
+    " \"surfaceflinger\": {\"layers\": [\"" ADBSCOPE_SYNTH_SF_LAYER "\"], \"layer\": \"" ADBSCOPE_SYNTH_SF_LAYER "\","
+    " \"frames\": 7200, \"janky\": 240, \"janky_pct\": 3.3333, \"jank\": 120, \"big_jank\": 0,"
+    " \"lost_intervals\": 0, \"lost_frames_estimate\": 0, \"refresh_period_ms\": 16.667,"
+    " \"frame_time_ms\": {\"n\": 7200, \"p50\": 14, \"p90\": 18, \"p95\": 19, \"p99\": 19, \"max\": 19}}}}";
+  g_autofree char *hwui_v2 = synth_file ("hwui-v2.adbscope", &hwui);
+  g_autofree char *game_v2 = synth_file ("game-v2.adbscope", &game);
+  g_autofree char *hwui_v1 = as_version_1 (hwui_v2, "hwui-v1.adbscope", NULL);
+  g_autofree char *game_v1 = as_version_1 (game_v2, "game-v1.adbscope", game_extras);
+  g_autofree char *bare_v1 = as_version_1 (game_v2, "game-bare-v1.adbscope", NULL);
+  g_autoptr(JsonNode) h = report_of (hwui_v1, G_MININT64, G_MAXINT64);
+  g_autoptr(JsonNode) g = report_of (game_v1, G_MININT64, G_MAXINT64);
+  g_autoptr(JsonNode) gw = report_of (game_v1, 10 * G_USEC_PER_SEC, 20 * G_USEC_PER_SEC);
+  g_autoptr(JsonNode) bare = report_of (bare_v1, G_MININT64, G_MAXINT64);
+  g_autoptr(AdbscopeRun) summary = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *version = sqlite3_shell (game_v1, "PRAGMA user_version");
+
+  g_assert_cmpstr (version, ==, "1");
+  /* the HWUI app: as before */
+  g_assert_cmpfloat (num (h, "frames.total"), ==, 120 * 60);
+  g_assert_cmpfloat (num (h, "frames.janky"), ==, 120);
+  g_assert_cmpstr (str (h, "frames.total_source"), ==, "gfxinfo");
+  g_assert_cmpfloat (num (h, "frames.causes.missed_vsync"), ==, 120);
+  /* the game, whole run: the summary the meta kept */
+  g_assert_cmpfloat (num (g, "frames.total"), ==, 7200);
+  g_assert_cmpfloat (num (g, "frames.janky"), ==, 240);
+  g_assert_cmpstr (str (g, "frames.total_source"), ==, "surfaceflinger");
+  g_assert_cmpfloat (num (g, "frames.gfxinfo.total"), ==, 0);
+  g_assert_true (isnan (num (g, "frames.causes.missed_vsync")));
+  /* a window of it: the file cannot say */
+  g_assert_true (isnan (num (gw, "frames.total")));
+  g_assert_true (isnan (num (gw, "frames.janky")));
+  g_assert_true (isnan (num (gw, "frames.janky_pct")));
+  g_assert_null (str (gw, "frames.total_source"));
+  g_assert_true (isfinite (num (gw, "frames.fps.avg")));
+  g_assert_cmpfloat (num (gw, "frames.gfxinfo.total"), ==, 0);
+  /* without the meta's summary (a crash, or the desktop app) neither */
+  g_assert_true (isnan (num (bare, "frames.total")));
+  g_assert_null (str (bare, "frames.total_source"));
+
+  /* and a window opening them: the same */
+  summary = adbscope_run_load_summary (hwui_v1, &error);
+  g_assert_no_error (error);
+  g_assert_false (summary->totals.unattributed);
+  g_assert_cmpint (summary->totals.frames, ==, 120 * 60);
+  g_assert_cmpint (summary->fsum.source, ==, ADBSCOPE_FRAMES_SOURCE_GFXINFO);
+  g_clear_pointer (&summary, adbscope_run_free);
+  summary = adbscope_run_load_summary (bare_v1, &error);
+  g_assert_no_error (error);
+  g_assert_true (summary->totals.unattributed);
 }
 
 int
@@ -566,6 +804,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/recording/window", test_window);
   g_test_add_func ("/recording/level-of-detail", test_level_of_detail);
   g_test_add_func ("/recording/schema", test_schema);
+  g_test_add_func ("/recording/game-totals", test_game_totals);
+  g_test_add_func ("/recording/mixed-totals", test_mixed_totals);
+  g_test_add_func ("/recording/version-1", test_version_1);
   g_test_add_func ("/recording/capture-rows", test_capture_rows);
   g_test_add_func ("/recording/refuses-to-overwrite", test_refuses_to_overwrite);
   g_test_add_func ("/recording/bad-files", test_bad_files);
