@@ -27,6 +27,7 @@ typedef struct
   double              truth0_s, truth1_s;
   guint64             truth0, truth1;
   gint64              counted0, counted1;   /* the session's SurfaceFlinger frame count */
+  gint64              total0, total1;       /* its frame totals (frames.total) */
   const char         *control;     /* sent after control_after samples */
   guint               control_after;
 } Run;
@@ -96,6 +97,7 @@ poll_cb (gpointer data)
       run->first_time_us = t;
       run->truth0 = presented_at (run, read_time_ns (run, t), &run->truth0_s);
       run->counted0 = adbscope_session_get_frames_summary (run->session)->frames;
+      run->total0 = adbscope_session_get_frame_totals (run->session)->frames;
     }
   if (run->control != NULL && run->seen == run->control_after)
     adbscope_test_device_control (run->dev, run->control);
@@ -103,6 +105,7 @@ poll_cb (gpointer data)
     {
       run->truth1 = presented_at (run, read_time_ns (run, t), &run->truth1_s);
       run->counted1 = adbscope_session_get_frames_summary (run->session)->frames;
+      run->total1 = adbscope_session_get_frame_totals (run->session)->frames;
       g_main_loop_quit (run->loop);
     }
   return G_SOURCE_CONTINUE;
@@ -217,6 +220,27 @@ check_rate (const char *profile,
   /* The game really drew fast (more than half the refresh: at 120 Hz more
    * than a 60 Hz cap would let through), whatever the load did to it. */
   g_assert_cmpfloat (truth, >, refresh * 0.5);
+  /* frames.total counts the same frames: the game's, not HWUI's zero */
+  g_assert_cmpfloat (fabs ((run.total1 - run.total0) / span - truth), <=, 1.0);
+  {
+    g_autoptr(JsonNode) report = adbscope_report_build (run.session, NULL);
+    const AdbscopeFrameTotals *totals = adbscope_session_get_frame_totals (run.session);
+    JsonNode *source = adbscope_report_lookup (report, "frames.total_source");
+    JsonNode *causes = adbscope_report_lookup (report, "frames.causes.missed_vsync");
+
+    g_test_message ("frames.total %" G_GINT64_FORMAT ", janky %" G_GINT64_FORMAT ", janky_pct %.2f",
+                    json_node_get_int (adbscope_report_lookup (report, "frames.total")),
+                    json_node_get_int (adbscope_report_lookup (report, "frames.janky")),
+                    json_node_get_double (adbscope_report_lookup (report, "frames.janky_pct")));
+    g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "frames.total")), ==, totals->frames);
+    g_assert_cmpint (totals->frames, ==, sum->frames);
+    g_assert_cmpint (totals->janky, ==, sum->janky);
+    g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "frames.janky")), ==, sum->janky);
+    g_assert_true (JSON_NODE_HOLDS_VALUE (adbscope_report_lookup (report, "frames.janky_pct")));
+    g_assert_cmpstr (json_node_get_string (source), ==, "surfaceflinger");
+    g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "frames.gfxinfo.total")), ==, 0);
+    g_assert_true (JSON_NODE_HOLDS_NULL (causes));
+  }
   /* the number came from the SurfaceView, and says so */
   g_assert_cmpint (sum->source, ==, ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER);
   g_assert_nonnull (sum->layer);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "adbscope-core.h"
+#include "adbscope-sim-app-state.h"
 #include "adbscope-test-device.h"
 
 static AdbscopeTestDevice *device;
@@ -470,6 +471,178 @@ test_compare (void)
   g_assert_cmpstr (str (not_report.json, "error.code"), ==, "parse_error");
 }
 
+/* The game's own record of what it presented, read while `record` runs:
+ * snapshots of its shared state (CLOCK_MONOTONIC, the sim's clock and
+ * ours). */
+typedef struct
+{
+  GPtrArray *snaps;           /* AdbscopeSimAppState*, at_ns in stats_since_ns's place */
+  GArray    *at_ns;
+  gint       stop;
+} Truth;
+
+static gint64
+monotonic_ns (void)
+{
+  return g_get_monotonic_time () * 1000;
+}
+
+static gpointer
+truth_thread (gpointer data)
+{
+  Truth *t = data;
+
+  while (!g_atomic_int_get (&t->stop))
+    {
+      AdbscopeSimAppState *st = g_new0 (AdbscopeSimAppState, 1);
+      gint64 now;
+
+      if (adbscope_sim_app_state_read (adbscope_test_device_get_sandbox (device), ADBSCOPE_DEMO_GAME_PACKAGE, st))
+        {
+          now = monotonic_ns ();
+          g_ptr_array_add (t->snaps, st);
+          g_array_append_val (t->at_ns, now);
+        }
+      else
+        g_free (st);
+      g_usleep (150 * 1000);
+    }
+  return NULL;
+}
+
+/* Frames the game had presented by @at_ns: from the first snapshot taken
+ * after it whose ring of the last 128 frames still reaches back to it. */
+static guint64
+presented_at (Truth  *t,
+              gint64  at_ns)
+{
+  for (guint i = 0; i < t->snaps->len; i++)
+    {
+      const AdbscopeSimAppState *st = g_ptr_array_index (t->snaps, i);
+      guint64 n = st->sf_presented, back = 0;
+
+      if (g_array_index (t->at_ns, gint64, i) < at_ns)
+        continue;
+      while (back < MIN (st->sf_presented, (guint64) ADBSCOPE_SIM_SF_RING) &&
+             st->sf_frames[(st->sf_presented - 1 - back) % ADBSCOPE_SIM_SF_RING].actual_present > at_ns)
+        back++;
+      if (back < ADBSCOPE_SIM_SF_RING)
+        return n - back;
+    }
+  g_error ("no snapshot of the game covers %" G_GINT64_FORMAT " ns", at_ns);
+}
+
+/* A run's time (µs since its start) on our monotonic clock, through the
+ * wall clock the recording's start is in. */
+static gint64
+run_time_to_ns (JsonNode *report,
+                gint64    t_us)
+{
+  g_autoptr(GDateTime) start = g_date_time_new_from_iso8601 (str (report, "run.start"), NULL);
+  gint64 start_wall_us = g_date_time_to_unix (start) * G_USEC_PER_SEC + g_date_time_get_microsecond (start);
+  gint64 wall_minus_mono = g_get_real_time () - g_get_monotonic_time ();
+
+  return (start_wall_us - wall_minus_mono + t_us) * 1000;
+}
+
+/* A game (frames in a SurfaceView, none drawn by HWUI): `record`'s
+ * frames.total is what the game presented between the first and the last
+ * frames dump, by its own record; `report` on the file says the same; a
+ * game run compares and gates against a game run. */
+static void
+test_game (void)
+{
+  g_autofree char *out = path_in ("game.json");
+  g_autofree char *rec = path_in ("game.adbscope");
+  g_autofree char *gated_json = path_in ("game-jankier.json");
+  g_autofree char *t0_sql = NULL;
+  g_auto(Result) record = { 0 };
+  g_auto(Result) again = { 0 };
+  g_auto(Result) same = { 0 };
+  g_auto(Result) gated = { 0 };
+  g_autoptr(JsonNode) written = NULL;
+  Truth truth = { g_ptr_array_new_with_free_func (g_free), g_array_new (FALSE, FALSE, sizeof (gint64)), 0 };
+  GThread *thread = g_thread_new ("truth", truth_thread, &truth);
+  double total, expected, t0_us, t1_us;
+  JsonArray *metrics;
+  gboolean saw_total = FALSE, saw_pct = FALSE;
+
+  record = run ("record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_GAME_PACKAGE,
+                "--duration", "6s", "--interval", "500ms", "-o", out, "--assert", "frames.janky_pct < 100", NULL);
+  g_usleep (400 * 1000);
+  g_atomic_int_set (&truth.stop, 1);
+  g_thread_join (thread);
+  g_assert_cmpint (record.status, ==, 0);
+  {
+    g_autofree char *text = NULL;
+
+    g_assert_true (g_file_get_contents (out, &text, NULL, NULL));
+    written = parse (text);
+  }
+
+  /* the interval the counted frames span: from the dump before the first
+   * one with a rate to the last one */
+  t0_sql = g_strdup ("SELECT t_us FROM frames WHERE rowid < (SELECT min (rowid) FROM frames WHERE fps IS NOT NULL)"
+                     " ORDER BY rowid DESC LIMIT 1");
+  t0_us = shell_number (rec, t0_sql);
+  t1_us = shell_number (rec, "SELECT max (t_us) FROM frames WHERE fps IS NOT NULL");
+  expected = presented_at (&truth, run_time_to_ns (written, (gint64) t1_us)) -
+             presented_at (&truth, run_time_to_ns (written, (gint64) t0_us));
+  total = num (written, "frames.total");
+  g_test_message ("game: frames.total %.0f, the game presented %.0f over %.2f s; janky %.0f (%.2f %%), fps.avg %.1f",
+                  total, expected, (t1_us - t0_us) / 1e6, num (written, "frames.janky"),
+                  num (written, "frames.janky_pct"), num (written, "frames.fps.avg"));
+  /* each end is a dump's host time, half a round trip from its device
+   * time: a few frames at 120 Hz */
+  g_assert_cmpfloat (fabs (total - expected), <=, 6 + 0.02 * expected);
+  g_assert_cmpfloat (expected, >, 100);
+  g_assert_cmpstr (str (written, "frames.total_source"), ==, "surfaceflinger");
+  g_assert_cmpfloat (total, ==, num (written, "frames.surfaceflinger.frames"));
+  g_assert_cmpfloat (num (written, "frames.janky"), ==, num (written, "frames.surfaceflinger.janky"));
+  g_assert_true (isfinite (num (written, "frames.janky_pct")));
+  g_assert_cmpfloat (total, ==, shell_number (rec, "SELECT sum (sf_frames + sf_lost_estimate) FROM frames"
+                                                   " WHERE source = 'surfaceflinger' AND fps IS NOT NULL"));
+  g_assert_cmpfloat (num (written, "frames.gfxinfo.total"), ==, 0);
+  g_assert_true (isnan (num (written, "frames.causes.slow_ui_thread")));
+  g_assert_true (json_object_get_boolean_member (json_array_get_object_element (
+      json_node_get_array (adbscope_report_lookup (written, "assertions")), 0), "pass"));
+
+  /* the file gives the same report */
+  again = run ("report", rec, "--assert", "frames.janky_pct < 100", NULL);
+  g_assert_cmpint (again.status, ==, 0);
+  {
+    g_autofree char *a = to_text (written);
+    g_autofree char *b = to_text (again.json);
+
+    g_assert_cmpstr (a, ==, b);
+  }
+
+  /* a game against a game: the totals and the janky share compare */
+  same = run ("compare", out, rec, "--max-regress", "frames.janky_pct=0", NULL);
+  g_assert_cmpint (same.status, ==, 0);
+  metrics = json_node_get_array (adbscope_report_lookup (same.json, "metrics"));
+  for (guint i = 0; i < json_array_get_length (metrics); i++)
+    {
+      JsonObject *m = json_array_get_object_element (metrics, i);
+      const char *path = json_object_get_string_member (m, "path");
+
+      if (g_str_equal (path, "frames.total") || g_str_equal (path, "frames.janky_pct"))
+        {
+          g_assert_cmpfloat (json_object_get_double_member (m, "base"), ==, num (written, path));
+          g_assert_cmpfloat (json_object_get_double_member (m, "run"), ==, num (written, path));
+          saw_total |= g_str_equal (path, "frames.total");
+          saw_pct |= g_str_equal (path, "frames.janky_pct");
+        }
+    }
+  g_assert_true (saw_total && saw_pct);
+  write_modified (out, gated_json, "frames.janky_pct", 2, FALSE);
+  gated = run ("compare", out, gated_json, "--max-regress", "frames.janky_pct=50", NULL);
+  g_assert_cmpint (gated.status, ==, num (written, "frames.janky_pct") > 0 ? 3 : 0);
+
+  g_ptr_array_unref (truth.snaps);
+  g_array_unref (truth.at_ns);
+}
+
 static void
 test_recording_paths (void)
 {
@@ -513,11 +686,12 @@ main (int argc, char *argv[])
 
   g_test_init (&argc, &argv, NULL);
   dir = g_dir_make_tmp ("adbscope-rec-XXXXXX", NULL);
-  device = adbscope_test_device_start ("pixel-14", NULL, &error);
+  device = adbscope_test_device_start ("pixel-14", (const char *[]) { "--game", NULL }, &error);
   g_assert_no_error (error);
 
   g_test_add_func ("/recording/cli/report-equals-record", test_report_equals_record);
   g_test_add_func ("/recording/cli/compare", test_compare);
+  g_test_add_func ("/recording/cli/game", test_game);
   g_test_add_func ("/recording/cli/crash", test_crash);
   g_test_add_func ("/recording/cli/paths", test_recording_paths);
   rc = g_test_run ();
