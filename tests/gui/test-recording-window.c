@@ -109,6 +109,45 @@ test_open (void)
   g_assert_true (strstr (gtk_window_get_title (GTK_WINDOW (window)), "recording.adbscope") != NULL);
 }
 
+/* The row titled @title under @w. */
+static AdwActionRow *
+find_row (GtkWidget  *w,
+          const char *title)
+{
+  if (ADW_IS_ACTION_ROW (w) && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (w)), title) == 0)
+    return ADW_ACTION_ROW (w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      AdwActionRow *row = find_row (c, title);
+
+      if (row != NULL)
+        return row;
+    }
+  return NULL;
+}
+
+/* The text of the row's value (its numeric suffix label). */
+static const char *
+row_value (GtkWidget  *page,
+           const char *title)
+{
+  AdwActionRow *row = find_row (page, title);
+  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+
+  g_assert_nonnull (row);
+  g_ptr_array_add (stack, row);
+  while (stack->len > 0)
+    {
+      GtkWidget *cur = g_ptr_array_steal_index (stack, stack->len - 1);
+
+      if (GTK_IS_LABEL (cur) && gtk_widget_has_css_class (cur, "numeric"))
+        return gtk_label_get_text (GTK_LABEL (cur));
+      for (GtkWidget *c = gtk_widget_get_first_child (cur); c; c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (stack, c);
+    }
+  g_error ("no value in the row %s", title);
+}
+
 /* What the pages read is what the report says, over the whole hour. */
 static void
 test_same_values_as_report (void)
@@ -167,6 +206,10 @@ test_same_values_as_report (void)
                               json_node_get_double (adbscope_report_lookup (report, "frames.frame_time_ms.p90")),
                               json_node_get_double (adbscope_report_lookup (report, "frames.frame_time_ms.p99")));
   g_assert_cmpstr (gtk_label_get_text (label), ==, expected);
+  /* an opened recording names the source of its frame rate */
+  g_assert_nonnull (gui_test_find_label (GTK_WIDGET (find_row (GTK_WIDGET (_adbscope_window_get_page (window, "frames")),
+                                                                "Source of the frame rate")), "gfxinfo"));
+  g_assert_cmpstr (row_value (GTK_WIDGET (_adbscope_window_get_page (window, "frames")), "Frames"), ==, "216000");
 
   /* Export report of an opened recording is the recording's report */
   {
@@ -599,6 +642,65 @@ test_zoom_keys (void)
   g_assert_cmpstr (gtk_menu_button_get_label (window->time_button), ==, "Whole run");
 }
 
+/* An opened game (its frames from a SurfaceView, none from HWUI): the
+ * Frames page shows the report's frame count and janky share, says they
+ * are SurfaceFlinger's, and names the source of the frame rate; its
+ * percentiles are SurfaceFlinger's present-to-present times. */
+static void
+test_game_frames_page (void)
+{
+  static const AdbscopeSynthRun game = {
+    .duration_s = 300, .interval_ms = 1000, .n_cores = 2, .n_threads = 2, .fps = 60,
+    .frames_from = ADBSCOPE_SYNTH_FRAMES_SURFACEFLINGER,
+  };
+  g_autofree char *game_path = g_build_filename (tmpdir, "game.adbscope", NULL);
+  g_autofree char *janky = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *percentiles = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRun) run = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  GtkWidget *page = GTK_WIDGET (_adbscope_window_get_page (window, "frames"));
+  AdwActionRow *frames_row, *source_row, *missed;
+
+  g_assert_true (adbscope_synth_write (game_path, &game, &error));
+  g_assert_no_error (error);
+  run = adbscope_run_load (game_path, G_MININT64, G_MAXINT64, &error);
+  g_assert_no_error (error);
+  report = adbscope_report_build_run (run, NULL);
+  g_assert_true (_adbscope_window_open_recording (window, game_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (gui_test_wait (details_loaded, NULL, 20000));
+  adw_view_stack_set_visible_child_name (_adbscope_window_get_view_stack (window), "frames");
+  gui_test_spin (300);
+
+  total = g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (adbscope_report_lookup (report, "frames.total")));
+  janky = g_strdup_printf ("%" G_GINT64_FORMAT " (%.1f %%)",
+                           json_node_get_int (adbscope_report_lookup (report, "frames.janky")),
+                           json_node_get_double (adbscope_report_lookup (report, "frames.janky_pct")));
+  percentiles = g_strdup_printf ("%.1f / %.1f / %.1f ms",
+                                 json_node_get_double (adbscope_report_lookup (report, "frames.surfaceflinger.frame_time_ms.p50")),
+                                 json_node_get_double (adbscope_report_lookup (report, "frames.surfaceflinger.frame_time_ms.p90")),
+                                 json_node_get_double (adbscope_report_lookup (report, "frames.surfaceflinger.frame_time_ms.p99")));
+  g_test_message ("Frames %s, Janky %s, p50/p90/p99 %s", row_value (page, "Frames"), row_value (page, "Janky frames"),
+                  row_value (page, "Frame time p50 / p90 / p99"));
+  g_assert_cmpstr (total, ==, "18000");
+  g_assert_cmpstr (row_value (page, "Frames"), ==, total);
+  g_assert_cmpstr (row_value (page, "Janky frames"), ==, janky);
+  g_assert_cmpstr (janky, ==, "600 (3.3 %)");
+  g_assert_cmpstr (row_value (page, "Frame time p50 / p90 / p99"), ==, percentiles);
+  frames_row = find_row (page, "Frames");
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (frames_row), "SurfaceFlinger"));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (frames_row), ADBSCOPE_SYNTH_SF_LAYER));
+  source_row = find_row (page, "Source of the frame rate");
+  g_assert_nonnull (gui_test_find_label (GTK_WIDGET (source_row), "SurfaceFlinger"));
+  g_assert_cmpstr (adw_action_row_get_subtitle (source_row), ==, ADBSCOPE_SYNTH_SF_LAYER);
+  /* HWUI's jank causes are not shown for frames HWUI never drew */
+  g_assert_nonnull (gui_test_find_label (page, "HWUI drew no frames"));
+  missed = find_row (page, "Missed vsync");
+  g_assert_true (missed == NULL || !gtk_widget_get_visible (GTK_WIDGET (missed)));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -630,6 +732,7 @@ main (int    argc,
   g_test_add_func ("/gui/recording/zoom-keys", test_zoom_keys);
   g_test_add_func ("/gui/recording/charts-out-of-view", test_charts_out_of_view);
   g_test_add_func ("/gui/recording/recent-and-bad-files", test_recent_and_bad_files);
+  g_test_add_func ("/gui/recording/game-frames-page", test_game_frames_page);
   ret = g_test_run ();
 
   gtk_window_destroy (GTK_WINDOW (window));
