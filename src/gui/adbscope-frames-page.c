@@ -158,12 +158,12 @@ update_totals (AdbscopeFramesPage *self,
   const char *key = adbscope_frames_summary_source_key (f);
   g_autofree char *frames_text = NULL;
   g_autofree char *janky_text = NULL;
-  g_autofree char *frames_sub = NULL;
+  const char *frames_sub = "";
   const char *janky_sub = "";
 
   if (t->unattributed)
     {
-      frames_sub = g_strdup (_("This recording does not say which source each interval’s frames came from"));
+      frames_sub = _("This recording does not say which source each interval’s frames came from");
       gtk_label_set_text (self->frames_label, "—");
       gtk_label_set_text (self->janky_label, "—");
       adw_action_row_set_subtitle (ADW_ACTION_ROW (self->frames_row), frames_sub);
@@ -172,23 +172,20 @@ update_totals (AdbscopeFramesPage *self,
     }
   if (g_strcmp0 (key, "surfaceflinger") == 0)
     {
-      /* Translators: %s is the name of a SurfaceFlinger layer */
-      frames_sub = f->layer != NULL ? g_strdup_printf (_("Presented on screen (SurfaceFlinger, %s)"), f->layer)
-                                    : g_strdup (_("Presented on screen (SurfaceFlinger)"));
+      /* (the layer is under "Source of the frame rate") */
+      frames_sub = _("Presented on screen (SurfaceFlinger)");
       janky_sub = _("Presented half a refresh period or more late");
     }
   else if (g_strcmp0 (key, "gfxinfo") == 0)
     {
-      frames_sub = g_strdup (_("Rendered by HWUI (gfxinfo)"));
+      frames_sub = _("Rendered by HWUI (gfxinfo)");
       janky_sub = _("Android’s own count of janky frames");
     }
   else if (key != NULL)
     {
-      frames_sub = g_strdup (_("Each interval from the source of its frame rate: SurfaceFlinger or gfxinfo"));
+      frames_sub = _("Each interval from the source of its frame rate: SurfaceFlinger or gfxinfo");
       janky_sub = _("Each interval by its source’s rule");
     }
-  else
-    frames_sub = g_strdup ("");
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self->frames_row), frames_sub);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self->janky_row), janky_sub);
 

@@ -303,7 +303,9 @@ main (int    argc,
         const char *title = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (r));
         const char *sub = ADW_IS_ACTION_ROW (r) ? adw_action_row_get_subtitle (ADW_ACTION_ROW (r)) : NULL;
 
-        if ((title && strstr (title, "game")) || (sub && strstr (sub, "game")))
+        /* the running demo game, not an installed APK with "game" in its name */
+        if ((title && g_str_equal (title, ADBSCOPE_DEMO_GAME_PACKAGE)) ||
+            (sub && g_str_equal (sub, ADBSCOPE_DEMO_GAME_PACKAGE)))
           row = r;
       }
     g_signal_emit_by_name (apps, "row-activated", row);
@@ -507,6 +509,24 @@ main (int    argc,
       }
     gtk_window_destroy (launch);
   }
+
+  /* The run just recorded, opened from its file: its Frames page */
+  if (window->recording != NULL)
+    {
+      g_autofree char *rec = g_strdup (adbscope_recording_get_path (window->recording));
+
+      _adbscope_window_set_recording (window, FALSE);
+      gui_test_spin (1500);
+      if (!_adbscope_window_open_recording (window, rec, &error))
+        g_error ("open %s: %s", rec, error->message);
+      gui_test_spin (1500);
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "frames");
+      for (guint s = 0; s < G_N_ELEMENTS (schemes); s++)
+        {
+          set_scheme (schemes[s]);
+          save (dir, "25-opened-frames", schemes[s]);
+        }
+    }
 
   gtk_window_close (GTK_WINDOW (window));
   gui_test_spin (500);
