@@ -117,12 +117,43 @@ set_number (JsonObject *o,
     json_object_set_null_member (o, key);
 }
 
+/* frames.total, janky and janky_pct count the frames of the source the
+ * FPS came from (docs/report.md): HWUI's frames against SurfaceFlinger's
+ * are not a change of the app. */
+static const char * const by_frame_source[] = {
+  "frames.total", "frames.janky", "frames.janky_pct", NULL
+};
+
+static const char *
+string_at (JsonNode   *report,
+           const char *path)
+{
+  JsonNode *n = report ? adbscope_report_lookup (report, path) : NULL;
+
+  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
+    ? json_node_get_string (n) : NULL;
+}
+
+/* TRUE when @path is counted from different frame sources in the two
+ * reports (both name theirs). */
+static gboolean
+sources_differ (JsonNode   *base,
+                JsonNode   *run,
+                const char *path)
+{
+  const char *a = string_at (base, "frames.total_source");
+  const char *b = string_at (run, "frames.total_source");
+
+  return g_strv_contains (by_frame_source, path) && a != NULL && b != NULL && !g_str_equal (a, b);
+}
+
 /* Walks the base's objects (arrays are lists of things, not metrics:
  * threads, markers and gaps are not compared). */
 static void
 walk (JsonNode   *base,
       JsonNode   *run,
       const char *prefix,
+      gboolean    frame_sources_differ,
       JsonArray  *out)
 {
   JsonObject *object = json_node_get_object (base);
@@ -136,14 +167,14 @@ walk (JsonNode   *base,
       JsonNode *r = run && JSON_NODE_HOLDS_OBJECT (run) && json_object_has_member (json_node_get_object (run), key)
         ? json_object_get_member (json_node_get_object (run), key) : NULL;
       double bv = NAN, rv = NAN;
-      gboolean hb, hr;
+      gboolean hb, hr, comparable;
       JsonObject *m;
 
       if (g_str_equal (path, "assertions"))
         continue;
       if (JSON_NODE_HOLDS_OBJECT (b))
         {
-          walk (b, r, path, out);
+          walk (b, r, path, frame_sources_differ, out);
           continue;
         }
       hb = node_number (b, &bv);
@@ -154,8 +185,10 @@ walk (JsonNode   *base,
       json_object_set_string_member (m, "path", path);
       set_number (m, "base", hb, bv);
       set_number (m, "run", hr, rv);
-      set_number (m, "change", hb && hr, rv - bv);
-      set_number (m, "change_pct", hb && hr && bv != 0, 100.0 * (rv - bv) / fabs (bv));
+      /* listed, but no change between two sources' counts */
+      comparable = hb && hr && !(frame_sources_differ && g_strv_contains (by_frame_source, path));
+      set_number (m, "change", comparable, rv - bv);
+      set_number (m, "change_pct", comparable && bv != 0, 100.0 * (rv - bv) / fabs (bv));
       json_array_add_object_element (out, m);
     }
 }
@@ -180,7 +213,7 @@ adbscope_compare_reports (JsonNode  *base,
 
   g_return_val_if_fail (JSON_NODE_HOLDS_OBJECT (base), NULL);
 
-  walk (base, run, NULL, metrics);
+  walk (base, run, NULL, sources_differ (base, run, "frames.total"), metrics);
   for (guint i = 0; thresholds != NULL && i < thresholds->len; i++)
     {
       AdbscopeThreshold *t = g_ptr_array_index (thresholds, i);
@@ -188,7 +221,7 @@ adbscope_compare_reports (JsonNode  *base,
       double bv = NAN, rv = NAN, worse_pct = NAN;
       gboolean hb = node_number (adbscope_report_lookup (base, t->path), &bv);
       gboolean hr = node_number (adbscope_report_lookup (run, t->path), &rv);
-      gboolean pass;
+      gboolean pass, across;
 
       if (hb && hr)
         {
@@ -199,8 +232,10 @@ adbscope_compare_reports (JsonNode  *base,
           else
             worse_pct = worse > 0 ? INFINITY : 0;
         }
-      pass = hb && hr && !(worse_pct > t->max_pct);
-      failed += !pass;
+      /* a threshold across frame sources fails, like one on null */
+      across = sources_differ (base, run, t->path);
+      pass = hb && hr && !across && !(worse_pct > t->max_pct);
+
       json_object_set_string_member (c, "path", t->path);
       json_object_set_string_member (c, "worse_when", t->direction > 0 ? "higher" : "lower");
       json_object_set_double_member (c, "max_regress_pct", t->max_pct);
@@ -209,6 +244,17 @@ adbscope_compare_reports (JsonNode  *base,
       /* +inf (worse from a base of 0) is not JSON: null, and it fails */
       set_number (c, "regress_pct", hb && hr, worse_pct);
       json_object_set_boolean_member (c, "pass", pass);
+      if (across)
+        {
+          g_autofree char *why = g_strdup_printf (_("The base counts its frames from %s, the run from %s"),
+                                                  string_at (base, "frames.total_source"),
+                                                  string_at (run, "frames.total_source"));
+
+          json_object_set_string_member (c, "reason", why);
+        }
+      else
+        json_object_set_null_member (c, "reason");
+      failed += !pass;
       json_array_add_object_element (checks, c);
     }
   json_object_set_array_member (root, "metrics", metrics);

@@ -639,6 +639,42 @@ test_game (void)
   gated = run ("compare", out, gated_json, "--max-regress", "frames.janky_pct=50", NULL);
   g_assert_cmpint (gated.status, ==, num (written, "frames.janky_pct") > 0 ? 3 : 0);
 
+  /* against a report counted from HWUI's frames: no change, and a gate fails */
+  {
+    g_autofree char *hwui = path_in ("game-as-hwui.json");
+    g_autofree char *text = NULL;
+    g_auto(Result) across = { 0 };
+    JsonArray *m;
+
+    text = to_text (written);
+    {
+      g_autoptr(JsonNode) copy = parse (text);
+
+      json_object_set_string_member (json_node_get_object (adbscope_report_lookup (copy, "frames")),
+                                     "total_source", "gfxinfo");
+      g_free (text);
+      text = to_text (copy);
+    }
+    g_assert_true (g_file_set_contents (hwui, text, -1, NULL));
+    across = run ("compare", hwui, out, "--max-regress", "frames.janky_pct=1000", NULL);
+    g_assert_cmpint (across.status, ==, 3);
+    g_assert_false (json_object_get_boolean_member (threshold (&across, 0), "pass"));
+    g_assert_nonnull (strstr (json_object_get_string_member (threshold (&across, 0), "reason"), "gfxinfo"));
+    m = json_node_get_array (adbscope_report_lookup (across.json, "metrics"));
+    for (guint i = 0; i < json_array_get_length (m); i++)
+      {
+        JsonObject *o = json_array_get_object_element (m, i);
+
+        if (g_str_equal (json_object_get_string_member (o, "path"), "frames.total"))
+          {
+            g_assert_true (json_object_get_null_member (o, "change"));
+            g_assert_cmpfloat (json_object_get_double_member (o, "run"), ==, total);
+          }
+        if (g_str_equal (json_object_get_string_member (o, "path"), "frames.fps.avg"))
+          g_assert_cmpfloat (json_object_get_double_member (o, "change"), ==, 0);
+      }
+  }
+
   g_ptr_array_unref (truth.snaps);
   g_array_unref (truth.at_ns);
 }
