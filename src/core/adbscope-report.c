@@ -770,7 +770,18 @@ build (const AdbscopeRun *run,
   if (run != NULL && run->fsum_whole_run && json_object_has_member (run->session_extras, "frames"))
     merge_members (section (root, "frames"), json_object_get_object_member (run->session_extras, "frames"));
   else
-    add_frame_sources (section (root, "frames"), run ? &run->fsum : NULL);
+    {
+      JsonObject *frames = section (root, "frames");
+      JsonObject *kept = run && run->session == NULL && run->session_extras
+        && json_object_has_member (run->session_extras, "frames")
+        ? json_object_get_object_member (run->session_extras, "frames") : NULL;
+
+      add_frame_sources (frames, run ? &run->fsum : NULL);
+      /* the latest zero reason in the words `record` gave it (the layers
+       * it names are not in the rows) */
+      if (kept != NULL && json_object_has_member (kept, "zero_reason"))
+        json_object_set_member (frames, "zero_reason", json_node_copy (json_object_get_member (kept, "zero_reason")));
+    }
   if (run != NULL && run->session == NULL && run->session_extras != NULL)
     merge_members (section (root, "gpu"), json_object_get_object_member (run->session_extras, "gpu"));
   else
