@@ -645,13 +645,8 @@ source_from_key (const char *key)
   return ADBSCOPE_FRAMES_SOURCE_NONE;
 }
 
-static JsonObject *
-extras_frames (const AdbscopeRun *run)
-{
-  JsonNode *n = run->session_extras ? json_object_get_member (run->session_extras, "frames") : NULL;
-
-  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
-}
+static const char *member_string (JsonObject *o, const char *key);
+static double member_number (JsonObject *o, const char *key);
 
 static JsonObject *
 object_member (JsonObject *o,
@@ -666,14 +661,16 @@ static gint64
 int_member (JsonObject *o,
             const char *key)
 {
-  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+  double v = member_number (o, key);
 
-  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) != G_TYPE_STRING
-    ? json_node_get_int (n) : 0;
+  return isfinite (v) ? (gint64) v : 0;
 }
 
-static const char *member_string (JsonObject *o, const char *key);
-static double member_number (JsonObject *o, const char *key);
+static JsonObject *
+extras_frames (const AdbscopeRun *run)
+{
+  return object_member (run->session_extras, "frames");
+}
 
 /* What the meta's session_extras say of the frames' sources (the whole
  * run, as `record` ended it): the layers, the refresh period and the
