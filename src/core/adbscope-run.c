@@ -376,13 +376,16 @@ read_meta (sqlite3     *db,
   sqlite3_finalize (st);
 
   schema = g_hash_table_lookup (meta, "schema");
-  if (schema == NULL || !g_str_has_prefix (schema, "adbscope-recording/"))
+  if (schema == NULL || !g_str_has_prefix (schema, "adbscope-recording/") ||
+      g_ascii_strtoll (schema + strlen ("adbscope-recording/"), NULL, 10) < 1)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
                    _("%s is not an Adbscope recording"), path);
       return NULL;
     }
-  if (version > ADBSCOPE_RECORDING_VERSION || !g_str_equal (schema, ADBSCOPE_RECORDING_SCHEMA))
+  /* every version up to ours opens (version 1: a coarser level of detail) */
+  if (version > ADBSCOPE_RECORDING_VERSION ||
+      g_ascii_strtoll (schema + strlen ("adbscope-recording/"), NULL, 10) > ADBSCOPE_RECORDING_VERSION)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
                    _("%s was written by a newer Adbscope (%s); update Adbscope to read it"), path, schema);
@@ -1043,9 +1046,10 @@ bucket_add (GArray *out,
  * @max_buckets: about how many columns the caller draws
  *
  * Min, max and average of one series in buckets over [@from_us, @to_us]:
- * from the level of detail the writer kept (10 s, 100 s, 1000 s) when the
- * range holds more than @max_buckets of the next finer one, else from
- * the samples.  The extremes of every sample are in its bucket, so a spike
+ * from the finest level of detail the writer kept (1 s, 10 s, 100 s,
+ * 1000 s; docs/recording.md) with no more than @max_buckets buckets over
+ * the range (or the coarsest), or from the samples while there are no
+ * more of them.  The extremes of every sample are in its bucket, so a spike
  * is never lost at any zoom.  The tail the level of detail does not cover
  * yet (a recording still being written, or left by a crash) comes from the
  * samples.
@@ -1065,6 +1069,7 @@ adbscope_run_read_buckets (const char  *path,
   sqlite3 *db;
   sqlite3_stmt *st;
   gint64 interval_us, span = MAX (to_us - from_us, 1), width = 0, covered = from_us;
+  AdbscopeRecordingLadder ladder;
   int level = -1, id = -1;
 
   g_return_val_if_fail (max_buckets > 0, NULL);
@@ -1079,12 +1084,9 @@ adbscope_run_read_buckets (const char  *path,
       return NULL;
     }
   interval_us = MAX (meta_int (meta, "interval_ms"), 1) * 1000;
-  if (span / interval_us > max_buckets)
-    {
-      width = 10 * G_USEC_PER_SEC;
-      for (level = 0; level + 1 < ADBSCOPE_RECORDING_LOD_LEVELS && span / width > max_buckets; level++)
-        width *= 10;
-    }
+  _adbscope_recording_ladder_init (&ladder, meta);
+  level = _adbscope_recording_ladder_pick (&ladder, interval_us, span, max_buckets);
+  width = _adbscope_recording_ladder_width_us (&ladder, level);
 
   st = prepare (db, "SELECT id FROM series WHERE path = ?1", 0, 0);
   sqlite3_bind_text (st, 1, series_path, -1, SQLITE_STATIC);

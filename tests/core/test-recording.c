@@ -5,6 +5,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "adbscope-core.h"
 #include "adbscope-test-recording.h"
@@ -364,6 +366,190 @@ test_level_of_detail (void)
   }
 }
 
+/* Every level of detail holds exactly what the samples say, as the sqlite3
+ * shell groups them (count, min, max, sum per bucket of 10^L s; a bucket
+ * on one side only is a mismatch too): at 100 ms with the 1 s level, at
+ * 1 s without it. */
+static void
+assert_lod_is_samples (const char *path,
+                       const char *want_levels)
+{
+  g_autofree char *levels = sqlite3_shell (path, "SELECT group_concat (level, ' ') FROM"
+                                           " (SELECT DISTINCT level FROM lod ORDER BY level)");
+  g_autofree char *meta = sqlite3_shell (path, "SELECT value FROM meta WHERE key = 'lod_levels'");
+  g_auto(GStrv) each = g_strsplit (want_levels, " ", -1);
+
+  g_assert_cmpstr (levels, ==, want_levels);
+  g_assert_cmpstr (meta, ==, want_levels);
+  for (guint i = 0; each[i] != NULL; i++)
+    {
+      gint64 w = G_USEC_PER_SEC;
+      g_autofree char *sql = NULL;
+      g_autofree char *bad = NULL;
+      g_autofree char *rows = NULL;
+
+      for (int l = atoi (each[i]); l > 0; l--)
+        w *= 10;
+      /* both ways round (EXCEPT: a set difference), then the sums */
+      sql = g_strdup_printf ("CREATE TEMP TABLE s AS SELECT series, t_us / %1$" G_GINT64_FORMAT " * %1$" G_GINT64_FORMAT
+                             "  AS b, count (value) AS n, min (value) AS lo, max (value) AS hi, total (value) AS sum"
+                             "  FROM sample WHERE value IS NOT NULL GROUP BY series, b;"
+                             "CREATE TEMP TABLE l AS SELECT series, t_us AS b, n, min AS lo, max AS hi FROM lod"
+                             "  WHERE level = %2$s;"
+                             "SELECT (SELECT count (*) FROM (SELECT series, b, n, lo, hi FROM s EXCEPT SELECT * FROM l))"
+                             " + (SELECT count (*) FROM (SELECT * FROM l EXCEPT SELECT series, b, n, lo, hi FROM s))"
+                             " + (SELECT count (*) FROM s JOIN lod ON lod.series = s.series AND lod.level = %2$s"
+                             "    AND lod.t_us = s.b WHERE abs (lod.sum - s.sum) > 1e-9 * (1 + abs (s.sum)))",
+                             w, each[i]);
+      bad = sqlite3_shell (path, sql);
+      g_assert_cmpstr (bad, ==, "0");
+      g_free (sql);
+      sql = g_strdup_printf ("SELECT count (*) FROM lod WHERE level = %s", each[i]);
+      rows = sqlite3_shell (path, sql);
+      g_assert_cmpint (atoi (rows), >, 0);
+    }
+}
+
+static void
+test_lod_round_trip (void)
+{
+  static const AdbscopeSynthRun fast = {
+    .duration_s = 600, .interval_ms = 100, .n_cores = 2, .n_threads = 2, .fps = 10,
+    .spike_tick = 4321, .spike_value = 500,
+  };
+  g_autofree char *path = synth_path ("fast.adbscope");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) b = NULL;
+  double max = -1;
+  guint n = 0;
+
+  g_assert_true (adbscope_synth_write (path, &fast, &error));
+  g_assert_no_error (error);
+  assert_lod_is_samples (path, "0 1 2 3");
+  assert_lod_is_samples (hour_file (), "1 2 3");
+
+  /* 10 minutes at 100 ms in 1000 columns: the 1 s buckets (600 of them),
+   * the spike of one 100 ms sample among them */
+  b = adbscope_run_read_buckets (path, "cpu.app_pct", 0, (gint64) 600 * G_USEC_PER_SEC, 1000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (b->len, ==, 600);
+  for (guint i = 0; i < b->len; i++)
+    {
+      const AdbscopeRunBucket *k = &g_array_index (b, AdbscopeRunBucket, i);
+
+      g_assert_cmpint (k->width_us, ==, G_USEC_PER_SEC);
+      g_assert_cmpint (k->t_us, ==, (gint64) i * G_USEC_PER_SEC);
+      g_assert_cmpuint (k->n, ==, 10);
+      max = MAX (max, k->max);
+      n += k->n;
+    }
+  g_assert_cmpfloat (max, ==, 500);
+  g_assert_cmpuint (n, ==, 6000);
+  adbscope_recording_remove_files (path);
+}
+
+static JsonNode *
+load_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* A file of version 1 (made by the code before version 2:
+ * tests/core/recording-v1-250ms.README) opens, never refused, and reads
+ * right: the report rebuilt from it is the one `record` printed then, and
+ * its level of detail reads as what version 1 wrote, 10 s buckets, with
+ * the extremes and counts of its samples. */
+static void
+test_version_1 (void)
+{
+  g_autofree char *gz = g_test_build_filename (G_TEST_DIST, "core", "recording-v1-250ms.adbscope.gz", NULL);
+  g_autofree char *json = g_test_build_filename (G_TEST_DIST, "core", "recording-v1-250ms.json", NULL);
+  g_autofree char *path = synth_path ("v1-250ms.adbscope");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) in_file = g_file_new_for_path (gz);
+  g_autoptr(GFileInputStream) in = g_file_read (in_file, NULL, &error);
+  g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr(GInputStream) plain = NULL;
+  g_autoptr(GFile) out_file = g_file_new_for_path (path);
+  g_autoptr(GFileOutputStream) out = NULL;
+  g_autofree char *then_text = NULL;
+  g_autofree char *now_text = NULL;
+  g_autofree char *version = NULL;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  g_autoptr(JsonNode) then = NULL;
+  g_autoptr(JsonNode) now = NULL;
+  g_autoptr(GArray) b = NULL;
+  static const char * const same[] = { "run", "cpu", "memory", "power", "thermal", "markers" };
+  const char *argv[] = { g_getenv ("ADBSCOPE_BIN"), "report", path, NULL };
+  double min = INFINITY, max = -INFINITY;
+  guint n = 0;
+  int status;
+
+  g_assert_no_error (error);
+  plain = g_converter_input_stream_new (G_INPUT_STREAM (in), G_CONVERTER (gunzip));
+  out = g_file_create (out_file, G_FILE_CREATE_NONE, NULL, &error);
+  g_assert_no_error (error);
+  g_output_stream_splice (G_OUTPUT_STREAM (out), plain,
+                          G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
+  g_assert_no_error (error);
+  version = sqlite3_shell (path, "PRAGMA user_version");
+  g_assert_cmpstr (version, ==, "1");
+
+  /* the report, as `record` printed it then (but the path it names) */
+  g_assert_nonnull (argv[0]);
+  g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &now_text, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_get_contents (json, &then_text, NULL, NULL));
+  then = load_json (then_text);
+  now = load_json (now_text);
+  json_object_remove_member (json_node_get_object (adbscope_report_lookup (then, "run")), "recording");
+  json_object_remove_member (json_node_get_object (adbscope_report_lookup (now, "run")), "recording");
+  for (guint i = 0; i < G_N_ELEMENTS (same); i++)
+    {
+      JsonNode *a = adbscope_report_lookup (then, same[i]), *c = adbscope_report_lookup (now, same[i]);
+
+      g_assert_nonnull (a);
+      g_assert_nonnull (c);
+      if (!json_node_equal (a, c))
+        g_error ("%s of the version 1 recording's report differs from the one printed then", same[i]);
+    }
+  g_assert_cmpfloat (num (now, "cpu.app_pct.n"), >, 100);
+
+  /* its level 0 is 10 s wide (version 2's level 0 would be 1 s) */
+  b = adbscope_run_read_buckets (path, "cpu.app_pct", 0, 45 * G_USEC_PER_SEC, 5, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (b->len, ==, 5);
+  for (guint i = 0; i < b->len; i++)
+    {
+      const AdbscopeRunBucket *k = &g_array_index (b, AdbscopeRunBucket, i);
+
+      g_assert_cmpint (k->width_us, ==, 10 * G_USEC_PER_SEC);
+      g_assert_cmpint (k->t_us, ==, (gint64) i * 10 * G_USEC_PER_SEC);
+      min = MIN (min, k->min);
+      max = MAX (max, k->max);
+      n += k->n;
+    }
+  /* the samples, as SQLite itself reads them (the shell prints too few digits) */
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count (value), min (value), max (value) FROM sample"
+                                       " JOIN series ON series.id = sample.series WHERE path = 'cpu.app_pct'",
+                                       -1, &st, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+  g_assert_cmpuint (n, ==, sqlite3_column_int (st, 0));
+  g_assert_cmpfloat (min, ==, sqlite3_column_double (st, 1));
+  g_assert_cmpfloat (max, ==, sqlite3_column_double (st, 2));
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+  adbscope_recording_remove_files (path);
+}
+
 static void
 test_schema (void)
 {
@@ -376,8 +562,12 @@ test_schema (void)
   g_autofree char *doc = NULL;
   g_auto(GStrv) names = g_strsplit (tables, " ", -1);
 
-  g_assert_cmpstr (version, ==, "1");
+  g_autofree char *levels = sqlite3_shell (hour_file (), "SELECT value FROM meta WHERE key = 'lod_levels'");
+
+  g_assert_cmpstr (version, ==, "2");
   g_assert_cmpstr (schema, ==, ADBSCOPE_RECORDING_SCHEMA);
+  /* once a second: no 1 s level (it would be the samples again) */
+  g_assert_cmpstr (levels, ==, "1 2 3");
   g_assert_cmpstr (journal, ==, "wal");
   /* every table is documented for people querying with sqlite3 */
   g_assert_true (g_file_get_contents (doc_path, &doc, NULL, NULL));
@@ -545,7 +735,7 @@ test_bad_files (void)
     g_autofree char *copy_cmd = g_strdup_printf ("cp '%s' '%s'", hour_file (), newer);
 
     g_assert_cmpint (system (copy_cmd), ==, 0);
-    g_free (sqlite3_shell (newer, "UPDATE meta SET value = 'adbscope-recording/2' WHERE key = 'schema'; PRAGMA user_version = 2;"));
+    g_free (sqlite3_shell (newer, "UPDATE meta SET value = 'adbscope-recording/3' WHERE key = 'schema'; PRAGMA user_version = 3;"));
   }
   run = adbscope_run_load (newer, G_MININT64, G_MAXINT64, &error);
   g_assert_null (run);
@@ -565,6 +755,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/recording/csv-from-file", test_csv_from_file);
   g_test_add_func ("/recording/window", test_window);
   g_test_add_func ("/recording/level-of-detail", test_level_of_detail);
+  g_test_add_func ("/recording/lod-round-trip", test_lod_round_trip);
+  g_test_add_func ("/recording/version-1", test_version_1);
   g_test_add_func ("/recording/schema", test_schema);
   g_test_add_func ("/recording/capture-rows", test_capture_rows);
   g_test_add_func ("/recording/refuses-to-overwrite", test_refuses_to_overwrite);
