@@ -92,31 +92,47 @@ premultiply (const GdkRGBA *c)
 }
 
 /* One row of @n pixels: @src (premultiplied) OVER them. */
-static void
+static inline void
 blend_row (guint32 *p,
            int      n,
            guint32  src)
 {
   guint32 ia = 255 - (src >> 24);
 
-  if (ia == 0)
-    {
-      for (int i = 0; i < n; i++)
-        p[i] = src;
-      return;
-    }
   for (int i = 0; i < n; i++)
     {
+      guint32 d, rb, ag;
+
+      /* nothing under it yet (most of an area), or an opaque source */
+      if (p[i] == 0 || ia == 0)
+        {
+          p[i] = src;
+          continue;
+        }
       /* each channel saturates as pixman's ADD does (premultiplied
        * input never needs it, rounding might) */
-      guint32 d = mul_un8x4 (p[i], ia);
-      guint32 rb = (d & 0x00ff00ffu) + (src & 0x00ff00ffu);
-      guint32 ag = ((d >> 8) & 0x00ff00ffu) + ((src >> 8) & 0x00ff00ffu);
-
+      d = mul_un8x4 (p[i], ia);
+      rb = (d & 0x00ff00ffu) + (src & 0x00ff00ffu);
+      ag = ((d >> 8) & 0x00ff00ffu) + ((src >> 8) & 0x00ff00ffu);
       rb |= 0x01000100u - ((rb >> 8) & 0x00010001u);
       ag |= 0x01000100u - ((ag >> 8) & 0x00010001u);
       p[i] = (rb & 0x00ff00ffu) | (ag & 0x00ff00ffu) << 8;
     }
+}
+
+/* Row @r, covered @cover (0 to 1) of its height. */
+static inline void
+blend_partial_row (AdbscopeChartRaster *self,
+                   int                  r,
+                   int                  x0,
+                   int                  x1,
+                   double               cover,
+                   guint32              src)
+{
+  guint32 a = (guint32) (cover * 255 + 0.5);
+
+  if (a > 0)
+    blend_row (self->pixels + (gsize) r * self->width + x0, x1 - x0, a >= 255 ? src : mul_un8x4 (src, a));
 }
 
 static void
@@ -127,7 +143,7 @@ fill_device_box (AdbscopeChartRaster *self,
                  double               y1,
                  guint32              src)
 {
-  int r0, r1;
+  int r0, r1, full0, full1;
 
   x0 = MAX (x0, 0);
   x1 = MIN (x1, self->width);
@@ -139,14 +155,18 @@ fill_device_box (AdbscopeChartRaster *self,
     self->pixels = g_malloc0_n ((gsize) self->width * self->height, sizeof (guint32));
   r0 = (int) floor (y0);
   r1 = (int) ceil (y1);
-  for (int r = r0; r < r1; r++)
+  full0 = (int) ceil (y0);      /* the rows covered whole: full0 to full1 - 1 */
+  full1 = (int) floor (y1);
+  if (full0 > full1)
+    blend_partial_row (self, r0, x0, x1, y1 - y0, src);   /* inside one row */
+  else
     {
-      double cover = MIN (y1, r + 1.0) - MAX (y0, (double) r);
-      guint32 a = (guint32) lround (cover * 255);
-
-      if (a == 0)
-        continue;
-      blend_row (self->pixels + (gsize) r * self->width + x0, x1 - x0, a == 255 ? src : mul_un8x4 (src, a));
+      if (r0 < full0)
+        blend_partial_row (self, r0, x0, x1, full0 - y0, src);
+      for (int r = full0; r < full1; r++)
+        blend_row (self->pixels + (gsize) r * self->width + x0, x1 - x0, src);
+      if (full1 < r1)
+        blend_partial_row (self, full1, x0, x1, y1 - full1, src);
     }
   self->used[0] = MIN (self->used[0], x0);
   self->used[1] = MIN (self->used[1], r0);
