@@ -277,22 +277,25 @@ adbscope_chart_raster_get_pixels (const AdbscopeChartRaster *self,
 /**
  * adbscope_chart_raster_append:
  *
- * Appends what was drawn to @snapshot as one texture at the layer's
- * origin (nothing when nothing was drawn): only the rectangle of the
- * image that was drawn in, so GTK composites no transparent rows.  The
- * raster is transparent again afterwards.
+ * Appends what was drawn to @snapshot at the layer's origin (nothing when
+ * nothing was drawn): only the rectangle of the image that was drawn in,
+ * so GTK composites no transparent rows.  It goes as a cairo node that
+ * paints the image, not as a texture: GTK 4.8's cairo renderer converts a
+ * texture's every pixel into a new image on every frame (that was 40 % of
+ * a scrolling frame's rendering), while an image painted from a cairo node
+ * is copied by pixman's blit.  The raster is transparent again afterwards.
  */
 void
 adbscope_chart_raster_append (AdbscopeChartRaster *self,
                               GtkSnapshot         *snapshot)
 {
-  g_autoptr(GBytes) all = NULL;
-  g_autoptr(GBytes) part = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
+  static const cairo_user_data_key_t pixels_key;
+  cairo_surface_t *image;
+  cairo_t *cr;
   int x0, y0, x1, y1;
-  gsize stride = (gsize) self->width * 4;
+  int stride = self->width * 4;
 
-  /* whole layer pixels, so the texture sits on the device pixel grid */
+  /* whole layer pixels, so the image sits on the device pixel grid */
   x0 = self->used[0] / self->scale * self->scale;
   y0 = self->used[1] / self->scale * self->scale;
   x1 = MIN ((self->used[2] + self->scale - 1) / self->scale * self->scale, self->width);
@@ -300,14 +303,18 @@ adbscope_chart_raster_append (AdbscopeChartRaster *self,
   if (self->pixels == NULL || x0 >= x1 || y0 >= y1)
     return;
 
-  all = g_bytes_new_take (g_steal_pointer (&self->pixels), stride * self->height);
-  part = g_bytes_new_from_bytes (all, y0 * stride + (gsize) x0 * 4, (gsize) (y1 - y0 - 1) * stride + (gsize) (x1 - x0) * 4);
-  texture = gdk_memory_texture_new (x1 - x0, y1 - y0, GDK_MEMORY_DEFAULT, part, stride);
-  gtk_snapshot_append_texture (snapshot, texture,
-                               &GRAPHENE_RECT_INIT ((double) x0 / self->scale,
-                                                    self->top + (double) y0 / self->scale,
-                                                    (double) (x1 - x0) / self->scale,
-                                                    (double) (y1 - y0) / self->scale));
+  image = cairo_image_surface_create_for_data ((guchar *) (self->pixels + (gsize) y0 * self->width + x0),
+                                               CAIRO_FORMAT_ARGB32, x1 - x0, y1 - y0, stride);
+  cairo_surface_set_user_data (image, &pixels_key, g_steal_pointer (&self->pixels), g_free);
+  cairo_surface_set_device_scale (image, self->scale, self->scale);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT ((double) x0 / self->scale,
+                                                                 self->top + (double) y0 / self->scale,
+                                                                 (double) (x1 - x0) / self->scale,
+                                                                 (double) (y1 - y0) / self->scale));
+  cairo_set_source_surface (cr, image, (double) x0 / self->scale, self->top + (double) y0 / self->scale);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (image);
   self->used[0] = self->width;
   self->used[1] = self->height;
   self->used[2] = self->used[3] = 0;
