@@ -5,6 +5,8 @@
 
 G_BEGIN_DECLS
 
-int _adbscope_card_frame_get_n_drawn (AdbscopeCardFrame *self);
+int      _adbscope_card_frame_get_n_drawn (AdbscopeCardFrame *self);
+gboolean _adbscope_card_frame_get_inside  (AdbscopeCardFrame *self,
+                                           graphene_rect_t   *inside);
 
 G_END_DECLS

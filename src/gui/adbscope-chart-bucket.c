@@ -387,53 +387,6 @@ adbscope_chart_bucket_merge (AdbscopeChartBucket       *buckets,
  *
  * Returns: the smallest 1, 2 or 5 × 10ⁿ that is ≥ @raw
  */
-/**
- * adbscope_chart_columns_bounds:
- * @pad: drawn beyond each column's top and bottom (half the line's width)
- * @lo: @hi: what may be drawn at all (the plot and its bleed), px down
- * @bounds: (out): x, y, width, height: the whole pixel columns from the
- *   first drawn column to the last, from the highest top to the lowest
- *   bottom (padded, clamped)
- *
- * A layer's cairo node is drawn by the software renderer as a surface of
- * its bounds, cleared and composited whole every frame: bounds that hold
- * only what the line covers (a flat line, a band near the axis) cost a
- * fraction of the whole plot.
- *
- * Returns: whether any column is drawn
- */
-gboolean
-adbscope_chart_columns_bounds (const AdbscopeChartColumn *columns,
-                               guint                      width,
-                               double                     pad,
-                               double                     lo,
-                               double                     hi,
-                               double                     bounds[4])
-{
-  double top = INFINITY, bottom = -INFINITY;
-  guint first = width, last = 0;
-
-  for (guint c = 0; c < width; c++)
-    if (columns[c].top <= columns[c].bottom)
-      {
-        top = MIN (top, columns[c].top);
-        bottom = MAX (bottom, columns[c].bottom);
-        first = MIN (first, c);
-        last = c;
-      }
-  if (first == width)
-    return FALSE;
-  top = MAX (floor (top - pad), lo);
-  bottom = MIN (ceil (bottom + pad), hi);
-  if (top >= bottom)
-    return FALSE;
-  bounds[0] = first;
-  bounds[1] = top;
-  bounds[2] = last + 1 - first;
-  bounds[3] = bottom - top;
-  return TRUE;
-}
-
 double
 adbscope_chart_nice_step (double raw)
 {

@@ -84,13 +84,6 @@ void   adbscope_chart_line_columns  (const AdbscopeChartBucket *buckets,
                                      double                     max,
                                      AdbscopeChartColumn       *columns);
 
-gboolean adbscope_chart_columns_bounds (const AdbscopeChartColumn *columns,
-                                      guint                      width,
-                                      double                     pad,
-                                      double                     lo,
-                                      double                     hi,
-                                      double                     bounds[4]);
-
 double adbscope_chart_nice_step     (double                     raw);
 void   adbscope_chart_auto_range    (double                     data_min,
                                      double                     data_max,

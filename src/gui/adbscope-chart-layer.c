@@ -135,14 +135,34 @@ adbscope_chart_layer_set_property (GObject      *object,
     }
 }
 
+/* A layer that rasterizes, drawn on its own (the chart draws all of its
+ * layers into one image: adbscope_chart_snapshot_layers()). */
+static void
+adbscope_chart_layer_snapshot (GtkWidget   *widget,
+                               GtkSnapshot *snapshot)
+{
+  AdbscopeChartLayerClass *klass = ADBSCOPE_CHART_LAYER_GET_CLASS (widget);
+  g_autoptr(AdbscopeChartRaster) raster = NULL;
+
+  if (klass->rasterize == NULL || gtk_widget_get_width (widget) <= 0)
+    return;
+  raster = adbscope_chart_raster_new (gtk_widget_get_width (widget), -ADBSCOPE_CHART_BLEED,
+                                      gtk_widget_get_height (widget) + 2 * ADBSCOPE_CHART_BLEED,
+                                      gtk_widget_get_scale_factor (widget));
+  klass->rasterize (ADBSCOPE_CHART_LAYER (widget), raster);
+  adbscope_chart_raster_append (raster, snapshot);
+}
+
 static void
 adbscope_chart_layer_class_init (AdbscopeChartLayerClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->finalize = adbscope_chart_layer_finalize;
   object_class->get_property = adbscope_chart_layer_get_property;
   object_class->set_property = adbscope_chart_layer_set_property;
+  widget_class->snapshot = adbscope_chart_layer_snapshot;
 
   klass->get_value_extent = adbscope_chart_layer_real_get_value_extent;
   klass->add_legend_entries = adbscope_chart_layer_real_add_legend_entries;

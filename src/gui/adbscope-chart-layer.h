@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "adbscope-chart-bucket.h"
+#include "adbscope-chart-raster.h"
 
 G_BEGIN_DECLS
 
@@ -57,8 +58,14 @@ struct _AdbscopeChartLayerClass
                                   double              length,
                                   AdbscopeChartTick  *ticks,
                                   guint               max_ticks);
+  /* Draws the layer's data into @raster (layer coordinates), for layers
+   * made of column boxes: the chart gathers all such layers of its plot
+   * into one image instead of snapshotting each (snapshot() does the
+   * same for the layer alone). */
+  void     (*rasterize)          (AdbscopeChartLayer  *self,
+                                  AdbscopeChartRaster *raster);
 
-  gpointer padding[8];
+  gpointer padding[7];
 };
 
 const char    *adbscope_chart_layer_get_title          (AdbscopeChartLayer *self);

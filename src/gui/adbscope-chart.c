@@ -606,11 +606,39 @@ snapshot_legend (AdbscopeChart *self,
     }
 }
 
+/* The image the plot's layers and marker lines are drawn into, made on
+ * first use; in layer coordinates (the layers' allocation). */
+static AdbscopeChartRaster *
+plot_raster (AdbscopeChart        *self,
+             AdbscopeChartRaster **raster)
+{
+  if (*raster == NULL)
+    *raster = adbscope_chart_raster_new ((int) self->plot.size.width, -ADBSCOPE_CHART_BLEED,
+                                         (int) self->plot.size.height + 2 * ADBSCOPE_CHART_BLEED,
+                                         gtk_widget_get_scale_factor (GTK_WIDGET (self)));
+  return *raster;
+}
+
 static void
-snapshot_markers (AdbscopeChart *self,
-                  GtkSnapshot   *snapshot,
-                  const GdkRGBA *color,
-                  const GdkRGBA *text_color)
+append_raster (AdbscopeChart       *self,
+               GtkSnapshot         *snapshot,
+               AdbscopeChartRaster *raster)
+{
+  if (raster == NULL)
+    return;
+  gtk_snapshot_save (snapshot);
+  /* where the layers are allocated (adbscope_chart_size_allocate()) */
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((int) self->plot.origin.x, (int) self->plot.origin.y));
+  adbscope_chart_raster_append (raster, snapshot);
+  gtk_snapshot_restore (snapshot);
+}
+
+static void
+snapshot_markers (AdbscopeChart        *self,
+                  GtkSnapshot          *snapshot,
+                  AdbscopeChartRaster **raster,
+                  const GdkRGBA        *color,
+                  const GdkRGBA        *text_color)
 {
   g_autofree AdbscopeChartTick *ticks = NULL;
   const graphene_rect_t *p = &self->plot;
@@ -638,23 +666,19 @@ snapshot_markers (AdbscopeChart *self,
       t->label_size = measure_text (t->label, self) + 4;
     }
 
-  /* Dashed: 4 px on, 3 off, every line in one node: a whole run's markers
-   * as a node a dash were thousands of nodes a frame. */
+  /* Dashed: 4 px on, 3 off, drawn into the plot's image over the layers
+   * (a node a dash were thousands of nodes a frame for a whole run). */
   if (n > 0)
     {
-      double x0 = p->origin.x + floor (ticks[n - 1].pos), x1 = p->origin.x + floor (ticks[0].pos);
-      cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (MIN (x0, x1), p->origin.y,
-                                                                              ABS (x1 - x0) + 1,
-                                                                              p->size.height));
+      AdbscopeChartRaster *r = plot_raster (self, raster);
+      double dy = p->origin.y - (int) p->origin.y;  /* the image is at the layers' origin */
 
       for (guint i = 0; i < n; i++)
         for (double y = 0; y < p->size.height; y += 7)
-          cairo_rectangle (cr, p->origin.x + floor (ticks[i].pos), p->origin.y + y, 1,
-                           MIN (4, p->size.height - y));
-      gdk_cairo_set_source_rgba (cr, color);
-      cairo_fill (cr);
-      cairo_destroy (cr);
+          adbscope_chart_raster_fill_box (r, (int) floor (ticks[i].pos), (int) floor (ticks[i].pos) + 1,
+                                          dy + y, dy + MIN (y + 4, p->size.height), color);
     }
+  append_raster (self, snapshot, *raster);
 
   /* Labels start at the line and run right, so lay them out as if centred
    * half a label to the right. */
@@ -777,6 +801,31 @@ scrolled_out_of_view (AdbscopeChart *self)
   return TRUE;
 }
 
+/* The layers in order.  Consecutive layers that rasterize are drawn into
+ * one image, one texture for GTK: as cairo nodes, the software renderer
+ * replayed each into a cleared image of its own every frame.  What is
+ * drawn last stays in @raster, for the marker lines. */
+static void
+snapshot_layers (AdbscopeChart        *self,
+                 GtkSnapshot          *snapshot,
+                 AdbscopeChartRaster **raster)
+{
+  for (guint i = 0; i < self->layers->len; i++)
+    {
+      GtkWidget *layer = g_ptr_array_index (self->layers, i);
+      AdbscopeChartLayerClass *klass = ADBSCOPE_CHART_LAYER_GET_CLASS (layer);
+
+      if (klass->rasterize != NULL && gtk_widget_is_drawable (layer))
+        {
+          if (gtk_widget_get_width (layer) > 0)
+            klass->rasterize (ADBSCOPE_CHART_LAYER (layer), plot_raster (self, raster));
+          continue;
+        }
+      append_raster (self, snapshot, *raster);
+      gtk_widget_snapshot_child (GTK_WIDGET (self), layer, snapshot);
+    }
+}
+
 static void
 adbscope_chart_snapshot (GtkWidget   *widget,
                          GtkSnapshot *snapshot)
@@ -787,6 +836,7 @@ adbscope_chart_snapshot (GtkWidget   *widget,
   guint n_x_ticks = 0;
   GdkRGBA fg, grid, axis, text, marker;
   AdbscopeChartLayer *bins_layer = NULL;
+  g_autoptr(AdbscopeChartRaster) raster = NULL;
 
   self->n_snapshots++;
   self->last_snapshot_us = g_get_monotonic_time ();
@@ -852,10 +902,9 @@ adbscope_chart_snapshot (GtkWidget   *widget,
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (p->origin.x, p->origin.y - ADBSCOPE_CHART_BLEED,
                                                         p->size.width,
                                                         p->size.height + 2 * ADBSCOPE_CHART_BLEED));
-  for (guint i = 0; i < self->layers->len; i++)
-    gtk_widget_snapshot_child (widget, g_ptr_array_index (self->layers, i), snapshot);
-
-  snapshot_markers (self, snapshot, &marker, &text);
+  snapshot_layers (self, snapshot, &raster);
+  snapshot_markers (self, snapshot, &raster, &marker, &text);
+  append_raster (self, snapshot, raster);
   {
     GdkRGBA error_color = { 0.88f, 0.11f, 0.14f, 1.0f };   /* libadwaita's error red */
 

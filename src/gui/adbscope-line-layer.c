@@ -5,8 +5,8 @@
  * enters a column at its first sample, runs down to min, up to max and
  * leaves at its last, so a spike narrower than a pixel still reaches its
  * height.  Gap columns break the line; nothing is drawn at 0 for them.
- * Each column is one filled box (adbscope_chart_line_columns()), not a
- * stroked path: see adbscope_line_layer_append_columns().
+ * Each column is one box (adbscope_chart_line_columns()), filled straight
+ * into the chart's image (adbscope-chart-raster.c), not a stroked path.
  */
 #include "config.h"
 
@@ -68,96 +68,34 @@ bucket (AdbscopeLineLayer *self,
   return self->buckets;
 }
 
-/**
- * adbscope_line_layer_append_columns:
- * @columns: from adbscope_chart_line_columns()
- * @dash: columns on and off along the line (0: solid)
- *
- * Appends the line as one rectangle per pixel column (LINE_WIDTH tall
- * where it is flat, neighbours of the same extent merged) to @cr: filling
- * axis-aligned boxes is a small fraction of what stroking the same
- * polyline costs the software renderer, and every column still reaches
- * its bucket's min and max.  The overlay layer draws the same, dashed.
- */
-void
-adbscope_line_layer_append_columns (cairo_t                   *cr,
-                                    const AdbscopeChartColumn *columns,
-                                    guint                      width,
-                                    guint                      dash)
-{
-  const double pad = LINE_WIDTH / 2;
-
-  for (guint c = 0; c < width;)
-    {
-      const AdbscopeChartColumn *col = &columns[c];
-      guint end = c + 1;
-
-      if (col->top > col->bottom || (dash > 0 && (c / dash) % 2 == 1))
-        {
-          c++;
-          continue;
-        }
-      while (end < width && columns[end].top == col->top && columns[end].bottom == col->bottom &&
-             (dash == 0 || (end / dash) % 2 == 0))
-        end++;
-      cairo_rectangle (cr, c, col->top - pad, end - c, col->bottom - col->top + 2 * pad);
-      c = end;
-    }
-}
-
-/* The area under the line: from each column's top down to @base. */
 static void
-append_area (cairo_t                   *cr,
-             const AdbscopeChartColumn *columns,
-             guint                      width,
-             double                     base)
+adbscope_line_layer_rasterize (AdbscopeChartLayer  *layer,
+                               AdbscopeChartRaster *raster)
 {
-  for (guint c = 0; c < width; c++)
-    if (columns[c].top <= columns[c].bottom && columns[c].top < base)
-      cairo_rectangle (cr, c, columns[c].top, 1, base - columns[c].top);
-}
-
-static void
-adbscope_line_layer_snapshot (GtkWidget   *widget,
-                              GtkSnapshot *snapshot)
-{
-  AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (widget);
-  AdbscopeChart *chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self));
+  AdbscopeLineLayer *self = ADBSCOPE_LINE_LAYER (layer);
+  AdbscopeChart *chart = adbscope_chart_layer_get_chart (layer);
   const AdbscopeChartBucket *buckets;
-  double height = gtk_widget_get_height (widget);
-  double min, max, base, b[4];
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+  double min, max;
   guint width;
   GdkRGBA color;
-  cairo_t *cr;
 
   if ((buckets = bucket (self, &width)) == NULL)
     return;
 
   adbscope_chart_get_value_range (chart, &min, &max);
-  adbscope_chart_layer_get_color (ADBSCOPE_CHART_LAYER (self), &color);
+  adbscope_chart_layer_get_color (layer, &color);
   adbscope_chart_line_columns (buckets, width, height, min, max, self->columns);
-
-  base = height - (MAX (min, 0) - min) * height / (max - min);
-  /* the node holds what the line (and its area) covers, not the whole plot */
-  if (!adbscope_chart_columns_bounds (self->columns, width, LINE_WIDTH / 2, -ADBSCOPE_CHART_BLEED,
-                                      height + ADBSCOPE_CHART_BLEED, b))
-    return;
-  if (self->fill)
-    b[3] = MAX (b[3], MIN (ceil (base), height + ADBSCOPE_CHART_BLEED) - b[1]);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (b[0], b[1], b[2], b[3]));
 
   if (self->fill)
     {
-      append_area (cr, self->columns, width, base);
-      cairo_set_source_rgba (cr, color.red, color.green, color.blue, color.alpha * 0.2);
-      cairo_fill (cr);
+      GdkRGBA area = color;
+
+      area.alpha *= 0.2f;
+      adbscope_chart_raster_fill_area (raster, self->columns, width,
+                                       height - (MAX (min, 0) - min) * height / (max - min), &area);
     }
-
-  adbscope_line_layer_append_columns (cr, self->columns, width, 0);
-  gdk_cairo_set_source_rgba (cr, &color);
-  cairo_fill (cr);
-
-  cairo_destroy (cr);
+  adbscope_chart_raster_fill_columns (raster, self->columns, width, LINE_WIDTH / 2, 0, &color);
 }
 
 static gboolean
@@ -328,20 +266,19 @@ static void
 adbscope_line_layer_class_init (AdbscopeLineLayerClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   AdbscopeChartLayerClass *layer_class = ADBSCOPE_CHART_LAYER_CLASS (klass);
 
   object_class->finalize = adbscope_line_layer_finalize;
   object_class->get_property = adbscope_line_layer_get_property;
   object_class->set_property = adbscope_line_layer_set_property;
 
-  widget_class->snapshot = adbscope_line_layer_snapshot;
 
   layer_class->get_value_extent = adbscope_line_layer_get_value_extent;
   layer_class->get_last_time = adbscope_line_layer_get_last_time;
   layer_class->describe_at = adbscope_line_layer_describe_at;
   layer_class->describe_current = adbscope_line_layer_describe_current;
   layer_class->snapshot_hover = adbscope_line_layer_snapshot_hover;
+  layer_class->rasterize = adbscope_line_layer_rasterize;
 
   properties[PROP_SERIES] =
     g_param_spec_boxed ("series", NULL, NULL,

@@ -27,9 +27,5 @@ void                adbscope_line_layer_set_source (AdbscopeLineLayer   *self,
 gboolean            adbscope_line_layer_get_fill   (AdbscopeLineLayer *self);
 void                adbscope_line_layer_set_fill   (AdbscopeLineLayer *self,
                                                     gboolean           fill);
-void                adbscope_line_layer_append_columns (cairo_t                   *cr,
-                                                        const AdbscopeChartColumn *columns,
-                                                        guint                      width,
-                                                        guint                      dash);
 
 G_END_DECLS

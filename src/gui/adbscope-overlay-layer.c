@@ -84,17 +84,16 @@ get_line_color (AdbscopeOverlayLayer *self,
 }
 
 static void
-adbscope_overlay_layer_snapshot (GtkWidget   *widget,
-                                 GtkSnapshot *snapshot)
+adbscope_overlay_layer_rasterize (AdbscopeChartLayer  *layer,
+                                  AdbscopeChartRaster *raster)
 {
-  AdbscopeOverlayLayer *self = ADBSCOPE_OVERLAY_LAYER (widget);
-  AdbscopeChart *chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self));
-  int width = gtk_widget_get_width (widget);
-  double height = gtk_widget_get_height (widget);
-  double min, max, b[4];
+  AdbscopeOverlayLayer *self = ADBSCOPE_OVERLAY_LAYER (layer);
+  AdbscopeChart *chart = adbscope_chart_layer_get_chart (layer);
+  int width = adbscope_chart_raster_get_width (raster);
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+  double min, max;
   gint64 t0, t1;
   GdkRGBA color;
-  cairo_t *cr;
 
   if (chart == NULL || width <= 0)
     return;
@@ -111,15 +110,8 @@ adbscope_overlay_layer_snapshot (GtkWidget   *widget,
   get_line_color (self, &color);
 
   adbscope_chart_line_columns (self->buckets, width, height, min, max, self->columns);
-
-  if (!adbscope_chart_columns_bounds (self->columns, width, ADBSCOPE_LINE_LAYER_WIDTH / 2,
-                                      -ADBSCOPE_CHART_BLEED, height + ADBSCOPE_CHART_BLEED, b))
-    return;
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (b[0], b[1], b[2], b[3]));
-  adbscope_line_layer_append_columns (cr, self->columns, width, DASH_COLUMNS);
-  gdk_cairo_set_source_rgba (cr, &color);
-  cairo_fill (cr);
-  cairo_destroy (cr);
+  adbscope_chart_raster_fill_columns (raster, self->columns, width, ADBSCOPE_LINE_LAYER_WIDTH / 2,
+                                      DASH_COLUMNS, &color);
 }
 
 static gboolean
@@ -250,18 +242,17 @@ static void
 adbscope_overlay_layer_class_init (AdbscopeOverlayLayerClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   AdbscopeChartLayerClass *layer_class = ADBSCOPE_CHART_LAYER_CLASS (klass);
 
   object_class->dispose = adbscope_overlay_layer_dispose;
   object_class->finalize = adbscope_overlay_layer_finalize;
-  widget_class->snapshot = adbscope_overlay_layer_snapshot;
   /* No get_last_time: the shown run, not the overlay, sets where "now" is. */
   layer_class->get_value_extent = adbscope_overlay_layer_get_value_extent;
   layer_class->add_legend_entries = adbscope_overlay_layer_add_legend_entries;
   layer_class->describe_at = adbscope_overlay_layer_describe_at;
   layer_class->describe_current = adbscope_overlay_layer_describe_current;
   layer_class->snapshot_hover = adbscope_overlay_layer_snapshot_hover;
+  layer_class->rasterize = adbscope_overlay_layer_rasterize;
 }
 
 static void

@@ -112,15 +112,14 @@ compute_columns (AdbscopeStackedLayer *self,
 }
 
 static void
-adbscope_stacked_layer_snapshot (GtkWidget   *widget,
-                                 GtkSnapshot *snapshot)
+adbscope_stacked_layer_rasterize (AdbscopeChartLayer  *layer,
+                                  AdbscopeChartRaster *raster)
 {
-  AdbscopeStackedLayer *self = ADBSCOPE_STACKED_LAYER (widget);
-  AdbscopeChart *chart = adbscope_chart_layer_get_chart (ADBSCOPE_CHART_LAYER (self));
-  double height = gtk_widget_get_height (widget);
-  guint width = compute_columns (self, MAX (gtk_widget_get_width (widget), 0));
+  AdbscopeStackedLayer *self = ADBSCOPE_STACKED_LAYER (layer);
+  AdbscopeChart *chart = adbscope_chart_layer_get_chart (layer);
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+  guint width = compute_columns (self, MAX (adbscope_chart_raster_get_width (raster), 0));
   double min, max, scale;
-  cairo_t *cr;
 
   if (width == 0)
     return;
@@ -130,8 +129,6 @@ adbscope_stacked_layer_snapshot (GtkWidget   *widget,
 
 #define Y(v) ((max - (v)) * scale)
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, -ADBSCOPE_CHART_BLEED, width,
-                                                                 height + 2 * ADBSCOPE_CHART_BLEED));
   for (guint j = 0; j < self->parts->len; j++)
     {
       const double *top = self->values + (gsize)j * width;
@@ -140,10 +137,9 @@ adbscope_stacked_layer_snapshot (GtkWidget   *widget,
       guint c = 0;
 
       part_color (self, j, &color);
+      color.alpha *= FILL_ALPHA;
 
-      /* One box per column (a run of columns of the same band merged):
-       * filling boxes is far cheaper for the software renderer than a
-       * polygon of the same outline. */
+      /* one box per column, a run of columns of the same band merged */
       while (c < width)
         {
           double b;
@@ -158,17 +154,12 @@ adbscope_stacked_layer_snapshot (GtkWidget   *widget,
           for (end = c + 1; end < width && top[end] == top[c] &&
                (below != NULL ? below[end] : b) == b; end++)
             ;
-          cairo_rectangle (cr, c, Y (top[c]), end - c, Y (b) - Y (top[c]));
+          adbscope_chart_raster_fill_box (raster, (int) c, (int) end, Y (top[c]), Y (b), &color);
           c = end;
         }
-
-      cairo_set_source_rgba (cr, color.red, color.green, color.blue, color.alpha * FILL_ALPHA);
-      cairo_fill (cr);
     }
 
 #undef Y
-
-  cairo_destroy (cr);
 }
 
 static gboolean
@@ -310,18 +301,17 @@ static void
 adbscope_stacked_layer_class_init (AdbscopeStackedLayerClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   AdbscopeChartLayerClass *layer_class = ADBSCOPE_CHART_LAYER_CLASS (klass);
 
   object_class->finalize = adbscope_stacked_layer_finalize;
 
-  widget_class->snapshot = adbscope_stacked_layer_snapshot;
 
   layer_class->get_value_extent = adbscope_stacked_layer_get_value_extent;
   layer_class->get_last_time = adbscope_stacked_layer_get_last_time;
   layer_class->add_legend_entries = adbscope_stacked_layer_add_legend_entries;
   layer_class->describe_at = adbscope_stacked_layer_describe_at;
   layer_class->describe_current = adbscope_stacked_layer_describe_current;
+  layer_class->rasterize = adbscope_stacked_layer_rasterize;
 }
 
 static void

@@ -693,60 +693,6 @@ test_columns_bridge_and_gap (void)
     g_assert_cmpfloat (col[c].top, >, col[c].bottom);
 }
 
-/* A layer's node holds exactly what its columns cover: every drawn
- * column's box (padded) is inside, and each edge touches one (random
- * lines, gaps, clamping to what may be drawn). */
-static void
-test_columns_bounds (void)
-{
-  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
-  AdbscopeChartColumn columns[300];
-  double b[4];
-
-  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
-    columns[c] = (AdbscopeChartColumn) { 1, 0 };  /* nothing drawn */
-  g_assert_false (adbscope_chart_columns_bounds (columns, 300, 0.75, -1, 101, b));
-
-  for (guint round = 0; round < 200; round++)
-    {
-      guint width = g_rand_int_range (rand, 1, 300);
-      double top = INFINITY, bottom = -INFINITY;
-      int first = -1, last = -1;
-
-      for (guint c = 0; c < width; c++)
-        {
-          if (g_rand_int_range (rand, 0, 4) == 0)
-            {
-              columns[c] = (AdbscopeChartColumn) { 1, 0 };
-              continue;
-            }
-          columns[c].top = g_rand_double_range (rand, -3, 100);
-          columns[c].bottom = columns[c].top + g_rand_double_range (rand, 0, 30);
-          top = MIN (top, columns[c].top);
-          bottom = MAX (bottom, columns[c].bottom);
-          if (first < 0)
-            first = c;
-          last = c;
-        }
-      if (first < 0)
-        {
-          g_assert_false (adbscope_chart_columns_bounds (columns, width, 0.75, -1, 101, b));
-          continue;
-        }
-      g_assert_true (adbscope_chart_columns_bounds (columns, width, 0.75, -1, 101, b));
-      g_assert_cmpfloat (b[0], ==, first);
-      g_assert_cmpfloat (b[0] + b[2], ==, last + 1);
-      g_assert_cmpfloat (b[1], ==, MAX (floor (top - 0.75), -1));
-      g_assert_cmpfloat (b[1] + b[3], ==, MIN (ceil (bottom + 0.75), 101));
-      for (guint c = 0; c < width; c++)
-        if (columns[c].top <= columns[c].bottom)
-          {
-            g_assert_cmpfloat (b[1], <=, MAX (columns[c].top - 0.75, -1));
-            g_assert_cmpfloat (b[1] + b[3], >=, MIN (columns[c].bottom + 0.75, 101));
-          }
-    }
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -764,7 +710,6 @@ main (int   argc,
   g_test_add_func ("/chart-columns/spike-every-width", test_columns_spike_every_width);
   g_test_add_func ("/chart-columns/bridge-and-gap", test_columns_bridge_and_gap);
   g_test_add_func ("/chart-ticks/nice-step", test_ticks_nice_step);
-  g_test_add_func ("/chart-bucket/columns-bounds", test_columns_bounds);
   g_test_add_func ("/chart-ticks/time-labels", test_ticks_time_labels);
   g_test_add_func ("/chart-ticks/no-gap-in-the-middle", test_ticks_no_gap_in_the_middle);
   g_test_add_func ("/chart-ticks/value-labels", test_ticks_value_labels);
