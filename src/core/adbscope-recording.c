@@ -679,6 +679,7 @@ adbscope_recording_begin (AdbscopeRecording *self,
 {
   g_autofree char *start_text = NULL;
   g_autofree char *interval = g_strdup_printf ("%u", interval_ms);
+  gboolean subsecond = interval_ms > 0 && interval_ms < 1000;
 
   g_return_if_fail (ADBSCOPE_IS_RECORDING (self));
   g_return_if_fail (!self->begun);
@@ -687,8 +688,8 @@ adbscope_recording_begin (AdbscopeRecording *self,
   self->begun = TRUE;
   /* A 1 s level of a run sampled once a second (or slower) would be its
    * samples again: its finest level is then 10 s. */
-  g_atomic_int_set (&self->lod_first, interval_ms > 0 && interval_ms < 1000 ? 0 : 1);
-  adbscope_recording_set_meta (self, "lod_levels", interval_ms > 0 && interval_ms < 1000 ? "0 1 2 3" : "1 2 3");
+  g_atomic_int_set (&self->lod_first, subsecond ? 0 : 1);
+  adbscope_recording_set_meta (self, "lod_levels", subsecond ? "0 1 2 3" : "1 2 3");
   start_text = start ? g_date_time_format_iso8601 (start) : NULL;
   adbscope_recording_set_meta (self, "start", start_text);
   adbscope_recording_set_meta (self, "serial", serial);

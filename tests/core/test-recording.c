@@ -467,16 +467,9 @@ load_json (const char *text)
 static void
 test_version_1 (void)
 {
-  g_autofree char *gz = g_test_build_filename (G_TEST_DIST, "core", "recording-v1-250ms.adbscope.gz", NULL);
   g_autofree char *json = g_test_build_filename (G_TEST_DIST, "core", "recording-v1-250ms.json", NULL);
-  g_autofree char *path = synth_path ("v1-250ms.adbscope");
+  g_autofree char *path = adbscope_test_version_1_recording (tmpdir);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) in_file = g_file_new_for_path (gz);
-  g_autoptr(GFileInputStream) in = g_file_read (in_file, NULL, &error);
-  g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-  g_autoptr(GInputStream) plain = NULL;
-  g_autoptr(GFile) out_file = g_file_new_for_path (path);
-  g_autoptr(GFileOutputStream) out = NULL;
   g_autofree char *then_text = NULL;
   g_autofree char *now_text = NULL;
   g_autofree char *version = NULL;
@@ -491,13 +484,6 @@ test_version_1 (void)
   guint n = 0;
   int status;
 
-  g_assert_no_error (error);
-  plain = g_converter_input_stream_new (G_INPUT_STREAM (in), G_CONVERTER (gunzip));
-  out = g_file_create (out_file, G_FILE_CREATE_NONE, NULL, &error);
-  g_assert_no_error (error);
-  g_output_stream_splice (G_OUTPUT_STREAM (out), plain,
-                          G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
-  g_assert_no_error (error);
   version = sqlite3_shell (path, "PRAGMA user_version");
   g_assert_cmpstr (version, ==, "1");
 

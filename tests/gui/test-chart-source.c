@@ -255,7 +255,7 @@ test_points_zoomed_in (void)
 /* A version 1 file (the hour, its levels numbered as version 1 did: this
  * build writes the same rows, 10 s as level 1): opened, its levels read
  * as 10 s, 100 s and 1000 s (a 10 s bucket holds ten samples, not one),
- * and the spike drawn at every zoom. */
+ * and the spike drawn at every zoom; and one the old code wrote. */
 static void
 test_version_1 (void)
 {
@@ -277,6 +277,38 @@ test_version_1 (void)
       g_assert_cmpuint (r->n, ==, 10);
     }
   spike_every_zoom (&hour, v1_path);
+
+  /* the file the old code wrote (250 ms, 45 s) draws its samples' extremes
+   * at every width: zoomed out from its 10 s buckets, zoomed in from the
+   * samples themselves */
+  {
+    g_autofree char *old = adbscope_test_version_1_recording (tmpdir);
+    g_autoptr(AdbscopeRecordingReader) old_reader = open_path (old);
+    g_autoptr(AdbscopeChartSource) source = adbscope_recording_source_new (old_reader, "cpu.app_pct", 0, NULL);
+    g_autoptr(GArray) samples = adbscope_recording_reader_read (old_reader, "cpu.app_pct",
+                                                                ADBSCOPE_RECORDING_LEVEL_SAMPLES, 0, 45 * SEC, NULL);
+    static const guint widths[] = { 4, 20, 1000 };
+    static const int levels[] = { 0, 0, ADBSCOPE_RECORDING_LEVEL_SAMPLES };
+    g_autofree AdbscopeChartBucket *b = g_new (AdbscopeChartBucket, 1000);
+    double want = -INFINITY;
+
+    g_assert_cmpint (adbscope_recording_reader_get_level_width_us (old_reader, 0), ==, 10 * SEC);
+    g_assert_cmpuint (samples->len, >, 100);
+    for (guint i = 0; i < samples->len; i++)
+      if (g_array_index (samples, AdbscopeRunBucket, i).n > 0)
+        want = MAX (want, g_array_index (samples, AdbscopeRunBucket, i).max);
+    for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+      {
+        guint at = 0;
+
+        adbscope_chart_source_bucket (source, 0, 45 * SEC, SEC / 4, b, widths[w]);
+        g_assert_cmpint (adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (source)), ==, levels[w]);
+        g_assert_cmpfloat (max_of (b, widths[w], &at), ==, want);
+      }
+    g_clear_object (&source);
+    g_clear_object (&old_reader);
+    adbscope_recording_remove_files (old);
+  }
 }
 
 /* The columns the file gives are those the same samples give from memory. */
