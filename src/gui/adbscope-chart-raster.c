@@ -145,6 +145,8 @@ fill_device_box (AdbscopeChartRaster *self,
 {
   int r0, r1, full0, full1;
 
+  if (!isfinite (y0) || !isfinite (y1))
+    return;                     /* as cairo draws nothing for such a path */
   x0 = MAX (x0, 0);
   x1 = MIN (x1, self->width);
   y0 = MAX (y0, 0);

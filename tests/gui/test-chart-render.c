@@ -940,6 +940,15 @@ test_raster_matches_cairo (void)
             adbscope_chart_raster_fill_columns (raster, columns, w, 0.75, dash, &color);
         }
 
+      /* a box without finite ends draws nothing (as cairo does) */
+      {
+        GdkRGBA red = { 1, 0, 0, 1 };
+        AdbscopeChartColumn bad[2] = { { NAN, 10 }, { 5, INFINITY } };
+
+        adbscope_chart_raster_fill_columns (raster, bad, 2, 0.75, 0, &red);
+        adbscope_chart_raster_fill_box (raster, 0, w, -INFINITY, NAN, &red);
+      }
+
       /* the raster composited over the same background */
       px = adbscope_chart_raster_get_pixels (raster, &rw, &rh, &rstride);
       g_assert_nonnull (px);
