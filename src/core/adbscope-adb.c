@@ -154,6 +154,21 @@ adbscope_adb_dup_server_host (void)
   return host;
 }
 
+/* Whether the chosen server runs on this machine (the local default, or a
+ * loopback host): only such a server can reach something that listens on
+ * this machine's 127.0.0.1, like the simulated device. */
+gboolean
+adbscope_adb_server_is_local (void)
+{
+  g_autofree char *host = adbscope_adb_dup_server_host ();
+  g_autoptr(GInetAddress) address = NULL;
+
+  if (host == NULL || g_ascii_strcasecmp (host, "localhost") == 0)
+    return TRUE;
+  address = g_inet_address_new_from_string (host);
+  return address != NULL && g_inet_address_get_is_loopback (address);
+}
+
 /* The one place an adb command line is built: ADB [-L SERVER] [-s SERIAL] ARGS… */
 char **
 adbscope_adb_build_argv (const char         *path,

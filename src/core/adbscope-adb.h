@@ -16,6 +16,7 @@ gboolean     adbscope_adb_set_server      (const char           *address,
                                            GError              **error);
 char        *adbscope_adb_dup_server      (void);
 char        *adbscope_adb_dup_server_host (void);
+gboolean     adbscope_adb_server_is_local (void);
 void         adbscope_adb_check_server_async  (const char          *address,
                                                GCancellable        *cancellable,
                                                GAsyncReadyCallback  callback,

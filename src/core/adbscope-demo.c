@@ -128,6 +128,7 @@ adbscope_demo_start_async (AdbscopeDemo  *self,
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_auto(GStrv) apks = NULL;
+  g_autofree char *server = NULL;
   GTask *task;
 
   g_return_if_fail (ADBSCOPE_IS_DEMO (self));
@@ -137,22 +138,24 @@ adbscope_demo_start_async (AdbscopeDemo  *self,
   g_task_set_source_tag (task, adbscope_demo_start_async);
 
   /* The simulated device listens on this machine's loopback and connects
-   * itself to the adb server adb finds from here; an adb server chosen
-   * elsewhere would never see it. */
-  {
-    g_autofree char *server = adbscope_adb_dup_server ();
-
-    if (server != NULL)
-      {
-        g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
-                                 _("The demo device runs on this machine with the local adb server; it cannot be "
-                                   "used with the adb server at %s"), server);
-        g_object_unref (task);
-        return;
-      }
-  }
+   * itself to the chosen adb server, which must be on this machine too:
+   * a server elsewhere could never reach it. */
+  server = adbscope_adb_dup_server ();
+  if (!adbscope_adb_server_is_local ())
+    {
+      g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
+                               _("The demo device runs on this machine and needs an adb server on it; it cannot be "
+                                 "used with the adb server at %s"), server);
+      g_object_unref (task);
+      return;
+    }
 
   g_ptr_array_add (argv, bin);
+  if (server != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "--adb-server");
+      g_ptr_array_add (argv, server);
+    }
   g_ptr_array_add (argv, (char *) "sim");
   /* The demo has a network and the agent wherever the machine allows it,
    * so `record --demo --capture` works out of the box. */

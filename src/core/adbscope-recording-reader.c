@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "adbscope-recording.h"
 #include "adbscope-recording-private.h"
@@ -21,6 +22,15 @@
  * at the middle of its round trip. */
 #define COMPLETE_SLACK_US (5 * G_USEC_PER_SEC)
 
+/* A window reads at most this many rows a pixel column: the finest of the
+ * samples and the levels of detail that stays under it.  The ladder steps
+ * by 10 (samples at 100 ms → 1 s → 10 s → …; at 1 s, samples → 10 s), so
+ * whatever the zoom a window gets between 1/√10 and √10 rows a column:
+ * never fewer than a point every 3.2 columns (the old rule, no more rows
+ * than columns, left as few as one every 10), and never more than 3.2 rows
+ * a column to read (each column keeps the min and max of its rows). */
+#define ROWS_PER_COLUMN 3.1623
+
 struct _AdbscopeRecordingReader
 {
   GObject     parent_instance;
@@ -28,6 +38,8 @@ struct _AdbscopeRecordingReader
   char       *path;
   sqlite3    *db;
   gint64      interval_us;
+  gboolean    has_interval;
+  AdbscopeRecordingLadder ladder;
   GHashTable *ids;          /* path → series id */
   /* the last range of samples read, for every series */
   GHashTable *raw;          /* series id → GArray of AdbscopeRunBucket */
@@ -112,6 +124,32 @@ series_id (AdbscopeRecordingReader *self,
   return GPOINTER_TO_INT (id);
 }
 
+/* The interval and the level of detail.  A file opened while its writer
+ * is beginning may not have them yet (the run's meta is committed with
+ * its first batch): they are read again until it has. */
+static void
+use_meta (AdbscopeRecordingReader *self,
+          GHashTable              *meta)
+{
+  const char *interval = g_hash_table_lookup (meta, "interval_ms");
+
+  self->has_interval = interval != NULL;
+  self->interval_us = MAX (interval ? g_ascii_strtoll (interval, NULL, 10) : 1000, 1) * 1000;
+  _adbscope_recording_ladder_init (&self->ladder, meta);
+}
+
+static void
+ensure_meta (AdbscopeRecordingReader *self)
+{
+  g_autoptr(GHashTable) meta = NULL;
+
+  if (self->has_interval)
+    return;
+  meta = _adbscope_recording_read_meta (self->db, self->path, NULL);
+  if (meta != NULL)
+    use_meta (self, meta);
+}
+
 /**
  * adbscope_recording_reader_new:
  *
@@ -123,7 +161,6 @@ adbscope_recording_reader_new (const char  *path,
 {
   g_autoptr(AdbscopeRecordingReader) self = NULL;
   g_autoptr(GHashTable) meta = NULL;
-  const char *interval;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -135,8 +172,7 @@ adbscope_recording_reader_new (const char  *path,
   meta = _adbscope_recording_read_meta (self->db, path, error);
   if (meta == NULL)
     return NULL;
-  interval = g_hash_table_lookup (meta, "interval_ms");
-  self->interval_us = MAX (interval ? g_ascii_strtoll (interval, NULL, 10) : 1000, 1) * 1000;
+  use_meta (self, meta);
   load_ids (self);
   return g_steal_pointer (&self);
 }
@@ -152,20 +188,95 @@ gint64
 adbscope_recording_reader_get_interval_us (AdbscopeRecordingReader *self)
 {
   g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), 0);
+  ensure_meta (self);
   return self->interval_us;
 }
 
-/* Level L buckets are 10^(L+1) s wide. */
-gint64
-adbscope_recording_level_width_us (int level)
+/* The file's version, from meta.schema ("adbscope-recording/N"). */
+static int
+meta_version (GHashTable *meta)
 {
-  gint64 w = 10 * G_USEC_PER_SEC;
+  const char *schema = g_hash_table_lookup (meta, "schema");
+  const char *slash = schema ? strrchr (schema, '/') : NULL;
 
-  if (level < 0)
-    return 0;
-  for (int l = 0; l < level; l++)
-    w *= 10;
-  return w;
+  return slash ? (int) g_ascii_strtoll (slash + 1, NULL, 10) : 1;
+}
+
+void
+_adbscope_recording_ladder_init (AdbscopeRecordingLadder *ladder,
+                                 GHashTable              *meta)
+{
+  const char *levels = g_hash_table_lookup (meta, "lod_levels");
+  g_auto(GStrv) words = NULL;
+
+  memset (ladder, 0, sizeof *ladder);
+  if (meta_version (meta) < 2)
+    {
+      /* version 1: 10 s, 100 s, 1000 s */
+      for (gint64 w = 10 * G_USEC_PER_SEC; ladder->n < 3; w *= 10)
+        {
+          ladder->level[ladder->n] = ladder->n;
+          ladder->width_us[ladder->n++] = w;
+        }
+      return;
+    }
+  words = g_strsplit (levels != NULL ? levels : "1 2 3", " ", -1);
+  for (guint i = 0; words[i] != NULL && ladder->n < ADBSCOPE_RECORDING_LOD_LEVELS; i++)
+    {
+      gint64 level = g_ascii_strtoll (words[i], NULL, 10), w = G_USEC_PER_SEC;
+
+      if (words[i][0] == '\0' || level < 0 || level >= ADBSCOPE_RECORDING_LOD_LEVELS ||
+          (ladder->n > 0 && level <= ladder->level[ladder->n - 1]))
+        continue;
+      for (gint64 k = 0; k < level; k++)
+        w *= 10;
+      ladder->level[ladder->n] = (int) level;
+      ladder->width_us[ladder->n] = w;
+      ladder->n++;
+    }
+}
+
+gint64
+_adbscope_recording_ladder_width_us (const AdbscopeRecordingLadder *ladder,
+                                     int                            level)
+{
+  for (guint i = 0; i < ladder->n; i++)
+    if (ladder->level[i] == level)
+      return ladder->width_us[i];
+  return 0;
+}
+
+/* The finest of the samples and the levels with no more than @max_rows
+ * rows over @span_us, or the coarsest level. */
+int
+_adbscope_recording_ladder_pick (const AdbscopeRecordingLadder *ladder,
+                                 gint64                         interval_us,
+                                 gint64                         span_us,
+                                 double                         max_rows)
+{
+  if (ladder->n == 0 || (double) span_us / MAX (interval_us, 1) <= max_rows)
+    return ADBSCOPE_RECORDING_LEVEL_SAMPLES;
+  for (guint i = 0; i + 1 < ladder->n; i++)
+    if ((double) span_us / ladder->width_us[i] <= max_rows)
+      return ladder->level[i];
+  return ladder->level[ladder->n - 1];
+}
+
+/**
+ * adbscope_recording_reader_get_level_width_us:
+ * @level: a level of detail of this file, or
+ *   %ADBSCOPE_RECORDING_LEVEL_SAMPLES
+ *
+ * Returns: the width of its buckets (0 for the samples, or a level the
+ *   file does not have)
+ */
+gint64
+adbscope_recording_reader_get_level_width_us (AdbscopeRecordingReader *self,
+                                              int                      level)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), 0);
+  ensure_meta (self);
+  return _adbscope_recording_ladder_width_us (&self->ladder, level);
 }
 
 /**
@@ -173,10 +284,11 @@ adbscope_recording_level_width_us (int level)
  * @span_us: the time window
  * @width: its columns
  *
- * The samples while there are no more of them than columns; beyond, the
- * finest level of detail with no more buckets than columns (or the
- * coarsest).  So at most about @width rows are read a series whatever the
- * zoom, and every row's extremes are those of the samples it stands for.
+ * The finest of the samples and the file's levels of detail with no more
+ * than √10 rows a column in the window (or the coarsest level): so a
+ * window of any length reads between a row every 3.2 columns and 3.2 rows
+ * a column, and every row's extremes are those of the samples it stands
+ * for.
  *
  * Returns: a level, or %ADBSCOPE_RECORDING_LEVEL_SAMPLES
  */
@@ -185,17 +297,11 @@ adbscope_recording_reader_pick_level (AdbscopeRecordingReader *self,
                                       gint64                   span_us,
                                       guint                    width)
 {
-  int level = 0;
-
   g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), ADBSCOPE_RECORDING_LEVEL_SAMPLES);
 
-  width = MAX (width, 1);
-  if (span_us / self->interval_us <= (gint64) width)
-    return ADBSCOPE_RECORDING_LEVEL_SAMPLES;
-  while (level + 1 < ADBSCOPE_RECORDING_LOD_LEVELS &&
-         span_us / adbscope_recording_level_width_us (level) > (gint64) width)
-    level++;
-  return level;
+  ensure_meta (self);
+  return _adbscope_recording_ladder_pick (&self->ladder, self->interval_us, span_us,
+                                          ROWS_PER_COLUMN * MAX (width, 1));
 }
 
 static gint64
@@ -554,9 +660,10 @@ adbscope_recording_reader_read (AdbscopeRecordingReader *self,
   if (id < 0 || from_us > to_us)
     return out;
 
+  ensure_meta (self);
   if (level >= 0)
     {
-      gint64 width = adbscope_recording_level_width_us (level);
+      gint64 width = _adbscope_recording_ladder_width_us (&self->ladder, level);
       sqlite3_stmt *st = prepare (self, "SELECT t_us, n, min, max, sum FROM lod WHERE series = ?3"
                                   " AND level = ?4 AND t_us BETWEEN ?1 AND ?2 ORDER BY t_us");
 
@@ -625,12 +732,14 @@ adbscope_recording_reader_get_last (AdbscopeRecordingReader *self,
   if ((id = series_id (self, series_path)) < 0)
     return FALSE;
 
+  ensure_meta (self);
   /* where the finest level of detail ends, and its last finite bucket */
   st = prepare (self, "SELECT max (t_us), max (CASE WHEN n > 0 THEN t_us END) FROM lod"
-                " WHERE series = ?1 AND level = 0");
+                " WHERE series = ?1 AND level = ?2");
   if (st == NULL)
     return FALSE;
   sqlite3_bind_int (st, 1, id);
+  sqlite3_bind_int (st, 2, self->ladder.n > 0 ? self->ladder.level[0] : 0);
   if (sqlite3_step (st) == SQLITE_ROW && sqlite3_column_type (st, 0) != SQLITE_NULL)
     lod_end = sqlite3_column_int64 (st, 0);
   for (int pass = 0; pass < 2; pass++)
@@ -644,7 +753,8 @@ adbscope_recording_reader_get_last (AdbscopeRecordingReader *self,
       /* no level of detail yet: the series never had a value, or the
        * run is younger than a bucket; look back one coarsest bucket */
       if (from == G_MININT64)
-        from = newest_time (self) - adbscope_recording_level_width_us (ADBSCOPE_RECORDING_LOD_LEVELS - 1);
+        from = newest_time (self) - (self->ladder.n > 0 ? self->ladder.width_us[self->ladder.n - 1]
+                                                         : 1000 * G_USEC_PER_SEC);
       from_rowid = _adbscope_recording_rowid_at (self->db, from - ADBSCOPE_RECORDING_ROWID_SLACK_US);
       {
         sqlite3_stmt *q = prepare (self, finite ? "SELECT t_us, value FROM sample WHERE rowid >= ?2 AND series = ?1"

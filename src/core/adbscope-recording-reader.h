@@ -29,7 +29,8 @@ gint64                   adbscope_recording_reader_get_interval_us (AdbscopeReco
 int                      adbscope_recording_reader_pick_level   (AdbscopeRecordingReader *self,
                                                                  gint64                   span_us,
                                                                  guint                    width);
-gint64                   adbscope_recording_level_width_us      (int                      level);
+gint64                   adbscope_recording_reader_get_level_width_us (AdbscopeRecordingReader *self,
+                                                                       int                      level);
 GArray                  *adbscope_recording_reader_read         (AdbscopeRecordingReader *self,
                                                                  const char              *series_path,
                                                                  int                      level,

@@ -94,6 +94,7 @@ struct _AdbscopeRecording
   sqlite3_stmt *stmt[N_OPS];
   sqlite3_stmt *lod_stmt;
   GHashTable   *lod;            /* series id → LodBucket[LEVELS] */
+  int           lod_first;      /* the finest level written (atomic: set by begin) */
   GThread      *thread;
   GAsyncQueue  *queue;          /* Batch */
   GMutex        lock;
@@ -246,10 +247,11 @@ bind_blob_or_null (sqlite3_stmt *stmt,
     sqlite3_bind_null (stmt, index_);
 }
 
+/* Level L buckets are 10^L s wide. */
 static gint64
 lod_width_us (guint level)
 {
-  gint64 w = 10 * G_USEC_PER_SEC;
+  gint64 w = G_USEC_PER_SEC;
 
   for (guint i = 0; i < level; i++)
     w *= 10;
@@ -293,7 +295,7 @@ lod_add (AdbscopeRecording *self,
       buckets = g_new0 (LodBucket, ADBSCOPE_RECORDING_LOD_LEVELS);
       g_hash_table_insert (self->lod, GINT_TO_POINTER (series), buckets);
     }
-  for (guint l = 0; l < ADBSCOPE_RECORDING_LOD_LEVELS; l++)
+  for (guint l = g_atomic_int_get (&self->lod_first); l < ADBSCOPE_RECORDING_LOD_LEVELS; l++)
     {
       LodBucket *b = &buckets[l];
       gint64 w = lod_width_us (l);
@@ -698,12 +700,17 @@ adbscope_recording_begin (AdbscopeRecording *self,
 {
   g_autofree char *start_text = NULL;
   g_autofree char *interval = g_strdup_printf ("%u", interval_ms);
+  gboolean subsecond = interval_ms > 0 && interval_ms < 1000;
 
   g_return_if_fail (ADBSCOPE_IS_RECORDING (self));
   g_return_if_fail (!self->begun);
 
   self->origin_us = origin_us;
   self->begun = TRUE;
+  /* A 1 s level of a run sampled once a second (or slower) would be its
+   * samples again: its finest level is then 10 s. */
+  g_atomic_int_set (&self->lod_first, subsecond ? 0 : 1);
+  adbscope_recording_set_meta (self, "lod_levels", subsecond ? "0 1 2 3" : "1 2 3");
   start_text = start ? g_date_time_format_iso8601 (start) : NULL;
   adbscope_recording_set_meta (self, "start", start_text);
   adbscope_recording_set_meta (self, "serial", serial);
@@ -1198,6 +1205,7 @@ adbscope_recording_init (AdbscopeRecording *self)
   self->series_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->alive_threads = g_hash_table_new (NULL, NULL);
   self->lod = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->lod_first = 1;
   self->queue = g_async_queue_new ();
   g_mutex_init (&self->lock);
 }

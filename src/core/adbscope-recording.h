@@ -18,14 +18,17 @@
 
 G_BEGIN_DECLS
 
-#define ADBSCOPE_RECORDING_SCHEMA   "adbscope-recording/2"
-#define ADBSCOPE_RECORDING_VERSION  2
-/* Version 1 files open too: their frames rows do not say which source
- * each interval's FPS came from (docs/recording.md). */
-#define ADBSCOPE_RECORDING_SCHEMA_1 "adbscope-recording/1"
+#define ADBSCOPE_RECORDING_SCHEMA   "adbscope-recording/3"
+#define ADBSCOPE_RECORDING_VERSION  3
+/* The first version whose frames rows say where each interval's FPS came
+ * from (source, sf_*); older files open with what they can tell
+ * (docs/recording.md). */
+#define ADBSCOPE_RECORDING_FRAMES_SOURCE_VERSION 3
 #define ADBSCOPE_RECORDING_SUFFIX   ".adbscope"
-/* Level-of-detail bucket widths: level L holds min/max of 10^(L+1) s. */
-#define ADBSCOPE_RECORDING_LOD_LEVELS 3
+/* Level-of-detail bucket widths: level L holds min/max of 10^L s (level 0,
+ * 1 s, only in runs sampled faster than once a second; version 1 files
+ * numbered 10 s, 100 s, 1000 s as levels 0, 1, 2). */
+#define ADBSCOPE_RECORDING_LOD_LEVELS 4
 
 #define ADBSCOPE_TYPE_RECORDING (adbscope_recording_get_type ())
 

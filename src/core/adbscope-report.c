@@ -765,8 +765,8 @@ build (const AdbscopeRun *run,
                                  run && run->network_agent ? copy_object (run->network_agent)
                                  : adbscope_report_network_agent (NULL));
   add_frames (root, run);
-  /* A version 1 recording's frames rows do not hold the sources: the
-   * whole run's, from its meta. */
+  /* The frames rows of a recording before version 3 do not hold the
+   * sources: the whole run's, from its meta. */
   if (run != NULL && run->fsum_whole_run && json_object_has_member (run->session_extras, "frames"))
     merge_members (section (root, "frames"), json_object_get_object_member (run->session_extras, "frames"));
   else

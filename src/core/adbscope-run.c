@@ -380,14 +380,17 @@ read_meta (sqlite3     *db,
   sqlite3_finalize (st);
 
   schema = g_hash_table_lookup (meta, "schema");
-  if (schema == NULL || !g_str_has_prefix (schema, "adbscope-recording/"))
+  if (schema == NULL || !g_str_has_prefix (schema, "adbscope-recording/") ||
+      g_ascii_strtoll (schema + strlen ("adbscope-recording/"), NULL, 10) < 1)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
                    _("%s is not an Adbscope recording"), path);
       return NULL;
     }
+  /* every version up to ours opens (version 1: a coarser level of detail;
+   * before 3: frames rows without their source) */
   if (version > ADBSCOPE_RECORDING_VERSION ||
-      (!g_str_equal (schema, ADBSCOPE_RECORDING_SCHEMA) && !g_str_equal (schema, ADBSCOPE_RECORDING_SCHEMA_1)))
+      g_ascii_strtoll (schema + strlen ("adbscope-recording/"), NULL, 10) > ADBSCOPE_RECORDING_VERSION)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_NOT_SUPPORTED,
                    _("%s was written by a newer Adbscope (%s); update Adbscope to read it"), path, schema);
@@ -674,8 +677,8 @@ extras_frames (const AdbscopeRun *run)
 
 /* What the meta's session_extras say of the frames' sources (the whole
  * run, as `record` ended it): the layers, the refresh period and the
- * latest zero reason for every version; for a version 1 file also the
- * counts its rows do not hold. */
+ * latest zero reason for every version; for a file before version 3 also
+ * the counts its rows do not hold. */
 static void
 fsum_from_extras (AdbscopeRun *run)
 {
@@ -700,7 +703,7 @@ fsum_from_extras (AdbscopeRun *run)
   for (AdbscopeFramesZeroReason r = ADBSCOPE_FRAMES_ZERO_NOT_RUNNING; zr && r <= ADBSCOPE_FRAMES_ZERO_UNREADABLE; r++)
     if (g_strcmp0 (member_string (zr, "code"), adbscope_frames_zero_reason_to_key (r)) == 0)
       f->zero_reason = r;
-  if (run->version >= 2)
+  if (run->version >= ADBSCOPE_RECORDING_FRAMES_SOURCE_VERSION)
     return;
 
   {
@@ -722,8 +725,8 @@ fsum_from_extras (AdbscopeRun *run)
   }
 }
 
-/* gfxinfo's rate at each time it was sampled (t_us → value), for a
- * version 1 file: from the loaded series, else one scan of the file. */
+/* gfxinfo's rate at each time it was sampled (t_us → value), for a file
+ * before version 3: from the loaded series, else one scan of the file. */
 static GHashTable *
 gfxinfo_rates (AdbscopeRun *run,
                sqlite3     *db)
@@ -756,14 +759,14 @@ gfxinfo_rates (AdbscopeRun *run,
   return rates;
 }
 
-/* A version 1 file counted gfxinfo's frames only, and its rows do not
+/* A file before version 3 counted gfxinfo's frames only, and its rows do not
  * say where each interval's FPS came from.  gfxinfo's frames are the
  * totals when every interval's FPS was gfxinfo's rate of the same sample
  * (@all_gfxinfo); for a run measured with SurfaceFlinger alone, the whole
  * run's are its summary's in the meta.  Any other mix (or a window of
  * one) cannot be attributed: the totals stay unknown, never a guess. */
 static void
-attribute_version_1 (AdbscopeRun *run,
+attribute_unsourced (AdbscopeRun *run,
                      gboolean     all_gfxinfo,
                      gint64       n_rows)
 {
@@ -806,13 +809,13 @@ load_frames (AdbscopeRun *run,
       " slow_ui_thread, slow_bitmap_uploads, slow_issue_draw_commands, frame_deadline_missed, %s, %s, t_us, fps"
       " FROM frames WHERE t_us BETWEEN ?1 AND ?2 AND fps IS NOT NULL ORDER BY rowid",
       times ? "frame_ms" : "NULL",
-      run->version < 2 ? "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+      run->version < ADBSCOPE_RECORDING_FRAMES_SOURCE_VERSION ? "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
       : times ? "source, sf_layer, sf_fps, sf_frames, sf_lost_estimate, sf_janky, sf_jank, sf_big_jank, sf_lost, sf_frame_ms"
       : "source, sf_layer, sf_fps, sf_frames, sf_lost_estimate, sf_janky, sf_jank, sf_big_jank, sf_lost, NULL");
   sqlite3_stmt *st = prepare (db, sql, run->from_us, run->to_us);
   AdbscopeFrameTotals *t = &run->totals;
   AdbscopeFramesSummary *f = &run->fsum;
-  g_autoptr(GHashTable) gfx_rates = run->version < 2 ? gfxinfo_rates (run, db) : NULL;
+  g_autoptr(GHashTable) gfx_rates = run->version < ADBSCOPE_RECORDING_FRAMES_SOURCE_VERSION ? gfxinfo_rates (run, db) : NULL;
   gboolean all_gfxinfo = TRUE;
   gint64 n_rows = 0;
   int rc;
@@ -839,7 +842,7 @@ load_frames (AdbscopeRun *run,
       append_blob_ms (run->frame_times, st, 9);
 
       n_rows++;
-      if (run->version < 2)
+      if (run->version < ADBSCOPE_RECORDING_FRAMES_SOURCE_VERSION)
         {
           gint64 t_us = sqlite3_column_int64 (st, 20);
           const double *gfx = g_hash_table_lookup (gfx_rates, &t_us);
@@ -881,8 +884,8 @@ load_frames (AdbscopeRun *run,
   sqlite3_finalize (st);
   g_array_sort (run->frame_times, adbscope_compare_double);
   g_array_sort (f->frame_times, adbscope_compare_double);
-  if (run->version < 2)
-    attribute_version_1 (run, all_gfxinfo, n_rows);
+  if (run->version < ADBSCOPE_RECORDING_FRAMES_SOURCE_VERSION)
+    attribute_unsourced (run, all_gfxinfo, n_rows);
   return rc == SQLITE_DONE;
 }
 
@@ -1031,7 +1034,8 @@ load (const char  *path,
   run->device_loss = parse_object (g_hash_table_lookup (meta, "device_loss"));
   run->session_extras = parse_object (g_hash_table_lookup (meta, "session_extras"));
   run->refresh_hz = refresh_from_device (run->device);
-  run->version = g_str_equal (g_hash_table_lookup (meta, "schema"), ADBSCOPE_RECORDING_SCHEMA_1) ? 1 : 2;
+  run->version = (int) g_ascii_strtoll ((const char *) g_hash_table_lookup (meta, "schema") + strlen ("adbscope-recording/"),
+                                        NULL, 10);
   run->windowed = from_us > G_MININT64 || to_us < G_MAXINT64;
   run->from_us = MAX (from_us, 0);
   run->to_us = MIN (to_us, run->end_us);
@@ -1237,9 +1241,10 @@ bucket_add (GArray *out,
  * @max_buckets: about how many columns the caller draws
  *
  * Min, max and average of one series in buckets over [@from_us, @to_us]:
- * from the level of detail the writer kept (10 s, 100 s, 1000 s) when the
- * range holds more than @max_buckets of the next finer one, else from
- * the samples.  The extremes of every sample are in its bucket, so a spike
+ * from the finest level of detail the writer kept (1 s, 10 s, 100 s,
+ * 1000 s; docs/recording.md) with no more than @max_buckets buckets over
+ * the range (or the coarsest), or from the samples while there are no
+ * more of them.  The extremes of every sample are in its bucket, so a spike
  * is never lost at any zoom.  The tail the level of detail does not cover
  * yet (a recording still being written, or left by a crash) comes from the
  * samples.
@@ -1259,6 +1264,7 @@ adbscope_run_read_buckets (const char  *path,
   sqlite3 *db;
   sqlite3_stmt *st;
   gint64 interval_us, span = MAX (to_us - from_us, 1), width = 0, covered = from_us;
+  AdbscopeRecordingLadder ladder;
   int level = -1, id = -1;
 
   g_return_val_if_fail (max_buckets > 0, NULL);
@@ -1273,12 +1279,9 @@ adbscope_run_read_buckets (const char  *path,
       return NULL;
     }
   interval_us = MAX (meta_int (meta, "interval_ms"), 1) * 1000;
-  if (span / interval_us > max_buckets)
-    {
-      width = 10 * G_USEC_PER_SEC;
-      for (level = 0; level + 1 < ADBSCOPE_RECORDING_LOD_LEVELS && span / width > max_buckets; level++)
-        width *= 10;
-    }
+  _adbscope_recording_ladder_init (&ladder, meta);
+  level = _adbscope_recording_ladder_pick (&ladder, interval_us, span, max_buckets);
+  width = _adbscope_recording_ladder_width_us (&ladder, level);
 
   st = prepare (db, "SELECT id FROM series WHERE path = ?1", 0, 0);
   sqlite3_bind_text (st, 1, series_path, -1, SQLITE_STATIC);

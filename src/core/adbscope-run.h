@@ -53,9 +53,9 @@ typedef struct _AdbscopeRun
   AdbscopeFrameTotals totals;
   GArray     *frame_times;     /* double ms, sorted */
   /* Where the frames came from and SurfaceFlinger's counts (frame_times
-   * sorted when read from a file).  A version 1 recording's rows do not
-   * hold them: its summary comes from the meta's session_extras, whole
-   * run (fsum_whole_run). */
+   * sorted when read from a file).  The rows of a recording before
+   * version 3 do not hold them: its summary comes from the meta's
+   * session_extras, whole run (fsum_whole_run). */
   AdbscopeFramesSummary fsum;
   gboolean    fsum_whole_run;
   int         version;         /* of the recording; 0 for a live session */

@@ -602,6 +602,58 @@ fill_time_ticks (gint64                   t0_us,
   return n;
 }
 
+/* A label centred on its tick would stick out of the axis. */
+static gboolean
+label_at_edge (const AdbscopeChartTick *t,
+               double                   length)
+{
+  return t->pos - t->label_size / 2 < 0 || t->pos + t->label_size / 2 > length;
+}
+
+/* The labels of a time axis.  The step leaves room between labels centred
+ * on their ticks; a label at an end of the axis is pulled inside it, and
+ * so comes closer to its neighbour than that.  Given the first say, as in
+ * adbscope_chart_layout_labels(), it hid the neighbour: "0:15, 0:30, 1:00"
+ * without 0:45, a hole that reads as a missing tick.  So the labels at the
+ * ends give way to the evenly spaced ones, except the first when
+ * @keep_first (the live axis's "now", which is always at the end: the
+ * step must then leave room for it, the caller's check).
+ *
+ * Returns: whether every label not at an end is shown */
+static gboolean
+layout_time_labels (AdbscopeChartTick *ticks,
+                    guint              n_ticks,
+                    double             length,
+                    double             min_gap,
+                    gboolean           keep_first)
+{
+  AdbscopeChartTick *ranked = g_newa (AdbscopeChartTick, MAX (n_ticks, 1));
+  guint *rank = g_newa (guint, MAX (n_ticks, 1));
+  gboolean all_inner = TRUE;
+  guint k = 0;
+
+  /* "now" (when kept), the labels centred on their ticks, then the ends' */
+  for (int pass = 0; pass < 3; pass++)
+    for (guint i = 0; i < n_ticks; i++)
+      {
+        int which = keep_first && i == 0 ? 0 : label_at_edge (&ticks[i], length) ? 2 : 1;
+
+        if (which == pass)
+          {
+            rank[i] = k;
+            ranked[k++] = ticks[i];
+          }
+      }
+  adbscope_chart_layout_labels (ranked, n_ticks, length, min_gap);
+  for (guint i = 0; i < n_ticks; i++)
+    {
+      ticks[i] = ranked[rank[i]];
+      if (!ticks[i].show_label && ticks[i].label[0] != '\0' && !label_at_edge (&ticks[i], length))
+        all_inner = FALSE;
+    }
+  return all_inner;
+}
+
 /**
  * adbscope_chart_time_ticks:
  * @t0_us: time at the left edge
@@ -650,11 +702,12 @@ adbscope_chart_time_ticks (gint64                   t0_us,
       for (guint i = 1; i < n; i++)
         widest = MAX (widest, ticks[i].label_size);
 
-      if (spacing >= widest + padding || last_step)
+      /* …and room beside "now", pulled inside the axis by half its width */
+      if ((spacing >= widest + padding && layout_time_labels (ticks, n, length, padding / 2, TRUE)) || last_step)
         break;
     }
 
-  adbscope_chart_layout_labels (ticks, n, length, padding / 2);
+  layout_time_labels (ticks, n, length, padding / 2, TRUE);
 
   return n;
 }
@@ -695,7 +748,8 @@ fill_elapsed_ticks (gint64                   t0_us,
   double span_us = (double) (t1_us - t0_us);
   guint n = 0;
 
-  /* newest first, like the live axis: the right end's label wins */
+  /* newest first, like the live axis (but its labels at the ends give
+   * way to the others: layout_time_labels()) */
   for (; t >= t0_us && t >= 0 && n < max_ticks; t -= step_us)
     {
       AdbscopeChartTick *tick = &ticks[n++];
@@ -755,7 +809,9 @@ adbscope_chart_elapsed_ticks (gint64                   t0_us,
         break;
     }
 
-  adbscope_chart_layout_labels (ticks, n, length, padding / 2);
+  /* the labels at the ends give way, so the step does not change as the
+   * window scrolls and a tick comes near an end */
+  layout_time_labels (ticks, n, length, padding / 2, FALSE);
   return n;
 }
 

@@ -92,31 +92,47 @@ premultiply (const GdkRGBA *c)
 }
 
 /* One row of @n pixels: @src (premultiplied) OVER them. */
-static void
+static inline void
 blend_row (guint32 *p,
            int      n,
            guint32  src)
 {
   guint32 ia = 255 - (src >> 24);
 
-  if (ia == 0)
-    {
-      for (int i = 0; i < n; i++)
-        p[i] = src;
-      return;
-    }
   for (int i = 0; i < n; i++)
     {
+      guint32 d, rb, ag;
+
+      /* nothing under it yet (most of an area), or an opaque source */
+      if (p[i] == 0 || ia == 0)
+        {
+          p[i] = src;
+          continue;
+        }
       /* each channel saturates as pixman's ADD does (premultiplied
        * input never needs it, rounding might) */
-      guint32 d = mul_un8x4 (p[i], ia);
-      guint32 rb = (d & 0x00ff00ffu) + (src & 0x00ff00ffu);
-      guint32 ag = ((d >> 8) & 0x00ff00ffu) + ((src >> 8) & 0x00ff00ffu);
-
+      d = mul_un8x4 (p[i], ia);
+      rb = (d & 0x00ff00ffu) + (src & 0x00ff00ffu);
+      ag = ((d >> 8) & 0x00ff00ffu) + ((src >> 8) & 0x00ff00ffu);
       rb |= 0x01000100u - ((rb >> 8) & 0x00010001u);
       ag |= 0x01000100u - ((ag >> 8) & 0x00010001u);
       p[i] = (rb & 0x00ff00ffu) | (ag & 0x00ff00ffu) << 8;
     }
+}
+
+/* Row @r, covered @cover (0 to 1) of its height. */
+static inline void
+blend_partial_row (AdbscopeChartRaster *self,
+                   int                  r,
+                   int                  x0,
+                   int                  x1,
+                   double               cover,
+                   guint32              src)
+{
+  guint32 a = (guint32) (cover * 255 + 0.5);
+
+  if (a > 0)
+    blend_row (self->pixels + (gsize) r * self->width + x0, x1 - x0, a >= 255 ? src : mul_un8x4 (src, a));
 }
 
 static void
@@ -127,8 +143,10 @@ fill_device_box (AdbscopeChartRaster *self,
                  double               y1,
                  guint32              src)
 {
-  int r0, r1;
+  int r0, r1, full0, full1;
 
+  if (!isfinite (y0) || !isfinite (y1))
+    return;                     /* as cairo draws nothing for such a path */
   x0 = MAX (x0, 0);
   x1 = MIN (x1, self->width);
   y0 = MAX (y0, 0);
@@ -139,14 +157,18 @@ fill_device_box (AdbscopeChartRaster *self,
     self->pixels = g_malloc0_n ((gsize) self->width * self->height, sizeof (guint32));
   r0 = (int) floor (y0);
   r1 = (int) ceil (y1);
-  for (int r = r0; r < r1; r++)
+  full0 = (int) ceil (y0);      /* the rows covered whole: full0 to full1 - 1 */
+  full1 = (int) floor (y1);
+  if (full0 > full1)
+    blend_partial_row (self, r0, x0, x1, y1 - y0, src);   /* inside one row */
+  else
     {
-      double cover = MIN (y1, r + 1.0) - MAX (y0, (double) r);
-      guint32 a = (guint32) lround (cover * 255);
-
-      if (a == 0)
-        continue;
-      blend_row (self->pixels + (gsize) r * self->width + x0, x1 - x0, a == 255 ? src : mul_un8x4 (src, a));
+      if (r0 < full0)
+        blend_partial_row (self, r0, x0, x1, full0 - y0, src);
+      for (int r = full0; r < full1; r++)
+        blend_row (self->pixels + (gsize) r * self->width + x0, x1 - x0, src);
+      if (full1 < r1)
+        blend_partial_row (self, full1, x0, x1, y1 - full1, src);
     }
   self->used[0] = MIN (self->used[0], x0);
   self->used[1] = MIN (self->used[1], r0);
@@ -257,22 +279,25 @@ adbscope_chart_raster_get_pixels (const AdbscopeChartRaster *self,
 /**
  * adbscope_chart_raster_append:
  *
- * Appends what was drawn to @snapshot as one texture at the layer's
- * origin (nothing when nothing was drawn): only the rectangle of the
- * image that was drawn in, so GTK composites no transparent rows.  The
- * raster is transparent again afterwards.
+ * Appends what was drawn to @snapshot at the layer's origin (nothing when
+ * nothing was drawn): only the rectangle of the image that was drawn in,
+ * so GTK composites no transparent rows.  It goes as a cairo node that
+ * paints the image, not as a texture: GTK 4.8's cairo renderer converts a
+ * texture's every pixel into a new image on every frame (that was 40 % of
+ * a scrolling frame's rendering), while an image painted from a cairo node
+ * is copied by pixman's blit.  The raster is transparent again afterwards.
  */
 void
 adbscope_chart_raster_append (AdbscopeChartRaster *self,
                               GtkSnapshot         *snapshot)
 {
-  g_autoptr(GBytes) all = NULL;
-  g_autoptr(GBytes) part = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
+  static const cairo_user_data_key_t pixels_key;
+  cairo_surface_t *image;
+  cairo_t *cr;
   int x0, y0, x1, y1;
-  gsize stride = (gsize) self->width * 4;
+  int stride = self->width * 4;
 
-  /* whole layer pixels, so the texture sits on the device pixel grid */
+  /* whole layer pixels, so the image sits on the device pixel grid */
   x0 = self->used[0] / self->scale * self->scale;
   y0 = self->used[1] / self->scale * self->scale;
   x1 = MIN ((self->used[2] + self->scale - 1) / self->scale * self->scale, self->width);
@@ -280,14 +305,18 @@ adbscope_chart_raster_append (AdbscopeChartRaster *self,
   if (self->pixels == NULL || x0 >= x1 || y0 >= y1)
     return;
 
-  all = g_bytes_new_take (g_steal_pointer (&self->pixels), stride * self->height);
-  part = g_bytes_new_from_bytes (all, y0 * stride + (gsize) x0 * 4, (gsize) (y1 - y0 - 1) * stride + (gsize) (x1 - x0) * 4);
-  texture = gdk_memory_texture_new (x1 - x0, y1 - y0, GDK_MEMORY_DEFAULT, part, stride);
-  gtk_snapshot_append_texture (snapshot, texture,
-                               &GRAPHENE_RECT_INIT ((double) x0 / self->scale,
-                                                    self->top + (double) y0 / self->scale,
-                                                    (double) (x1 - x0) / self->scale,
-                                                    (double) (y1 - y0) / self->scale));
+  image = cairo_image_surface_create_for_data ((guchar *) (self->pixels + (gsize) y0 * self->width + x0),
+                                               CAIRO_FORMAT_ARGB32, x1 - x0, y1 - y0, stride);
+  cairo_surface_set_user_data (image, &pixels_key, g_steal_pointer (&self->pixels), g_free);
+  cairo_surface_set_device_scale (image, self->scale, self->scale);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT ((double) x0 / self->scale,
+                                                                 self->top + (double) y0 / self->scale,
+                                                                 (double) (x1 - x0) / self->scale,
+                                                                 (double) (y1 - y0) / self->scale));
+  cairo_set_source_surface (cr, image, (double) x0 / self->scale, self->top + (double) y0 / self->scale);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (image);
   self->used[0] = self->width;
   self->used[1] = self->height;
   self->used[2] = self->used[3] = 0;

@@ -116,7 +116,7 @@ file_rows (AdbscopeRecordingSource *self,
   level = adbscope_recording_reader_pick_level (self->reader, t1_us - t0_us, width);
   ensure_chunk (self, level, file_from, file_to);
   /* one row early: a missing stretch may begin before the window */
-  *first = lower_bound (self->rows, file_from - adbscope_recording_level_width_us (level));
+  *first = lower_bound (self->rows, file_from - adbscope_recording_reader_get_level_width_us (self->reader, level));
   if (*first > 0)
     (*first)--;
   *end = lower_bound (self->rows, file_to + 1);

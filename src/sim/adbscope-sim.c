@@ -353,14 +353,9 @@ on_connect_done (int         wait_status,
 static gboolean
 check_adb_server (GError **error)
 {
-  g_autofree char *host = adbscope_adb_dup_server_host ();
   g_autofree char *server = NULL;
-  g_autoptr(GInetAddress) address = NULL;
 
-  if (host == NULL || g_ascii_strcasecmp (host, "localhost") == 0)
-    return TRUE;
-  address = g_inet_address_new_from_string (host);
-  if (address != NULL && g_inet_address_get_is_loopback (address))
+  if (adbscope_adb_server_is_local ())
     return TRUE;
   server = adbscope_adb_dup_server ();
   g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,

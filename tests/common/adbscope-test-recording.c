@@ -228,3 +228,26 @@ adbscope_test_sqlite3 (const char *path,
     g_error ("sqlite3 %s \"%s\" failed: %s", path, sql, err);
   return g_strdup (g_strstrip (out));
 }
+
+char *
+adbscope_test_version_1_recording (const char *dir)
+{
+  g_autofree char *gz = g_test_build_filename (G_TEST_DIST, "core", "recording-v1-250ms.adbscope.gz", NULL);
+  char *path = g_build_filename (dir, "v1-250ms.adbscope", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) in_file = g_file_new_for_path (gz);
+  g_autoptr(GFile) out_file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) in = g_file_read (in_file, NULL, &error);
+  g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr(GInputStream) plain = NULL;
+  g_autoptr(GFileOutputStream) out = NULL;
+
+  g_assert_no_error (error);
+  plain = g_converter_input_stream_new (G_INPUT_STREAM (in), G_CONVERTER (gunzip));
+  out = g_file_replace (out_file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
+  g_assert_no_error (error);
+  g_output_stream_splice (G_OUTPUT_STREAM (out), plain,
+                          G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
+  g_assert_no_error (error);
+  return path;
+}

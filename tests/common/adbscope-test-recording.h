@@ -58,4 +58,9 @@ gboolean adbscope_synth_write        (const char             *path,
 char    *adbscope_test_sqlite3       (const char             *path,
                                       const char             *sql);
 
+/* tests/core/recording-v1-250ms.adbscope.gz (a version 1 recording made
+ * by the code before version 2: tests/core/recording-v1-250ms.README),
+ * unpacked into @dir: its path. */
+char    *adbscope_test_version_1_recording (const char *dir);
+
 G_END_DECLS

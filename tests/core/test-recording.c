@@ -5,6 +5,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "adbscope-core.h"
 #include "adbscope-test-recording.h"
@@ -380,6 +382,197 @@ test_level_of_detail (void)
   }
 }
 
+/* Every level of detail holds exactly what the samples say, as the sqlite3
+ * shell groups them (count, min, max, sum per bucket of 10^L s; a bucket
+ * on one side only is a mismatch too): at 100 ms with the 1 s level, at
+ * 1 s without it. */
+static void
+assert_lod_is_samples (const char *path,
+                       const char *want_levels)
+{
+  g_autofree char *levels = sqlite3_shell (path, "SELECT group_concat (level, ' ') FROM"
+                                           " (SELECT DISTINCT level FROM lod ORDER BY level)");
+  g_autofree char *meta = sqlite3_shell (path, "SELECT value FROM meta WHERE key = 'lod_levels'");
+  g_auto(GStrv) each = g_strsplit (want_levels, " ", -1);
+
+  g_assert_cmpstr (levels, ==, want_levels);
+  g_assert_cmpstr (meta, ==, want_levels);
+  for (guint i = 0; each[i] != NULL; i++)
+    {
+      gint64 w = G_USEC_PER_SEC;
+      g_autofree char *sql = NULL;
+      g_autofree char *bad = NULL;
+      g_autofree char *rows = NULL;
+
+      for (int l = atoi (each[i]); l > 0; l--)
+        w *= 10;
+      /* both ways round (EXCEPT: a set difference), then the sums */
+      sql = g_strdup_printf ("CREATE TEMP TABLE s AS SELECT series, t_us / %1$" G_GINT64_FORMAT " * %1$" G_GINT64_FORMAT
+                             "  AS b, count (value) AS n, min (value) AS lo, max (value) AS hi, total (value) AS sum"
+                             "  FROM sample WHERE value IS NOT NULL GROUP BY series, b;"
+                             "CREATE TEMP TABLE l AS SELECT series, t_us AS b, n, min AS lo, max AS hi FROM lod"
+                             "  WHERE level = %2$s;"
+                             "SELECT (SELECT count (*) FROM (SELECT series, b, n, lo, hi FROM s EXCEPT SELECT * FROM l))"
+                             " + (SELECT count (*) FROM (SELECT * FROM l EXCEPT SELECT series, b, n, lo, hi FROM s))"
+                             " + (SELECT count (*) FROM s JOIN lod ON lod.series = s.series AND lod.level = %2$s"
+                             "    AND lod.t_us = s.b WHERE abs (lod.sum - s.sum) > 1e-9 * (1 + abs (s.sum)))",
+                             w, each[i]);
+      bad = sqlite3_shell (path, sql);
+      g_assert_cmpstr (bad, ==, "0");
+      g_free (sql);
+      sql = g_strdup_printf ("SELECT count (*) FROM lod WHERE level = %s", each[i]);
+      rows = sqlite3_shell (path, sql);
+      g_assert_cmpint (atoi (rows), >, 0);
+    }
+}
+
+static void
+test_lod_round_trip (void)
+{
+  static const AdbscopeSynthRun fast = {
+    .duration_s = 600, .interval_ms = 100, .n_cores = 2, .n_threads = 2, .fps = 10,
+    .spike_tick = 4321, .spike_value = 500,
+  };
+  g_autofree char *path = synth_path ("fast.adbscope");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) b = NULL;
+  double max = -1;
+  guint n = 0;
+
+  g_assert_true (adbscope_synth_write (path, &fast, &error));
+  g_assert_no_error (error);
+  assert_lod_is_samples (path, "0 1 2 3");
+  assert_lod_is_samples (hour_file (), "1 2 3");
+
+  /* 10 minutes at 100 ms in 1000 columns: the 1 s buckets (600 of them),
+   * the spike of one 100 ms sample among them */
+  b = adbscope_run_read_buckets (path, "cpu.app_pct", 0, (gint64) 600 * G_USEC_PER_SEC, 1000, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (b->len, ==, 600);
+  for (guint i = 0; i < b->len; i++)
+    {
+      const AdbscopeRunBucket *k = &g_array_index (b, AdbscopeRunBucket, i);
+
+      g_assert_cmpint (k->width_us, ==, G_USEC_PER_SEC);
+      g_assert_cmpint (k->t_us, ==, (gint64) i * G_USEC_PER_SEC);
+      g_assert_cmpuint (k->n, ==, 10);
+      max = MAX (max, k->max);
+      n += k->n;
+    }
+  g_assert_cmpfloat (max, ==, 500);
+  g_assert_cmpuint (n, ==, 6000);
+  adbscope_recording_remove_files (path);
+}
+
+static JsonNode *
+load_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* A file of version 1 (made by the code before version 2:
+ * tests/core/recording-v1-250ms.README) opens, never refused, and reads
+ * right: the report rebuilt from it is the one `record` printed then, and
+ * its level of detail reads as what version 1 wrote, 10 s buckets, with
+ * the extremes and counts of its samples. */
+static void
+test_version_1 (void)
+{
+  g_autofree char *json = g_test_build_filename (G_TEST_DIST, "core", "recording-v1-250ms.json", NULL);
+  g_autofree char *path = adbscope_test_version_1_recording (tmpdir);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *then_text = NULL;
+  g_autofree char *now_text = NULL;
+  g_autofree char *version = NULL;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  g_autoptr(JsonNode) then = NULL;
+  g_autoptr(JsonNode) now = NULL;
+  g_autoptr(GArray) b = NULL;
+  static const char * const same[] = { "run", "cpu", "memory", "power", "thermal", "markers" };
+  const char *argv[] = { g_getenv ("ADBSCOPE_BIN"), "report", path, NULL };
+  double min = INFINITY, max = -INFINITY;
+  guint n = 0;
+  int status;
+
+  version = sqlite3_shell (path, "PRAGMA user_version");
+  g_assert_cmpstr (version, ==, "1");
+
+  /* the report, as `record` printed it then (but the path it names) */
+  g_assert_nonnull (argv[0]);
+  g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &now_text, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_get_contents (json, &then_text, NULL, NULL));
+  then = load_json (then_text);
+  now = load_json (now_text);
+  json_object_remove_member (json_node_get_object (adbscope_report_lookup (then, "run")), "recording");
+  json_object_remove_member (json_node_get_object (adbscope_report_lookup (now, "run")), "recording");
+  for (guint i = 0; i < G_N_ELEMENTS (same); i++)
+    {
+      JsonNode *a = adbscope_report_lookup (then, same[i]), *c = adbscope_report_lookup (now, same[i]);
+
+      g_assert_nonnull (a);
+      g_assert_nonnull (c);
+      if (!json_node_equal (a, c))
+        g_error ("%s of the version 1 recording's report differs from the one printed then", same[i]);
+    }
+  g_assert_cmpfloat (num (now, "cpu.app_pct.n"), >, 100);
+  /* its frames (an HWUI app: every interval's FPS was gfxinfo's) count as
+   * they did, and say so; so they do without the summary `record` kept */
+  for (guint i = 0; i < 4; i++)
+    {
+      const char *keys[] = { "frames.total", "frames.janky", "frames.janky_pct", "frames.causes" };
+
+      if (!json_node_equal (adbscope_report_lookup (then, keys[i]), adbscope_report_lookup (now, keys[i])))
+        g_error ("%s of the version 1 recording's report differs from the one printed then", keys[i]);
+    }
+  g_assert_cmpstr (json_node_get_string (adbscope_report_lookup (now, "frames.total_source")), ==, "gfxinfo");
+  g_assert_cmpfloat (num (now, "frames.total"), >, 1000);
+  {
+    g_autoptr(AdbscopeRun) bare = NULL;
+
+    g_free (sqlite3_shell (path, "DELETE FROM meta WHERE key = 'session_extras'"));
+    bare = adbscope_run_load (path, G_MININT64, G_MAXINT64, &error);
+    g_assert_no_error (error);
+    g_assert_false (bare->totals.unattributed);
+    g_assert_cmpfloat (bare->totals.frames, ==, num (then, "frames.total"));
+    g_assert_cmpfloat (bare->totals.janky, ==, num (then, "frames.janky"));
+  }
+
+  /* its level 0 is 10 s wide (version 2's level 0 would be 1 s) */
+  b = adbscope_run_read_buckets (path, "cpu.app_pct", 0, 45 * G_USEC_PER_SEC, 5, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (b->len, ==, 5);
+  for (guint i = 0; i < b->len; i++)
+    {
+      const AdbscopeRunBucket *k = &g_array_index (b, AdbscopeRunBucket, i);
+
+      g_assert_cmpint (k->width_us, ==, 10 * G_USEC_PER_SEC);
+      g_assert_cmpint (k->t_us, ==, (gint64) i * 10 * G_USEC_PER_SEC);
+      min = MIN (min, k->min);
+      max = MAX (max, k->max);
+      n += k->n;
+    }
+  /* the samples, as SQLite itself reads them (the shell prints too few digits) */
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count (value), min (value), max (value) FROM sample"
+                                       " JOIN series ON series.id = sample.series WHERE path = 'cpu.app_pct'",
+                                       -1, &st, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+  g_assert_cmpuint (n, ==, sqlite3_column_int (st, 0));
+  g_assert_cmpfloat (min, ==, sqlite3_column_double (st, 1));
+  g_assert_cmpfloat (max, ==, sqlite3_column_double (st, 2));
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+  adbscope_recording_remove_files (path);
+}
+
 static void
 test_schema (void)
 {
@@ -392,8 +585,12 @@ test_schema (void)
   g_autofree char *doc = NULL;
   g_auto(GStrv) names = g_strsplit (tables, " ", -1);
 
-  g_assert_cmpstr (version, ==, "2");
+  g_autofree char *levels = sqlite3_shell (hour_file (), "SELECT value FROM meta WHERE key = 'lod_levels'");
+
+  g_assert_cmpstr (version, ==, "3");
   g_assert_cmpstr (schema, ==, ADBSCOPE_RECORDING_SCHEMA);
+  /* once a second: no 1 s level (it would be the samples again) */
+  g_assert_cmpstr (levels, ==, "1 2 3");
   g_assert_cmpstr (journal, ==, "wal");
   /* every table is documented for people querying with sqlite3 */
   g_assert_true (g_file_get_contents (doc_path, &doc, NULL, NULL));
@@ -561,7 +758,7 @@ test_bad_files (void)
     g_autofree char *copy_cmd = g_strdup_printf ("cp '%s' '%s'", hour_file (), newer);
 
     g_assert_cmpint (system (copy_cmd), ==, 0);
-    g_free (sqlite3_shell (newer, "UPDATE meta SET value = 'adbscope-recording/3' WHERE key = 'schema'; PRAGMA user_version = 3;"));
+    g_free (sqlite3_shell (newer, "UPDATE meta SET value = 'adbscope-recording/4' WHERE key = 'schema'; PRAGMA user_version = 4;"));
   }
   run = adbscope_run_load (newer, G_MININT64, G_MAXINT64, &error);
   g_assert_null (run);
@@ -690,9 +887,9 @@ test_mixed_totals (void)
   g_assert_cmpstr (summary->fsum.layer, ==, ADBSCOPE_SYNTH_SF_LAYER);
 }
 
-/* A copy of @from as version 1 wrote it: no source columns in frames. */
+/* A copy of @from as version 2 wrote it: no source columns in frames. */
 static char *
-as_version_1 (const char *from,
+as_version_2 (const char *from,
               const char *name,
               const char *extras_json)
 {
@@ -714,19 +911,19 @@ as_version_1 (const char *from,
 
       quoted = g_strdup_printf ("INSERT OR REPLACE INTO meta VALUES ('session_extras', '%s');", escaped);
     }
-  sql = g_strdup_printf ("%s UPDATE meta SET value = 'adbscope-recording/1' WHERE key = 'schema';"
-                         " PRAGMA user_version = 1; %s", drop->str, quoted ? quoted : "");
+  sql = g_strdup_printf ("%s UPDATE meta SET value = 'adbscope-recording/2' WHERE key = 'schema';"
+                         " PRAGMA user_version = 2; %s", drop->str, quoted ? quoted : "");
   g_string_free (drop, TRUE);
   g_free (sqlite3_shell (path, sql));
   return path;
 }
 
-/* Files of version 1 open: an HWUI run's totals are gfxinfo's (every
+/* Files before version 3 open: an HWUI run's totals are gfxinfo's (every
  * interval's FPS was gfxinfo's rate); a game's come from the summary its
  * meta kept, for the whole run only; anything the file cannot tell is
  * null, never a guess. */
 static void
-test_version_1 (void)
+test_frames_before_version_3 (void)
 {
   static const AdbscopeSynthRun hwui = {
     .duration_s = 120, .interval_ms = 1000, .n_cores = 2, .n_threads = 2, .fps = 60,
@@ -742,20 +939,20 @@ test_version_1 (void)
     " \"frames\": 7200, \"janky\": 240, \"janky_pct\": 3.3333, \"jank\": 120, \"big_jank\": 0,"
     " \"lost_intervals\": 0, \"lost_frames_estimate\": 0, \"refresh_period_ms\": 16.667,"
     " \"frame_time_ms\": {\"n\": 7200, \"p50\": 14, \"p90\": 18, \"p95\": 19, \"p99\": 19, \"max\": 19}}}}";
-  g_autofree char *hwui_v2 = synth_file ("hwui-v2.adbscope", &hwui);
-  g_autofree char *game_v2 = synth_file ("game-v2.adbscope", &game);
-  g_autofree char *hwui_v1 = as_version_1 (hwui_v2, "hwui-v1.adbscope", NULL);
-  g_autofree char *game_v1 = as_version_1 (game_v2, "game-v1.adbscope", game_extras);
-  g_autofree char *bare_v1 = as_version_1 (game_v2, "game-bare-v1.adbscope", NULL);
-  g_autoptr(JsonNode) h = report_of (hwui_v1, G_MININT64, G_MAXINT64);
-  g_autoptr(JsonNode) g = report_of (game_v1, G_MININT64, G_MAXINT64);
-  g_autoptr(JsonNode) gw = report_of (game_v1, 10 * G_USEC_PER_SEC, 20 * G_USEC_PER_SEC);
-  g_autoptr(JsonNode) bare = report_of (bare_v1, G_MININT64, G_MAXINT64);
+  g_autofree char *hwui_v3 = synth_file ("hwui-v3.adbscope", &hwui);
+  g_autofree char *game_v3 = synth_file ("game-v3.adbscope", &game);
+  g_autofree char *hwui_old = as_version_2 (hwui_v3, "hwui-v2.adbscope", NULL);
+  g_autofree char *game_old = as_version_2 (game_v3, "game-v2.adbscope", game_extras);
+  g_autofree char *bare_old = as_version_2 (game_v3, "game-bare-v2.adbscope", NULL);
+  g_autoptr(JsonNode) h = report_of (hwui_old, G_MININT64, G_MAXINT64);
+  g_autoptr(JsonNode) g = report_of (game_old, G_MININT64, G_MAXINT64);
+  g_autoptr(JsonNode) gw = report_of (game_old, 10 * G_USEC_PER_SEC, 20 * G_USEC_PER_SEC);
+  g_autoptr(JsonNode) bare = report_of (bare_old, G_MININT64, G_MAXINT64);
   g_autoptr(AdbscopeRun) summary = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *version = sqlite3_shell (game_v1, "PRAGMA user_version");
+  g_autofree char *version = sqlite3_shell (game_old, "PRAGMA user_version");
 
-  g_assert_cmpstr (version, ==, "1");
+  g_assert_cmpstr (version, ==, "2");
   /* the HWUI app: as before */
   g_assert_cmpfloat (num (h, "frames.total"), ==, 120 * 60);
   g_assert_cmpfloat (num (h, "frames.janky"), ==, 120);
@@ -779,13 +976,13 @@ test_version_1 (void)
   g_assert_null (str (bare, "frames.total_source"));
 
   /* and a window opening them: the same */
-  summary = adbscope_run_load_summary (hwui_v1, &error);
+  summary = adbscope_run_load_summary (hwui_old, &error);
   g_assert_no_error (error);
   g_assert_false (summary->totals.unattributed);
   g_assert_cmpint (summary->totals.frames, ==, 120 * 60);
   g_assert_cmpint (summary->fsum.source, ==, ADBSCOPE_FRAMES_SOURCE_GFXINFO);
   g_clear_pointer (&summary, adbscope_run_free);
-  summary = adbscope_run_load_summary (bare_v1, &error);
+  summary = adbscope_run_load_summary (bare_old, &error);
   g_assert_no_error (error);
   g_assert_true (summary->totals.unattributed);
 }
@@ -803,10 +1000,12 @@ main (int argc, char *argv[])
   g_test_add_func ("/recording/csv-from-file", test_csv_from_file);
   g_test_add_func ("/recording/window", test_window);
   g_test_add_func ("/recording/level-of-detail", test_level_of_detail);
+  g_test_add_func ("/recording/lod-round-trip", test_lod_round_trip);
+  g_test_add_func ("/recording/version-1", test_version_1);
   g_test_add_func ("/recording/schema", test_schema);
   g_test_add_func ("/recording/game-totals", test_game_totals);
   g_test_add_func ("/recording/mixed-totals", test_mixed_totals);
-  g_test_add_func ("/recording/version-1", test_version_1);
+  g_test_add_func ("/recording/frames-before-version-3", test_frames_before_version_3);
   g_test_add_func ("/recording/capture-rows", test_capture_rows);
   g_test_add_func ("/recording/refuses-to-overwrite", test_refuses_to_overwrite);
   g_test_add_func ("/recording/bad-files", test_bad_files);

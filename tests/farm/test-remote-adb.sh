@@ -110,6 +110,20 @@ check "--adb-server without a value is a usage error" '[ $rc = 2 ]'
 out=$("$bin" record --demo --adb-server "$remote" --duration 1s); rc=$?
 check "--demo with a remote server is refused" '[ $rc = 1 ] && grep -q "cannot be used with the adb server at $remote" <<<"$out"'
 
+# --demo with a second adb server on this machine: the demo device is
+# attached to THAT server (nothing listens on ANDROID_ADB_SERVER_PORT, so a
+# demo that attached itself elsewhere would not be found).
+second_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$adb" -P "$second_port" nodaemon server >"$work/second.log" 2>&1 &
+second_pid=$!
+for _ in $(seq 100); do bash -c "exec 3<>/dev/tcp/127.0.0.1/$second_port" 2>/dev/null && break; sleep 0.1; done
+out=$("$bin" record --demo --adb-server "127.0.0.1:$second_port" --duration 2s); rc=$?
+check "--demo with a server on this machine records through it" \
+  '[ $rc = 0 ] && [ "$(json "d[\"run\"][\"samples\"]>=2 and d[\"device\"][\"serial\"].startswith(\"127.0.0.1:\")" "$out")" = True ]'
+check "and leaves no device on that server" \
+  '[ -z "$("$adb" -P "$second_port" devices | sed 1d | grep -v "^$")" ]'
+kill -TERM "$second_pid" 2>/dev/null; wait "$second_pid" 2>/dev/null
+
 check "no adb server was started on this side" \
   '! bash -c "exec 3<>/dev/tcp/127.0.0.1/$local_port" 2>/dev/null'
 

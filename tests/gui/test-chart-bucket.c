@@ -412,6 +412,106 @@ test_ticks_time_labels (void)
   }
 }
 
+/* A proportional font at @user_data px a digit: colons, spaces and
+ * minus signs narrower, letters a little narrower, CJK wider. */
+static double
+font_measure (const char *text,
+              gpointer    user_data)
+{
+  double digit = *(const double *) user_data, w = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_ascii_isdigit (c))
+        w += digit;
+      else if (c == ':' || c == ' ')
+        w += digit * 0.45;
+      else if (c == '-')
+        w += digit * 0.6;
+      else if (c < 128)
+        w += digit * 0.9;
+      else
+        w += digit * 1.8;
+    }
+  return w;
+}
+
+/* Evenly spaced labels with none missing between two shown ones (the
+ * axis read "0:15, 0:30, 1:00" without 0:45: the label at the right end,
+ * pulled inside the axis, hid its neighbour), none overlapping or
+ * outside the axis; only a label at an end may give way.  Many widths,
+ * windows (scrolled along a run: ticks anywhere near the ends), fonts,
+ * on a run's clock and on the live axis (where "now" stays). */
+static void
+assert_no_hole (const AdbscopeChartTick *ticks,
+                guint                    n,
+                double                   length,
+                const char              *what)
+{
+  int first = -1, last = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (!ticks[i].show_label)
+        continue;
+      if (first < 0)
+        first = i;
+      last = i;
+      g_assert_cmpfloat (ticks[i].label_pos, >=, -1e-9);
+      g_assert_cmpfloat (ticks[i].label_pos + ticks[i].label_size, <=, length + 1e-9);
+      /* ticks are newest first: each shown label lies left of the one before, apart */
+      for (guint j = first; j < i; j++)
+        if (ticks[j].show_label)
+          g_assert_cmpfloat (ticks[i].label_pos + ticks[i].label_size, <=, ticks[j].label_pos);
+    }
+  for (int i = first; i >= 0 && i <= last; i++)
+    if (!ticks[i].show_label)
+      g_error ("%s: label %s hidden between %s and %s", what, ticks[i].label, ticks[first].label, ticks[last].label);
+}
+
+static void
+test_ticks_no_gap_in_the_middle (void)
+{
+  static const gint64 spans_s[] = { 10, 45, 60, 90, 5 * 60, 15 * 60, 3600, 8 * 3600 };
+  static const double digits[] = { 5, 6.5, 7, 8, 9.5, 12 };
+  AdbscopeChartTick ticks[ADBSCOPE_CHART_MAX_TICKS];
+  guint cases = 0, edge_labels_hidden = 0;
+
+  for (guint s = 0; s < G_N_ELEMENTS (spans_s); s++)
+    for (guint f = 0; f < G_N_ELEMENTS (digits); f++)
+      for (guint width = 60; width <= 1600; width += 7)
+        for (guint k = 0; k < 4; k++)
+          {
+            gint64 span = spans_s[s] * SEC;
+            /* scrolled: 0, then ticks at every distance from the ends */
+            gint64 t0 = k == 0 ? 0 : span * k * 37 / 100 + k * 1234567;
+            g_autofree char *what = g_strdup_printf ("%" G_GINT64_FORMAT " s from %" G_GINT64_FORMAT
+                                                     " µs in %u px at %.1f px a digit",
+                                                     spans_s[s], t0, width, digits[f]);
+            guint n = adbscope_chart_elapsed_ticks (t0, t0 + span, width, font_measure, (gpointer) &digits[f],
+                                                    ticks, G_N_ELEMENTS (ticks));
+            guint shown = 0;
+
+            assert_no_hole (ticks, n, width, what);
+            for (guint i = 0; i < n; i++)
+              shown += ticks[i].show_label;
+            edge_labels_hidden += n - shown;
+            if (width >= 300 && n >= 2)
+              g_assert_cmpuint (shown, >=, 2);
+
+            n = adbscope_chart_time_ticks (t0, t0 + span, width, font_measure, (gpointer) &digits[f],
+                                           ticks, G_N_ELEMENTS (ticks));
+            assert_no_hole (ticks, n, width, what);
+            /* "now" stays at the right end */
+            if (ticks[0].label_size <= width)
+              g_assert_true (ticks[0].show_label);
+            cases++;
+          }
+  g_test_message ("%u windows, %u labels at an end gave way", cases, edge_labels_hidden);
+}
+
 static void
 test_ticks_value_labels (void)
 {
@@ -611,6 +711,7 @@ main (int   argc,
   g_test_add_func ("/chart-columns/bridge-and-gap", test_columns_bridge_and_gap);
   g_test_add_func ("/chart-ticks/nice-step", test_ticks_nice_step);
   g_test_add_func ("/chart-ticks/time-labels", test_ticks_time_labels);
+  g_test_add_func ("/chart-ticks/no-gap-in-the-middle", test_ticks_no_gap_in_the_middle);
   g_test_add_func ("/chart-ticks/value-labels", test_ticks_value_labels);
   g_test_add_func ("/chart-ticks/units", test_ticks_units);
 

@@ -51,53 +51,85 @@ max_of (const AdbscopeChartBucket *b,
   return max;
 }
 
-/* The issue's goal: one one-second spike in an hour reaches the drawn max
- * at every zoom and width, whichever level of detail the window is read
- * at, in the column of its time (or of the bucket it is in). */
-static void
-test_spike_every_zoom (void)
+/* The runs: an hour at 1 s (levels 10 s, 100 s, 1000 s), 20 minutes at
+ * 100 ms and at 250 ms (and the 1 s level), and the hour again as a
+ * version 1 file (10 s, 100 s, 1000 s numbered 0, 1, 2). */
+static const AdbscopeSynthRun fast = {
+  .duration_s = 1200, .interval_ms = 100, .n_cores = 1, .n_threads = 1, .fps = 1,
+  .spike_tick = 7777, .spike_value = 400,
+};
+static const AdbscopeSynthRun quarter = {
+  .duration_s = 1200, .interval_ms = 250, .n_cores = 1, .n_threads = 1, .fps = 1,
+  .spike_tick = 2345, .spike_value = 400,
+};
+static char *fast_path;
+static char *quarter_path;
+static char *v1_path;
+
+static AdbscopeRecordingReader *
+open_path (const char *path)
 {
-  g_autoptr(AdbscopeRecordingReader) reader = open_hour ();
+  g_autoptr(GError) error = NULL;
+  AdbscopeRecordingReader *reader = adbscope_recording_reader_new (path, &error);
+
+  g_assert_no_error (error);
+  return reader;
+}
+
+/* The issue's goal: one spike of one sample in a run reaches the drawn
+ * max at every zoom and width, whichever level of detail the window is
+ * read at, in the column of its time (or of the bucket it is in); and
+ * every level the file has is used at some zoom. */
+static void
+spike_every_zoom (const AdbscopeSynthRun *run,
+                  const char             *path)
+{
+  g_autoptr(AdbscopeRecordingReader) reader = open_path (path);
   g_autoptr(AdbscopeChartSource) source = adbscope_recording_source_new (reader, "cpu.app_pct", 0, NULL);
-  static const guint spans_s[] = { 30, 60, 300, 900, 1800, 3600 };
-  static const guint widths[] = { 20, 33, 100, 350, 799, 1500 };
+  static const guint spans_s[] = { 10, 30, 60, 300, 900, 1200, 1800, 3600 };
+  static const guint widths[] = { 2, 4, 20, 33, 100, 350, 799, 1500 };
   static const double where[] = { 0.02, 0.5, 0.98 };
   g_autofree AdbscopeChartBucket *b = g_new (AdbscopeChartBucket, 1500);
   g_autofree AdbscopeChartColumn *columns = g_new (AdbscopeChartColumn, 1500);
-  gint64 spike = (gint64) hour.spike_tick * SEC;
-  gboolean levels[4] = { FALSE };
+  gint64 interval = (gint64) run->interval_ms * 1000, duration = (gint64) run->duration_s * SEC;
+  gint64 spike = (gint64) run->spike_tick * interval;
+  guint n_ticks = adbscope_synth_n_ticks (run);
+  gboolean levels[ADBSCOPE_RECORDING_LOD_LEVELS + 1] = { FALSE };
 
-  for (guint s = 0; s < G_N_ELEMENTS (spans_s); s++)
+  for (guint s = 0; s < G_N_ELEMENTS (spans_s) && (gint64) spans_s[s] * SEC <= duration; s++)
     for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
       for (guint k = 0; k < G_N_ELEMENTS (where); k++)
         {
           gint64 span = (gint64) spans_s[s] * SEC;
-          gint64 t0 = CLAMP (spike - (gint64) (span * where[k]), 0, (gint64) 3600 * SEC - span);
+          gint64 t0 = CLAMP (spike - (gint64) (span * where[k]), 0, duration - span);
           gint64 t1 = t0 + span;
           guint width = widths[w], at = 0;
-          gint64 cell = adbscope_recording_level_width_us (adbscope_recording_reader_pick_level (reader, span, width));
+          int level = adbscope_recording_reader_pick_level (reader, span, width);
+          gint64 cell = adbscope_recording_reader_get_level_width_us (reader, level);
           gint64 expected_col;
           double min, max;
 
-          adbscope_chart_source_bucket (source, t0, t1, SEC, b, width);
-          levels[adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (source)) + 1] = TRUE;
-          g_assert_cmpfloat (max_of (b, width, &at), ==, 400);
+          adbscope_chart_source_bucket (source, t0, t1, interval, b, width);
+          g_assert_cmpint (adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (source)), ==, level);
+          g_assert_true (level == ADBSCOPE_RECORDING_LEVEL_SAMPLES || cell > 0);
+          levels[level + 1] = TRUE;
+          g_assert_cmpfloat (max_of (b, width, &at), ==, run->spike_value);
           /* the column of the spike, or of where its bucket starts */
           expected_col = (gint64) floor ((double) (MAX (spike / MAX (cell, 1) * cell, t0) - t0) * width / span);
           if (cell == 0)
             expected_col = (gint64) floor ((double) (spike - t0) * width / span);
           g_assert_cmpint (at, ==, MIN (expected_col, (gint64) width - 1));
-          /* …and what the line layer draws reaches the top there (0 … 400
+          /* …and what the line layer draws reaches the top there (0 … spike
            * on 100 px) */
-          adbscope_chart_line_columns (b, width, 100, 0, 400, columns);
+          adbscope_chart_line_columns (b, width, 100, 0, run->spike_value, columns);
           g_assert_cmpfloat (columns[at].top, ==, 0);
           g_assert_true (adbscope_chart_source_get_extent (source, t0, t1, &min, &max));
-          g_assert_cmpfloat (max, ==, 400);
+          g_assert_cmpfloat (max, ==, run->spike_value);
           {
             double exact = INFINITY;
 
-            for (gint64 i = (t0 + SEC - 1) / SEC; i <= t1 / SEC && i < 3600; i++)
-              exact = MIN (exact, adbscope_synth_app_pct (&hour, i));
+            for (gint64 i = (t0 + interval - 1) / interval; i <= t1 / interval && i < n_ticks; i++)
+              exact = MIN (exact, adbscope_synth_app_pct (run, i));
             /* a bucket of the level of detail may reach past the window */
             if (cell == 0)
               g_assert_cmpfloat (min, ==, exact);
@@ -105,9 +137,178 @@ test_spike_every_zoom (void)
               g_assert_cmpfloat (min, <=, exact);
           }
         }
-  /* the samples, and every level of detail */
-  for (guint l = 0; l < G_N_ELEMENTS (levels); l++)
-    g_assert_true (levels[l]);
+  /* the samples, and every level of detail the file has */
+  g_assert_true (levels[0]);
+  for (int l = 0; l < ADBSCOPE_RECORDING_LOD_LEVELS; l++)
+    g_assert_true (levels[l + 1] == (adbscope_recording_reader_get_level_width_us (reader, l) > 0));
+}
+
+static void
+test_spike_every_zoom (void)
+{
+  spike_every_zoom (&hour, hour_path);
+}
+
+static void
+test_spike_every_zoom_fast (void)
+{
+  spike_every_zoom (&fast, fast_path);
+  spike_every_zoom (&quarter, quarter_path);
+}
+
+/* What the reader picks, and what a window then gets: the finest of the
+ * samples and the levels with no more than √10 rows a column (the next
+ * finer one would have had more); between a third of its columns (or of
+ * its samples, when it has fewer) and all of them drawn.  At 100 ms,
+ * 250 ms and 1 s, zoomed from 10 s to the whole run, at four widths. */
+static void
+points_per_window (const AdbscopeSynthRun *run,
+                   const char             *path)
+{
+  g_autoptr(AdbscopeRecordingReader) reader = open_path (path);
+  g_autoptr(AdbscopeChartSource) source = adbscope_recording_source_new (reader, "cpu.app_pct", 0, NULL);
+  static const guint widths[] = { 300, 640, 1000, 1500 };
+  g_autofree AdbscopeChartBucket *b = g_new (AdbscopeChartBucket, 1500);
+  gint64 interval = (gint64) run->interval_ms * 1000, duration = (gint64) run->duration_s * SEC;
+
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    for (gint64 span = 10 * SEC;; span = MIN (span * 2, duration))
+      {
+        guint width = widths[w], points = 0, rows_in = 0;
+        gint64 t0 = (duration - span) / 3, t1 = t0 + span;
+        gint64 samples = span / interval;
+        int level;
+        gint64 cell, finer;
+        g_autoptr(GArray) rows = NULL;
+
+        adbscope_chart_source_bucket (source, t0, t1, interval, b, width);
+        level = adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (source));
+        cell = level < 0 ? interval : adbscope_recording_reader_get_level_width_us (reader, level);
+        /* the finest with at most √10 rows a column… */
+        g_assert_cmpfloat ((double) span / cell, <=, sqrt (10) * width + 1e-9);
+        /* …the finer one had more */
+        finer = 0;
+        for (int l = level - 1; l >= 0 && finer == 0; l--)
+          finer = adbscope_recording_reader_get_level_width_us (reader, l);
+        if (level >= 0)
+          g_assert_cmpfloat ((double) span / (finer ? finer : interval), >, sqrt (10) * width);
+        /* what it read, and what the chart draws */
+        rows = adbscope_recording_reader_read (reader, "cpu.app_pct", level, t0, t1, NULL);
+        for (guint i = 0; i < rows->len; i++)
+          rows_in += g_array_index (rows, AdbscopeRunBucket, i).t_us >= t0;
+        for (guint c = 0; c < width; c++)
+          points += b[c].count > 0;
+        g_assert_cmpuint (rows_in, <=, sqrt (10) * width + 1);
+        g_assert_cmpfloat (points, >=, floor (MIN (width, samples) / sqrt (10)));
+        g_test_message ("%u ms, %" G_GINT64_FORMAT " s in %u columns: level %d, %u rows, %u points",
+                        run->interval_ms, span / SEC, width, level, rows_in, points);
+        if (span == duration)
+          break;
+      }
+}
+
+static void
+test_points_per_window (void)
+{
+  points_per_window (&hour, hour_path);
+  points_per_window (&fast, fast_path);
+  points_per_window (&quarter, quarter_path);
+}
+
+/* The windows the brief measured: they read every column now (30 and 90
+ * buckets before: the 10 s level). */
+static void
+test_points_zoomed_in (void)
+{
+  g_autoptr(AdbscopeRecordingReader) fast_reader = open_path (fast_path);
+  g_autoptr(AdbscopeChartSource) src = adbscope_recording_source_new (fast_reader, "cpu.app_pct", 0, NULL);
+  g_autoptr(AdbscopeRecordingReader) hour_reader = open_path (hour_path);
+  g_autoptr(AdbscopeChartSource) hsrc = adbscope_recording_source_new (hour_reader, "cpu.app_pct", 0, NULL);
+  g_autofree AdbscopeChartBucket *b = g_new (AdbscopeChartBucket, 1000);
+  guint points = 0;
+
+  /* 5 minutes of 100 ms in 1000 columns: the samples, every column */
+  adbscope_chart_source_bucket (src, 300 * SEC, 600 * SEC, SEC / 10, b, 1000);
+  g_assert_cmpint (adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (src)), ==,
+                   ADBSCOPE_RECORDING_LEVEL_SAMPLES);
+  for (guint c = 0; c < 1000; c++)
+    points += b[c].count > 0;
+  g_assert_cmpuint (points, ==, 1000);
+  /* 15 minutes: the 1 s level, a point every 1.1 columns (the buckets
+   * from 100 s to 1000 s, both ends in) */
+  points = 0;
+  adbscope_chart_source_bucket (src, 100 * SEC, 1000 * SEC, SEC / 10, b, 1000);
+  g_assert_cmpint (adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (src)), ==, 0);
+  for (guint c = 0; c < 1000; c++)
+    points += b[c].count > 0;
+  g_assert_cmpuint (points, ==, 901);
+  /* 30 minutes of 1 s: the samples (180 buckets of 10 s before) */
+  points = 0;
+  adbscope_chart_source_bucket (hsrc, 600 * SEC, 2400 * SEC, SEC, b, 1000);
+  g_assert_cmpint (adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (hsrc)), ==,
+                   ADBSCOPE_RECORDING_LEVEL_SAMPLES);
+  for (guint c = 0; c < 1000; c++)
+    points += b[c].count > 0;
+  g_assert_cmpuint (points, ==, 1000);
+}
+
+/* A version 1 file (the hour, its levels numbered as version 1 did: this
+ * build writes the same rows, 10 s as level 1): opened, its levels read
+ * as 10 s, 100 s and 1000 s (a 10 s bucket holds ten samples, not one),
+ * and the spike drawn at every zoom; and one the old code wrote. */
+static void
+test_version_1 (void)
+{
+  g_autoptr(AdbscopeRecordingReader) reader = open_path (v1_path);
+  g_autoptr(GArray) rows = NULL;
+
+  g_assert_cmpint (adbscope_recording_reader_get_level_width_us (reader, 0), ==, 10 * SEC);
+  g_assert_cmpint (adbscope_recording_reader_get_level_width_us (reader, 1), ==, 100 * SEC);
+  g_assert_cmpint (adbscope_recording_reader_get_level_width_us (reader, 2), ==, 1000 * SEC);
+  g_assert_cmpint (adbscope_recording_reader_get_level_width_us (reader, 3), ==, 0);
+  rows = adbscope_recording_reader_read (reader, "cpu.app_pct", 0, 0, 3599 * SEC, NULL);
+  g_assert_cmpuint (rows->len, ==, 360);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const AdbscopeRunBucket *r = &g_array_index (rows, AdbscopeRunBucket, i);
+
+      g_assert_cmpint (r->t_us, ==, (gint64) i * 10 * SEC);
+      g_assert_cmpint (r->width_us, ==, 10 * SEC);
+      g_assert_cmpuint (r->n, ==, 10);
+    }
+  spike_every_zoom (&hour, v1_path);
+
+  /* the file the old code wrote (250 ms, 45 s) draws its samples' extremes
+   * at every width: zoomed out from its 10 s buckets, zoomed in from the
+   * samples themselves */
+  {
+    g_autofree char *old = adbscope_test_version_1_recording (tmpdir);
+    g_autoptr(AdbscopeRecordingReader) old_reader = open_path (old);
+    g_autoptr(AdbscopeChartSource) source = adbscope_recording_source_new (old_reader, "cpu.app_pct", 0, NULL);
+    g_autoptr(GArray) samples = adbscope_recording_reader_read (old_reader, "cpu.app_pct",
+                                                                ADBSCOPE_RECORDING_LEVEL_SAMPLES, 0, 45 * SEC, NULL);
+    static const guint widths[] = { 4, 20, 1000 };
+    static const int levels[] = { 0, 0, ADBSCOPE_RECORDING_LEVEL_SAMPLES };
+    g_autofree AdbscopeChartBucket *b = g_new (AdbscopeChartBucket, 1000);
+    double want = -INFINITY;
+
+    g_assert_cmpint (adbscope_recording_reader_get_level_width_us (old_reader, 0), ==, 10 * SEC);
+    g_assert_cmpuint (samples->len, >, 100);
+    for (guint i = 0; i < samples->len; i++)
+      if (g_array_index (samples, AdbscopeRunBucket, i).n > 0)
+        want = MAX (want, g_array_index (samples, AdbscopeRunBucket, i).max);
+    for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+      {
+        guint at = 0;
+
+        adbscope_chart_source_bucket (source, 0, 45 * SEC, SEC / 4, b, widths[w]);
+        g_assert_cmpint (adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (source)), ==, levels[w]);
+        g_assert_cmpfloat (max_of (b, widths[w], &at), ==, want);
+      }
+    g_clear_object (&source);
+    g_clear_object (&old_reader);
+    adbscope_recording_remove_files (old);
+  }
 }
 
 /* The columns the file gives are those the same samples give from memory. */
@@ -129,7 +330,7 @@ assert_same_columns (const AdbscopeChartBucket *a,
     }
 }
 
-/* Zoomed in to a sample a column or fewer, the file gives exactly the
+/* Reading the samples (up to √10 a column), the file gives exactly the
  * columns the same samples give from memory. */
 static void
 test_same_as_memory (void)
@@ -146,15 +347,14 @@ test_same_as_memory (void)
   memory = adbscope_chart_source_new_for_series (series);
 
   for (gint64 t0 = 0; t0 < (gint64) 3000 * SEC; t0 += 487 * SEC)
-    for (guint width = 300; width <= 900; width += 300)
+    for (guint width = 200; width <= 900; width += 100)
       {
         gint64 t1 = t0 + 600 * SEC;
 
         adbscope_chart_source_bucket (file, t0, t1, SEC, a, width);
+        /* up to √10 samples a column: the samples, at every width here */
         g_assert_cmpint (adbscope_recording_source_get_level (ADBSCOPE_RECORDING_SOURCE (file)), ==,
-                         width >= 600 ? ADBSCOPE_RECORDING_LEVEL_SAMPLES : 0);
-        if (width < 600)
-          continue;
+                         ADBSCOPE_RECORDING_LEVEL_SAMPLES);
         adbscope_chart_source_bucket (memory, t0, t1, SEC, m, width);
         assert_same_columns (a, m, width);
       }
@@ -355,8 +555,33 @@ main (int    argc,
   hour_path = g_build_filename (tmpdir, "hour.adbscope", NULL);
   g_assert_true (adbscope_synth_write (hour_path, &hour, &error));
   g_assert_no_error (error);
+  fast_path = g_build_filename (tmpdir, "fast.adbscope", NULL);
+  g_assert_true (adbscope_synth_write (fast_path, &fast, &error));
+  g_assert_no_error (error);
+  quarter_path = g_build_filename (tmpdir, "quarter.adbscope", NULL);
+  g_assert_true (adbscope_synth_write (quarter_path, &quarter, &error));
+  g_assert_no_error (error);
+  /* version 1: the same rows, the levels numbered from 10 s */
+  v1_path = g_build_filename (tmpdir, "hour-v1.adbscope", NULL);
+  {
+    g_autoptr(GFile) from = g_file_new_for_path (hour_path);
+    g_autoptr(GFile) to = g_file_new_for_path (v1_path);
+    g_autofree char *out = NULL;
+
+    g_assert_true (g_file_copy (from, to, G_FILE_COPY_NONE, NULL, NULL, NULL, &error));
+    g_assert_no_error (error);
+    out = adbscope_test_sqlite3 (v1_path, "UPDATE lod SET level = level - 1;"
+                                 " DELETE FROM meta WHERE key = 'lod_levels';"
+                                 " UPDATE meta SET value = 'adbscope-recording/1' WHERE key = 'schema';"
+                                 " PRAGMA user_version = 1; SELECT min (level) FROM lod");
+    g_assert_cmpstr (out, ==, "0");
+  }
 
   g_test_add_func ("/chart-source/spike-every-zoom", test_spike_every_zoom);
+  g_test_add_func ("/chart-source/spike-every-zoom-100ms-250ms", test_spike_every_zoom_fast);
+  g_test_add_func ("/chart-source/points-per-window", test_points_per_window);
+  g_test_add_func ("/chart-source/points-zoomed-in", test_points_zoomed_in);
+  g_test_add_func ("/chart-source/version-1", test_version_1);
   g_test_add_func ("/chart-source/same-as-memory", test_same_as_memory);
   g_test_add_func ("/chart-source/one-scan", test_one_scan);
   g_test_add_func ("/chart-source/read-ahead", test_read_ahead);
@@ -364,6 +589,9 @@ main (int    argc,
   ret = g_test_run ();
 
   adbscope_recording_remove_files (hour_path);
+  adbscope_recording_remove_files (fast_path);
+  adbscope_recording_remove_files (quarter_path);
+  adbscope_recording_remove_files (v1_path);
   {
     g_autofree char *live = g_build_filename (tmpdir, "live.adbscope", NULL);
     adbscope_recording_remove_files (live);
