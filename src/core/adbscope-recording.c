@@ -853,7 +853,10 @@ adbscope_recording_add_frames (AdbscopeRecording          *self,
   op->i[12] = s->sf.jank;
   op->i[13] = s->sf.big_jank;
   op->i[14] = s->sf.lost ? 1 : 0;
-  if (s->sf.frame_times_ms != NULL && s->sf.frame_times_ms->len > 0)
+  /* Its frame times where they are the interval's (an HWUI interval has
+   * its own in frame_ms: the window layer's again would cost as much). */
+  if (s->source == ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER && isfinite (s->fps) &&
+      s->sf.frame_times_ms != NULL && s->sf.frame_times_ms->len > 0)
     {
       guint n = s->sf.frame_times_ms->len;
       float *ms = g_memdup2 (s->sf.frame_times_ms->data, n * sizeof (float));

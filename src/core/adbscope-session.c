@@ -485,6 +485,10 @@ take_surfaceflinger (AdbscopeSession            *self,
   f->big_jank += s->sf.big_jank;
   f->lost_intervals += s->sf.lost ? 1 : 0;
   f->lost_estimate += s->sf.lost_estimate;
+  /* present-to-present times of the intervals counted from SurfaceFlinger
+   * (an HWUI interval's are gfxinfo's), as the recording keeps them */
+  if (s->source != ADBSCOPE_FRAMES_SOURCE_SURFACEFLINGER || !isfinite (s->fps))
+    return;
   for (guint i = 0; s->sf.frame_times_ms != NULL && i < s->sf.frame_times_ms->len &&
                     f->frame_times->len < MAX_FRAME_TIMES; i++)
     {

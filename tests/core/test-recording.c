@@ -872,6 +872,9 @@ test_mixed_totals (void)
   g_assert_cmpfloat (num (report, "frames.gfxinfo.janky"), ==, 300);
   g_assert_cmpfloat (num (report, "frames.surfaceflinger.frames"), ==, 300 * 60);
   g_assert_cmpfloat (num (report, "frames.surfaceflinger.janky"), ==, 300 * 2);
+  /* frame times: each interval's own source's */
+  g_assert_cmpfloat (num (report, "frames.surfaceflinger.frame_time_ms.n"), ==, 300 * 60);
+  g_assert_cmpfloat (num (report, "frames.frame_time_ms.n"), ==, 300 * 60);
   /* HWUI's causes cover only some of the counted frames */
   g_assert_true (isnan (num (report, "frames.causes.missed_vsync")));
   g_assert_cmpfloat (num (report, "frames.gfxinfo.causes.missed_vsync"), ==, 300);

@@ -555,7 +555,6 @@ test_game (void)
   g_autofree char *out = path_in ("game.json");
   g_autofree char *rec = path_in ("game.adbscope");
   g_autofree char *gated_json = path_in ("game-jankier.json");
-  g_autofree char *t0_sql = NULL;
   g_auto(Result) record = { 0 };
   g_auto(Result) again = { 0 };
   g_auto(Result) same = { 0 };
@@ -582,9 +581,8 @@ test_game (void)
 
   /* the interval the counted frames span: from the dump before the first
    * one with a rate to the last one */
-  t0_sql = g_strdup ("SELECT t_us FROM frames WHERE rowid < (SELECT min (rowid) FROM frames WHERE fps IS NOT NULL)"
-                     " ORDER BY rowid DESC LIMIT 1");
-  t0_us = shell_number (rec, t0_sql);
+  t0_us = shell_number (rec, "SELECT t_us FROM frames WHERE rowid < (SELECT min (rowid) FROM frames"
+                             " WHERE fps IS NOT NULL) ORDER BY rowid DESC LIMIT 1");
   t1_us = shell_number (rec, "SELECT max (t_us) FROM frames WHERE fps IS NOT NULL");
   expected = presented_at (&truth, run_time_to_ns (written, (gint64) t1_us)) -
              presented_at (&truth, run_time_to_ns (written, (gint64) t0_us));
