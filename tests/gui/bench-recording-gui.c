@@ -156,7 +156,7 @@ static void
 on_after_paint (GdkFrameClock *clock,
                 Sweep         *s)
 {
-  gint64 w;
+  gint64 w, wall;
 
   if (s->update_us == 0)
     return;
@@ -168,12 +168,12 @@ on_after_paint (GdkFrameClock *clock,
       w = s->paint_start_us - s->update_us;
       g_array_append_val (s->before_us, w);
     }
-  w = g_get_monotonic_time () - s->update_us;
+  wall = w = g_get_monotonic_time () - s->update_us;
   g_array_append_val (s->work_us, w);
   w = thread_cpu_us () - s->update_cpu_us;
   g_array_append_val (s->cpu_us, w);
   if (g_getenv ("ADBSCOPE_BENCH_FRAMES_LOG") && s->paint_start_us > s->update_us)
-    g_printerr ("frame %s %u cpu %.1f update+layout %.1f paint %.1f\n", s->name, s->step, w / 1e3,
+    g_printerr ("frame %s %u wall %.1f cpu %.1f update+layout %.1f paint %.1f\n", s->name, s->step, wall / 1e3, w / 1e3,
                 (s->paint_start_cpu_us - s->update_cpu_us) / 1e3, (thread_cpu_us () - s->paint_start_cpu_us) / 1e3);
   s->update_us = 0;
 }

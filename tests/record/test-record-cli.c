@@ -251,7 +251,25 @@ test_mark_stop_samples (void)
   g_assert_cmpint (status, ==, 1);
   g_assert_cmpstr (error_code (forbidden), ==, "forbidden");
 
-  g_usleep (1500 * 1000);
+  /* a sample after the mark before stopping: wait for a fourth CSV line
+   * (the header and three samples) rather than a fixed time */
+  {
+    gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+    guint rows = 0;
+
+    while (rows < 4 && g_get_monotonic_time () < deadline)
+      {
+        g_autofree char *text = NULL;
+
+        g_usleep (100 * 1000);
+        rows = 0;
+        if (g_file_get_contents (csv_path, &text, NULL, NULL))
+          for (const char *p = text; *p != '\0'; p++)
+            rows += *p == '\n';
+      }
+    g_assert_cmpuint (rows, >=, 4);
+  }
+  g_usleep (500 * 1000);
   stop = run_json (&status, "stop", NULL);
   g_assert_cmpint (status, ==, 0);
 
