@@ -137,6 +137,14 @@ adbscope_report_lookup (JsonNode   *report,
   return node;
 }
 
+/* A node's string, or NULL when it holds anything else (or is NULL). */
+const char *
+adbscope_report_node_string (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
+    ? json_node_get_string (node) : NULL;
+}
+
 static gboolean
 node_is_assertable (JsonNode *node)
 {

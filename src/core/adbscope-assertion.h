@@ -40,6 +40,7 @@ gboolean           adbscope_assertion_evaluate  (AdbscopeAssertion  *self,
                                                  GError            **error);
 JsonNode          *adbscope_report_lookup       (JsonNode           *report,
                                                  const char         *path);
+const char        *adbscope_report_node_string  (JsonNode           *node);
 void               adbscope_assertion_to_json   (AdbscopeAssertion  *self,
                                                  JsonBuilder        *builder);
 

@@ -128,10 +128,7 @@ static const char *
 string_at (JsonNode   *report,
            const char *path)
 {
-  JsonNode *n = report ? adbscope_report_lookup (report, path) : NULL;
-
-  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
-    ? json_node_get_string (n) : NULL;
+  return adbscope_report_node_string (report ? adbscope_report_lookup (report, path) : NULL);
 }
 
 /* TRUE when @path is counted from different frame sources in the two

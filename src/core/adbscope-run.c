@@ -17,6 +17,7 @@
 #include "adbscope-frames-summary.h"
 #include "adbscope-recording.h"
 #include "adbscope-recording-private.h"
+#include "adbscope-assertion.h"
 #include "adbscope-report.h"
 #include "adbscope-report-network.h"
 #include "adbscope-run.h"
@@ -1338,10 +1339,7 @@ static const char *
 member_string (JsonObject *o,
                const char *key)
 {
-  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
-
-  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
-    ? json_node_get_string (n) : NULL;
+  return adbscope_report_node_string (o ? json_object_get_member (o, key) : NULL);
 }
 
 static double

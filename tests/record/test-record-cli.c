@@ -90,6 +90,28 @@ error_code (JsonNode *node)
 }
 
 /* Waits for the running record's control file; returns its path. */
+/* Waits (30 s at most, under any load) until the --samples CSV at @path
+ * has @n lines. */
+static void
+wait_for_csv_lines (const char *path,
+                    guint       n)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  guint rows = 0;
+
+  while (rows < n && g_get_monotonic_time () < deadline)
+    {
+      g_autofree char *text = NULL;
+
+      g_usleep (100 * 1000);
+      rows = 0;
+      if (g_file_get_contents (path, &text, NULL, NULL))
+        for (const char *p = text; *p != '\0'; p++)
+          rows += *p == '\n';
+    }
+  g_assert_cmpuint (rows, >=, n);
+}
+
 static char *
 wait_for_state_file (void)
 {
@@ -205,22 +227,7 @@ test_mark_stop_samples (void)
   g_assert_cmpint (st.st_mode & 0777, ==, 0600);
   /* The session starts after the control file: wait for its second sample
    * (a second in, under any load) rather than a fixed time. */
-  {
-    gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-    guint rows = 0;
-
-    while (rows < 3 && g_get_monotonic_time () < deadline)
-      {
-        g_autofree char *text = NULL;
-
-        g_usleep (100 * 1000);
-        rows = 0;
-        if (g_file_get_contents (csv_path, &text, NULL, NULL))
-          for (const char *p = text; *p != '\0'; p++)
-            rows += *p == '\n';
-      }
-    g_assert_cmpuint (rows, >=, 3);
-  }
+  wait_for_csv_lines (csv_path, 3);
   g_usleep (500 * 1000);
 
   mark = run_json (&status, "mark", "scrolling starts", NULL);
@@ -251,24 +258,8 @@ test_mark_stop_samples (void)
   g_assert_cmpint (status, ==, 1);
   g_assert_cmpstr (error_code (forbidden), ==, "forbidden");
 
-  /* a sample after the mark before stopping: wait for a fourth CSV line
-   * (the header and three samples) rather than a fixed time */
-  {
-    gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-    guint rows = 0;
-
-    while (rows < 4 && g_get_monotonic_time () < deadline)
-      {
-        g_autofree char *text = NULL;
-
-        g_usleep (100 * 1000);
-        rows = 0;
-        if (g_file_get_contents (csv_path, &text, NULL, NULL))
-          for (const char *p = text; *p != '\0'; p++)
-            rows += *p == '\n';
-      }
-    g_assert_cmpuint (rows, >=, 4);
-  }
+  /* a sample after the mark before stopping: the header and three samples */
+  wait_for_csv_lines (csv_path, 4);
   g_usleep (500 * 1000);
   stop = run_json (&status, "stop", NULL);
   g_assert_cmpint (status, ==, 0);
