@@ -50,6 +50,9 @@ gint64                   adbscope_recording_reader_get_version  (AdbscopeRecordi
 void                     adbscope_recording_reader_set_prefetch (AdbscopeRecordingReader *self,
                                                                  gboolean                 prefetch);
 guint                    _adbscope_recording_reader_get_n_scans (AdbscopeRecordingReader *self);
+guint                    _adbscope_recording_reader_get_n_level_loads (AdbscopeRecordingReader *self);
+gboolean                 _adbscope_recording_reader_is_loading_levels (AdbscopeRecordingReader *self);
+guint                    _adbscope_recording_reader_get_n_lod_queries (AdbscopeRecordingReader *self);
 guint                    _adbscope_recording_reader_get_n_prefetches (AdbscopeRecordingReader *self);
 gboolean                 _adbscope_recording_reader_is_prefetching (AdbscopeRecordingReader *self);
 

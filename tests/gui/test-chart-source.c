@@ -542,6 +542,184 @@ test_live_reaches_back (void)
   g_assert_no_error (error);
 }
 
+static gboolean
+levels_idle (AdbscopeRecordingReader *reader,
+             guint                    loads)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (_adbscope_recording_reader_get_n_level_loads (reader) < loads && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  return _adbscope_recording_reader_get_n_level_loads (reader) >= loads;
+}
+
+static void
+assert_same_rows (GArray *a,
+                  GArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const AdbscopeRunBucket *x = &g_array_index (a, AdbscopeRunBucket, i);
+      const AdbscopeRunBucket *y = &g_array_index (b, AdbscopeRunBucket, i);
+
+      g_assert_cmpint (x->t_us, ==, y->t_us);
+      g_assert_cmpint (x->width_us, ==, y->width_us);
+      g_assert_cmpuint (x->n, ==, y->n);
+      if (y->n == 0 && y->width_us > 0)
+        {
+          g_assert_true (isnan (x->min) && isnan (x->max) && isnan (x->avg));
+          continue;
+        }
+      g_assert_true (x->min == y->min || (isnan (x->min) && isnan (y->min)));
+      g_assert_true (x->max == y->max || (isnan (x->max) && isnan (y->max)));
+      g_assert_true (x->avg == y->avg || (isnan (x->avg) && isnan (y->avg)));
+    }
+}
+
+/* The small levels of detail held whole (prefetch on, read on a worker):
+ * every level and window, in the run, at its edges and past them, gives
+ * the rows the file gives, without a query of the file once they are
+ * held (a finished run: nothing can follow them); and a zoom from 10 s
+ * to the whole hour draws the same columns as a reader without them.
+ * (Fails if a row is lost or doubled at the held level's end, or if the
+ * held levels are not used.) */
+static void
+test_levels_in_memory (void)
+{
+  g_autoptr(AdbscopeRecordingReader) held = open_hour ();
+  g_autoptr(AdbscopeRecordingReader) file = open_hour ();
+  g_autoptr(AdbscopeChartSource) a = adbscope_recording_source_new (held, "cpu.app_pct", 0, NULL);
+  g_autoptr(AdbscopeChartSource) b = adbscope_recording_source_new (file, "cpu.app_pct", 0, NULL);
+  g_autofree AdbscopeChartBucket *ca = g_new (AdbscopeChartBucket, 640);
+  g_autofree AdbscopeChartBucket *cb = g_new (AdbscopeChartBucket, 640);
+  static const gint64 windows[][2] = {
+    { 0, 3600 }, { 0, 10 }, { 1230, 1240 }, { 1234, 2222 }, { 3000, 3600 }, { 3595, 3700 }, { 3700, 3800 },
+  };
+  static const char *paths[] = { "cpu.app_pct", "cpu.core1_pct", "power.battery_mw", "no.such_series" };
+  guint levels = 0;
+
+  adbscope_recording_reader_set_prefetch (held, TRUE);
+  g_assert_true (levels_idle (held, 1));
+  for (int l = 0; l < ADBSCOPE_RECORDING_LOD_LEVELS; l++)
+    {
+      if (adbscope_recording_reader_get_level_width_us (held, l) == 0)
+        continue;
+      levels++;
+      for (guint w = 0; w < G_N_ELEMENTS (windows); w++)
+        for (guint p = 0; p < G_N_ELEMENTS (paths); p++)
+          {
+            g_autoptr(GArray) x = adbscope_recording_reader_read (held, paths[p], l, windows[w][0] * SEC,
+                                                                  windows[w][1] * SEC, NULL);
+            g_autoptr(GArray) y = adbscope_recording_reader_read (file, paths[p], l, windows[w][0] * SEC,
+                                                                  windows[w][1] * SEC, NULL);
+
+            assert_same_rows (x, y);
+          }
+    }
+  g_assert_cmpuint (levels, ==, 3);
+  g_assert_cmpuint (_adbscope_recording_reader_get_n_lod_queries (held), ==, 0);
+  g_assert_cmpuint (_adbscope_recording_reader_get_n_lod_queries (file), >, 0);
+
+  for (gint64 span = 10 * SEC; span <= 3600 * SEC; span = span * 5 / 4)
+    {
+      gint64 t0 = (3600 * SEC - span) / 2;
+
+      adbscope_chart_source_bucket (a, t0, t0 + span, SEC, ca, 640);
+      adbscope_chart_source_bucket (b, t0, t0 + span, SEC, cb, 640);
+      assert_same_columns (ca, cb, 640);
+    }
+  g_assert_cmpuint (_adbscope_recording_reader_get_n_lod_queries (held), ==, 0);
+  g_assert_cmpuint (_adbscope_recording_reader_get_n_level_loads (held), ==, 1);
+}
+
+/* A live run's held levels: what the writer adds after them is read from
+ * the file (the rows are those a fresh reader gets), and once that tail
+ * grows long the levels are read again. */
+static void
+test_levels_in_memory_live (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "live-levels.adbscope", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeRecording) rec = adbscope_recording_create (path, &error);
+  g_autoptr(AdbscopeRecordingReader) reader = NULL;
+  g_autoptr(GDateTime) start = g_date_time_new_now_utc ();
+  gint64 origin = g_get_monotonic_time (), deadline;
+  guint written = 0;
+
+  g_assert_no_error (error);
+  /* 1 s samples: levels 10 s, 100 s, 1000 s (numbered 1, 2, 3) */
+  adbscope_recording_begin (rec, origin, start, "live:1", "io.github.adbscope.demo", 1000, NULL, NULL);
+
+  for (int round = 0; round < 3; round++)
+    {
+      /* 100 s, then 500 s more (50 rows at 10 s: a short tail), then
+       * 3000 s more (300 rows: the levels are read again) */
+      guint more = round == 0 ? 100 : round == 1 ? 500 : 3000;
+      guint loads = reader ? _adbscope_recording_reader_get_n_level_loads (reader) : 0;
+      AdbscopeSample last = { 0 };
+
+      for (guint i = written; i < written + more; i++)
+        {
+          adbscope_recording_add_sample (rec, "cpu.app_pct", "%", origin + i * SEC, i % 97 == 0 ? 300 : i % 50);
+          if (i % 50 == 49)
+            adbscope_recording_flush (rec);
+        }
+      written += more;
+      adbscope_recording_flush (rec);
+      deadline = g_get_monotonic_time () + 20 * SEC;
+      while (reader == NULL && g_get_monotonic_time () < deadline)
+        {
+          g_clear_error (&error);
+          if ((reader = adbscope_recording_reader_new (path, &error)) == NULL)
+            g_usleep (20000);
+        }
+      g_assert_nonnull (reader);
+      while (g_get_monotonic_time () < deadline &&
+             !(adbscope_recording_reader_get_last (reader, "cpu.app_pct", FALSE, &last) &&
+               last.time_us == (gint64) (written - 1) * SEC))
+        g_usleep (20000);
+      g_assert_cmpint (last.time_us, ==, (gint64) (written - 1) * SEC);
+
+      if (round == 0)
+        {
+          adbscope_recording_reader_set_prefetch (reader, TRUE);
+          g_assert_true (levels_idle (reader, 1));
+          g_assert_cmpint (adbscope_recording_reader_get_level_width_us (reader, 1), ==, 10 * SEC);
+        }
+      {
+        g_autoptr(AdbscopeRecordingReader) fresh = open_path (path);
+        guint queries = _adbscope_recording_reader_get_n_lod_queries (reader);
+        g_autoptr(GArray) x = adbscope_recording_reader_read (reader, "cpu.app_pct", 1, 0, written * SEC, NULL);
+        g_autoptr(GArray) y = adbscope_recording_reader_read (fresh, "cpu.app_pct", 1, 0, written * SEC, NULL);
+
+        assert_same_rows (x, y);
+        /* 10 s buckets closed, then the samples after the last */
+        g_assert_cmpuint (x->len, >=, written / 10);
+        if (round == 0)
+          g_assert_cmpuint (_adbscope_recording_reader_get_n_lod_queries (reader), ==, queries);
+        else
+          g_assert_cmpuint (_adbscope_recording_reader_get_n_lod_queries (reader), ==, queries + 1);
+        if (round == 2)
+          {
+            /* a tail of ~300 rows: read again, then nothing from the file */
+            g_assert_true (levels_idle (reader, loads + 1));
+            queries = _adbscope_recording_reader_get_n_lod_queries (reader);
+            g_clear_pointer (&x, g_array_unref);
+            x = adbscope_recording_reader_read (reader, "cpu.app_pct", 1, 0, (written - 100) * SEC, NULL);
+            g_clear_pointer (&y, g_array_unref);
+            y = adbscope_recording_reader_read (fresh, "cpu.app_pct", 1, 0, (written - 100) * SEC, NULL);
+            assert_same_rows (x, y);
+            g_assert_cmpuint (_adbscope_recording_reader_get_n_lod_queries (reader), ==, queries);
+          }
+        else
+          g_assert_cmpuint (_adbscope_recording_reader_get_n_level_loads (reader), ==, loads ? loads : 1);
+      }
+    }
+  g_assert_true (adbscope_recording_close (rec, origin + written * SEC, &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -585,6 +763,8 @@ main (int    argc,
   g_test_add_func ("/chart-source/same-as-memory", test_same_as_memory);
   g_test_add_func ("/chart-source/one-scan", test_one_scan);
   g_test_add_func ("/chart-source/read-ahead", test_read_ahead);
+  g_test_add_func ("/chart-source/levels-in-memory", test_levels_in_memory);
+  g_test_add_func ("/chart-source/levels-in-memory-live", test_levels_in_memory_live);
   g_test_add_func ("/chart-source/live-reaches-back", test_live_reaches_back);
   ret = g_test_run ();
 
