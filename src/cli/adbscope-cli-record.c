@@ -222,15 +222,6 @@ report_from_recording (AdbscopeSession   *session,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AdbscopeRun) run = NULL;
-  g_autoptr(JsonObject) agent = adbscope_report_network_agent (session);
-  g_autoptr(JsonNode) agent_node = json_node_init_object (json_node_alloc (), agent);
-  g_autofree char *agent_text = json_to_string (agent_node, FALSE);
-
-  /* The capture's summary is the session's, over the whole run: kept with
-   * the recording so `adbscope report` gives it too. */
-  g_autoptr(JsonObject) loss = adbscope_report_device_loss (session);
-  g_autoptr(JsonNode) loss_node = json_node_init_object (json_node_alloc (), loss);
-  g_autofree char *loss_text = json_to_string (loss_node, FALSE);
 
   /* Stopped before the device answered the probe: nothing was recorded,
    * what the run holds (a marker, the losses) is in memory only. */
@@ -240,15 +231,10 @@ report_from_recording (AdbscopeSession   *session,
       adbscope_recording_remove_files (adbscope_recording_get_path (recording));
       return adbscope_report_build (session, assertions);
     }
-  adbscope_recording_set_meta (recording, "network_agent", agent_text);
-  adbscope_recording_set_meta (recording, "device_loss", loss_text);
-  {
-    g_autoptr(JsonObject) extras = adbscope_report_session_extras (session);
-    g_autoptr(JsonNode) extras_node = json_node_init_object (json_node_alloc (), extras);
-    g_autofree char *extras_text = json_to_string (extras_node, FALSE);
-
-    adbscope_recording_set_meta (recording, "session_extras", extras_text);
-  }
+  /* The capture's summary, the device's losses and the frames' sources are
+   * the session's, over the whole run: kept with the recording so
+   * `adbscope report` gives them too. */
+  adbscope_report_keep_session (recording, session);
   if (adbscope_recording_close (recording, g_get_monotonic_time (), &error))
     run = adbscope_run_load (adbscope_recording_get_path (recording), G_MININT64, G_MAXINT64, &error);
   if (run == NULL)

@@ -17,6 +17,7 @@
 #include "adbscope-report.h"
 #include "adbscope-report-network.h"
 #include "adbscope-parse-gfxinfo.h"
+#include "adbscope-recording.h"
 #include "adbscope-run.h"
 #include "adbscope-stats.h"
 #include "adbscope-thread.h"
@@ -440,6 +441,37 @@ adbscope_report_session_extras (AdbscopeSession *session)
   return o;
 }
 
+static void
+keep_object (AdbscopeRecording *recording,
+             const char        *key,
+             JsonObject        *object)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
+  g_autofree char *text = json_to_string (node, FALSE);
+
+  adbscope_recording_set_meta (recording, key, text);
+  json_object_unref (object);
+}
+
+/**
+ * adbscope_report_keep_session:
+ *
+ * Keeps in the recording's meta what its tables do not hold and a report
+ * rebuilt from the file needs (`network_agent`, `device_loss`,
+ * `session_extras`: docs/recording.md), as the session ends — `record`
+ * and the desktop app alike, just before the recording is closed.
+ */
+void
+adbscope_report_keep_session (AdbscopeRecording *recording,
+                              AdbscopeSession   *session)
+{
+  g_return_if_fail (ADBSCOPE_IS_RECORDING (recording));
+
+  keep_object (recording, "network_agent", adbscope_report_network_agent (session));
+  keep_object (recording, "device_loss", adbscope_report_device_loss (session));
+  keep_object (recording, "session_extras", adbscope_report_session_extras (session));
+}
+
 /**
  * adbscope_report_device_loss:
  *
@@ -772,13 +804,13 @@ build (const AdbscopeRun *run,
   else
     {
       JsonObject *frames = section (root, "frames");
-      JsonObject *kept = run && run->session == NULL && run->session_extras
+      JsonObject *kept = run && run->session == NULL && run->session_extras && run->to_end
         && json_object_has_member (run->session_extras, "frames")
         ? json_object_get_object_member (run->session_extras, "frames") : NULL;
 
       add_frame_sources (frames, run ? &run->fsum : NULL);
-      /* the latest zero reason in the words `record` gave it (the layers
-       * it names are not in the rows) */
+      /* the latest zero reason in the words the run gave it (the layers
+       * it names are not in the rows), for a window that ends with it */
       if (kept != NULL && json_object_has_member (kept, "zero_reason"))
         json_object_set_member (frames, "zero_reason", json_node_copy (json_object_get_member (kept, "zero_reason")));
     }

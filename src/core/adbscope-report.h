@@ -31,4 +31,9 @@ gboolean  adbscope_report_write          (JsonNode        *report,
 JsonObject *adbscope_report_device_loss (AdbscopeSession *session);
 JsonObject *adbscope_report_session_extras (AdbscopeSession *session);
 
+typedef struct _AdbscopeRecording AdbscopeRecording;
+
+void      adbscope_report_keep_session   (AdbscopeRecording *recording,
+                                          AdbscopeSession   *session);
+
 G_END_DECLS

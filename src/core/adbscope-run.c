@@ -156,6 +156,7 @@ adbscope_run_new_from_session (AdbscopeSession *session)
   g_return_val_if_fail (ADBSCOPE_IS_SESSION (session), NULL);
 
   run->session = g_object_ref (session);
+  run->to_end = TRUE;
   run->serial = g_strdup (adbscope_session_get_serial (session));
   run->package = g_strdup (adbscope_session_get_package (session));
   run->start = start ? g_date_time_format_iso8601 (start) : NULL;
@@ -679,9 +680,11 @@ extras_frames (const AdbscopeRun *run)
 }
 
 /* What the meta's session_extras say of the frames' sources (the whole
- * run, as `record` ended it): the layers, the refresh period and the
- * latest zero reason for every version; for a file before version 3 also
- * the counts its rows do not hold. */
+ * run, as it ended): the refresh period for every version, and for the
+ * whole run the layers (a window names those its rows saw) and, for a
+ * window that reaches the end, the latest zero reason (the reason of the
+ * run's latest sample is not that of an earlier window's); for a file
+ * before version 3 also the counts its rows do not hold. */
 static void
 fsum_from_extras (AdbscopeRun *run)
 {
@@ -694,6 +697,10 @@ fsum_from_extras (AdbscopeRun *run)
 
   if (fr == NULL)
     return;
+  if (run->windowed)
+    layers = NULL;
+  if (!run->to_end)
+    zr = NULL;
   for (guint i = 0; layers && JSON_NODE_HOLDS_ARRAY (layers) && i < json_array_get_length (json_node_get_array (layers)); i++)
     {
       const char *name = json_array_get_string_element (json_node_get_array (layers), i);
@@ -1040,6 +1047,7 @@ load (const char  *path,
   run->version = (int) g_ascii_strtoll ((const char *) g_hash_table_lookup (meta, "schema") + strlen ("adbscope-recording/"),
                                         NULL, 10);
   run->windowed = from_us > G_MININT64 || to_us < G_MAXINT64;
+  run->to_end = to_us >= run->end_us;
   run->from_us = MAX (from_us, 0);
   run->to_us = MIN (to_us, run->end_us);
   if (run->to_us < run->from_us)

@@ -31,6 +31,7 @@ typedef struct _AdbscopeRun
   guint       interval_ms;
   gint64      end_us;          /* length of the whole run */
   gboolean    windowed;
+  gboolean    to_end;          /* the window reaches the run's end (its latest sample is the run's) */
   gint64      from_us;         /* the window: [from_us, to_us] */
   gint64      to_us;
   JsonObject *device;          /* the report's objects, as probed */

@@ -18,6 +18,7 @@
 #include "adbscope-system-page.h"
 #include "adbscope-threads-page.h"
 #include "adbscope-recent-recordings.h"
+#include "adbscope-report.h"
 #include "adbscope-validate.h"
 #include <glib/gstdio.h>
 #include "adbscope-window-private.h"
@@ -200,8 +201,14 @@ close_recording (AdbscopeWindow *self)
       adbscope_recording_close (self->recording, 0, NULL);
       adbscope_recording_remove_files (adbscope_recording_get_path (self->recording));
     }
-  else if (!adbscope_recording_close (self->recording, g_get_monotonic_time (), &error))
-    _adbscope_window_toast (self, error->message);
+  else
+    {
+      /* as `record` does: a report from the file says what the session said */
+      if (self->session != NULL)
+        adbscope_report_keep_session (self->recording, self->session);
+      if (!adbscope_recording_close (self->recording, g_get_monotonic_time (), &error))
+        _adbscope_window_toast (self, error->message);
+    }
 }
 
 void

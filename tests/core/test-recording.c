@@ -990,6 +990,59 @@ test_frames_before_version_3 (void)
   g_assert_true (summary->totals.unattributed);
 }
 
+static guint
+array_length (JsonNode   *report,
+              const char *path)
+{
+  JsonNode *n = adbscope_report_lookup (report, path);
+
+  g_assert_true (n != NULL && JSON_NODE_HOLDS_ARRAY (n));
+  return json_array_get_length (json_node_get_array (n));
+}
+
+/* What the meta keeps of the whole run (every layer `--list` showed, the
+ * latest zero reason) is the whole run's: a window cut from it names the
+ * layers its own rows saw, and the zero reason only when the window ends
+ * with the run (the reason is that of the run's latest sample); the
+ * refresh period holds for any window. */
+static void
+test_window_frames_extras (void)
+{
+  static const AdbscopeSynthRun game = {
+    .duration_s = 120, .interval_ms = 1000, .n_cores = 2, .n_threads = 2, .fps = 60,
+    .frames_from = ADBSCOPE_SYNTH_FRAMES_SURFACEFLINGER,
+  };
+  g_autofree char *path = synth_file ("extras-window.adbscope", &game);
+  g_autoptr(JsonNode) whole = NULL;
+  g_autoptr(JsonNode) early = NULL;
+  g_autoptr(JsonNode) late = NULL;
+  g_autofree char *sql = g_strdup (
+    "INSERT OR REPLACE INTO meta VALUES ('session_extras', '{\"processes\": [], \"gpu\": {}, \"frames\": {"
+    "\"zero_reason\": {\"code\": \"static\", \"message\": \"The app drew nothing new\"},"
+    " \"surfaceflinger\": {\"layers\": [\"" ADBSCOPE_SYNTH_SF_LAYER "\", \"SurfaceView[never]#0\"],"
+    " \"refresh_period_ms\": 16.667}}}')");
+
+  g_free (sqlite3_shell (path, sql));
+  whole = report_of (path, G_MININT64, G_MAXINT64);
+  early = report_of (path, 10 * G_USEC_PER_SEC, 20 * G_USEC_PER_SEC);
+  late = report_of (path, 100 * G_USEC_PER_SEC, G_MAXINT64);
+
+  /* the whole run: what the meta kept */
+  g_assert_cmpuint (array_length (whole, "frames.surfaceflinger.layers"), ==, 2);
+  g_assert_cmpstr (str (whole, "frames.zero_reason.code"), ==, "static");
+  /* a window: its rows' layer, no reason of a later sample */
+  g_assert_cmpuint (array_length (early, "frames.surfaceflinger.layers"), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (json_node_get_array (
+                     adbscope_report_lookup (early, "frames.surfaceflinger.layers")), 0), ==, ADBSCOPE_SYNTH_SF_LAYER);
+  g_assert_true (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (early, "frames.zero_reason")));
+  /* a window to the end: the run's latest reason is its latest */
+  g_assert_cmpuint (array_length (late, "frames.surfaceflinger.layers"), ==, 1);
+  g_assert_cmpstr (str (late, "frames.zero_reason.code"), ==, "static");
+  /* the refresh period: the device's, in every window */
+  g_assert_cmpfloat_with_epsilon (num (early, "frames.surfaceflinger.refresh_period_ms"), 16.667, 1e-6);
+  g_assert_cmpfloat_with_epsilon (num (whole, "frames.surfaceflinger.refresh_period_ms"), 16.667, 1e-6);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1009,6 +1062,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/recording/game-totals", test_game_totals);
   g_test_add_func ("/recording/mixed-totals", test_mixed_totals);
   g_test_add_func ("/recording/frames-before-version-3", test_frames_before_version_3);
+  g_test_add_func ("/recording/window-frames-extras", test_window_frames_extras);
   g_test_add_func ("/recording/capture-rows", test_capture_rows);
   g_test_add_func ("/recording/refuses-to-overwrite", test_refuses_to_overwrite);
   g_test_add_func ("/recording/bad-files", test_bad_files);

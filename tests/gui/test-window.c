@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "adbscope-assertion.h"
 #include "adbscope-test-device.h"
 
 #include "adbscope-app.h"
@@ -923,9 +924,37 @@ test_record_toggle (void)
   AdbscopeSession *old = _adbscope_window_get_session (window);
   guint64 n;
 
+  g_autofree char *file = NULL;
+
   g_assert_true (gtk_toggle_button_get_active (window->record_button));
+  g_assert_nonnull (window->recording);
+  file = g_strdup (adbscope_recording_get_path (window->recording));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL));
   g_assert_false (adbscope_session_is_running (old));
+  /* the recording keeps what only the session knew, as `record`'s does:
+   * its report says what the session's says (the frames' refresh period
+   * and layers, the processes, the network agent) */
+  {
+    g_autoptr(AdbscopeRun) run = adbscope_run_load (file, G_MININT64, G_MAXINT64, &error);
+    g_autoptr(JsonNode) live = adbscope_report_build (old, NULL);
+    g_autoptr(JsonNode) saved = NULL;
+    static const char *paths[] = { "frames.surfaceflinger.refresh_period_ms", "frames.surfaceflinger.layers",
+                                   "app.processes", "network.agent.enabled" };
+
+    g_assert_no_error (error);
+    saved = adbscope_report_build_run (run, NULL);
+    for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+      {
+        JsonNode *x = adbscope_report_lookup (live, paths[i]), *y = adbscope_report_lookup (saved, paths[i]);
+        g_autofree char *a = x ? json_to_string (x, FALSE) : NULL;
+        g_autofree char *b = y ? json_to_string (y, FALSE) : NULL;
+
+        g_test_message ("%s: session %s, file %s", paths[i], a, b);
+        g_assert_cmpstr (b, ==, a);
+      }
+    g_assert_cmpint (json_node_get_node_type (adbscope_report_lookup (saved, "frames.surfaceflinger.refresh_period_ms")),
+                     ==, JSON_NODE_VALUE);
+  }
   g_assert_false (gtk_toggle_button_get_active (window->record_button));
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (window->marker_button)));
   n = adbscope_session_get_n_samples (old);
