@@ -25,7 +25,9 @@
  * 1 s or more, or more than 1 % of the frames are dropped.
  * ADBSCOPE_BENCH_INTERVAL_MS=100 (with ADBSCOPE_BENCH_HOURS=1) the issue's
  * other long run, ADBSCOPE_BENCH_ONLY=NAME runs one sweep (e.g. under perf),
- * ADBSCOPE_BENCH_STEPS=N gives each sweep N frames (default 240).
+ * ADBSCOPE_BENCH_STEPS=N gives each sweep N frames (default 240),
+ * ADBSCOPE_BENCH_FRAMES_LOG=1 prints every frame's times and its start on
+ * CLOCK_MONOTONIC (for `perf record -k CLOCK_MONOTONIC`).
  */
 #include "config.h"
 
@@ -173,8 +175,9 @@ on_after_paint (GdkFrameClock *clock,
   w = thread_cpu_us () - s->update_cpu_us;
   g_array_append_val (s->cpu_us, w);
   if (g_getenv ("ADBSCOPE_BENCH_FRAMES_LOG") && s->paint_start_us > s->update_us)
-    g_printerr ("frame %s %u wall %.1f cpu %.1f update+layout %.1f paint %.1f\n", s->name, s->step, wall / 1e3, w / 1e3,
-                (s->paint_start_cpu_us - s->update_cpu_us) / 1e3, (thread_cpu_us () - s->paint_start_cpu_us) / 1e3);
+    g_printerr ("frame %s %u wall %.1f cpu %.1f update+layout %.1f paint %.1f at %.6f\n", s->name, s->step, wall / 1e3,
+                w / 1e3, (s->paint_start_cpu_us - s->update_cpu_us) / 1e3,
+                (thread_cpu_us () - s->paint_start_cpu_us) / 1e3, s->update_us / 1e6);
   s->update_us = 0;
 }
 
