@@ -448,6 +448,10 @@ adbscope_adb_run_sync_timeout (const char         *serial,
   g_object_unref (data.result);
   g_main_loop_unref (data.loop);
   g_object_unref (data.cancellable);
+  /* what a cancelled operation still had attached (its socket's and
+   * child's sources) is let go here, not left holding the context */
+  while (g_main_context_iteration (context, FALSE))
+    ;
   g_main_context_pop_thread_default (context);
   if (out == NULL && data.timed_out && g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
