@@ -60,21 +60,16 @@ struct _AdbscopeRecordingReader
   gint64      raw_to;
   gint64      raw_complete_to;
   gint64      raw_newest;
-  guint       n_scans;
   /* reading ahead on a worker (charts: prefetch on) */
   gboolean    prefetch;
-  gboolean    prefetching;
   gint64      want_from;    /* the last range of samples asked for */
   gint64      want_to;
   int         direction;    /* where it last moved: 1 later, -1 earlier */
-  guint       n_prefetches;
+  AdbscopeRecordingReaderStats stats;
   /* whole levels of detail in memory (prefetch on) */
   GHashTable *levels;       /* level → GHashTable (series id → GArray of AdbscopeRunBucket) */
-  gboolean    loading_levels;
   gboolean    levels_stale; /* a tail grew long: read them again */
   gint64      levels_newest; /* the newest sample when they were read */
-  guint       n_level_loads;
-  guint       n_lod_queries;
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeRecordingReader, adbscope_recording_reader, G_TYPE_OBJECT)
@@ -412,7 +407,7 @@ scan_samples (AdbscopeRecordingReader *self,
   self->raw = scan_range (self->db, from_us, to_us);
   self->raw_from = from_us;
   self->raw_to = to_us;
-  self->n_scans++;
+  self->stats.n_scans++;
 }
 
 static guint
@@ -521,7 +516,7 @@ prefetch_done (GObject      *source_object,
   gpointer key, value;
   gint64 len;
 
-  self->prefetching = FALSE;
+  self->stats.prefetching = FALSE;
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_debug ("%s: reading ahead: %s", self->path, error->message);
@@ -551,7 +546,7 @@ prefetch_done (GObject      *source_object,
     self->raw_from = p->from_us;
   self->raw_newest = MAX (self->raw_newest, p->newest);
   self->raw_complete_to = self->raw_newest - COMPLETE_SLACK_US;
-  self->n_prefetches++;
+  self->stats.n_prefetches++;
   len = MAX (self->want_to - self->want_from, 1);
   trim_raw (self, self->want_from - 2 * len, self->want_to + 2 * len);
   maybe_prefetch (self);
@@ -565,7 +560,7 @@ maybe_prefetch (AdbscopeRecordingReader *self)
   gboolean later, earlier;
   Prefetch *p;
 
-  if (!self->prefetch || self->prefetching || self->raw_from > self->raw_to)
+  if (!self->prefetch || self->stats.prefetching || self->raw_from > self->raw_to)
     return;
   /* Room both ways, the way the window moves first.  A stretch is read
    * ahead only after a part of the file everything is in (a file still
@@ -592,11 +587,25 @@ maybe_prefetch (AdbscopeRecordingReader *self)
       return;
     }
   p->path = g_strdup (self->path);
-  self->prefetching = TRUE;
+  self->stats.prefetching = TRUE;
   task = g_task_new (self, NULL, prefetch_done, NULL);
   g_task_set_source_tag (task, maybe_prefetch);
   g_task_set_task_data (task, p, (GDestroyNotify) prefetch_free);
   g_task_run_in_thread (task, prefetch_thread);
+}
+
+/* A row of "SELECT t_us, n, min, max, sum FROM lod" as a bucket. */
+static AdbscopeRunBucket
+lod_row (sqlite3_stmt *st,
+         gint64        width_us)
+{
+  guint n = sqlite3_column_int (st, 1);
+  AdbscopeRunBucket b = { sqlite3_column_int64 (st, 0), width_us, n,
+                          n ? sqlite3_column_double (st, 2) : NAN,
+                          n ? sqlite3_column_double (st, 3) : NAN,
+                          n ? sqlite3_column_double (st, 4) / n : NAN };
+
+  return b;
 }
 
 /* Whole levels of detail, read on a worker with its own connection. */
@@ -604,7 +613,6 @@ typedef struct
 {
   char                   *path;
   AdbscopeRecordingLadder ladder;
-  gint64                  interval_us;
   GArray                 *ids;     /* int: every series */
   GHashTable             *levels;  /* as self->levels */
   gint64                  newest;
@@ -667,11 +675,7 @@ level_load_thread (GTask        *task,
           sqlite3_bind_int (st, 2, l->ladder.level[k]);
           while (sqlite3_step (st) == SQLITE_ROW)
             {
-              guint n = sqlite3_column_int (st, 1);
-              AdbscopeRunBucket b = { sqlite3_column_int64 (st, 0), width, n,
-                                      n ? sqlite3_column_double (st, 2) : NAN,
-                                      n ? sqlite3_column_double (st, 3) : NAN,
-                                      n ? sqlite3_column_double (st, 4) / n : NAN };
+              AdbscopeRunBucket b = lod_row (st, width);
 
               g_array_append_val (rows, b);
             }
@@ -696,7 +700,7 @@ level_load_done (GObject      *source_object,
   LevelLoad *l = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
 
-  self->loading_levels = FALSE;
+  self->stats.loading_levels = FALSE;
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_debug ("%s: reading the levels of detail: %s", self->path, error->message);
@@ -706,7 +710,7 @@ level_load_done (GObject      *source_object,
   g_hash_table_unref (self->levels);
   self->levels = g_steal_pointer (&l->levels);
   self->levels_newest = l->newest;
-  self->n_level_loads++;
+  self->stats.n_level_loads++;
   maybe_load_levels (self);
 }
 
@@ -721,7 +725,7 @@ maybe_load_levels (AdbscopeRecordingReader *self)
   gpointer id;
   LevelLoad *l;
 
-  if (!self->prefetch || self->loading_levels || (self->n_level_loads > 0 && !self->levels_stale))
+  if (!self->prefetch || self->stats.loading_levels || (self->stats.n_level_loads > 0 && !self->levels_stale))
     return;
   ensure_meta (self);
   if (self->ladder.n == 0)
@@ -740,7 +744,7 @@ maybe_load_levels (AdbscopeRecordingReader *self)
       g_array_append_val (l->ids, i);
     }
   l->levels = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_hash_table_unref);
-  self->loading_levels = TRUE;
+  self->stats.loading_levels = TRUE;
   task = g_task_new (self, NULL, level_load_done, NULL);
   g_task_set_source_tag (task, maybe_load_levels);
   g_task_set_task_data (task, l, (GDestroyNotify) level_load_free);
@@ -859,18 +863,14 @@ adbscope_recording_reader_read (AdbscopeRecordingReader *self,
                       " AND level = ?4 AND t_us BETWEEN ?1 AND ?2 ORDER BY t_us");
       if (st != NULL)
         {
-          self->n_lod_queries++;
+          self->stats.n_lod_queries++;
           sqlite3_bind_int64 (st, 1, lod_from);
           sqlite3_bind_int64 (st, 2, to_us);
           sqlite3_bind_int (st, 3, id);
           sqlite3_bind_int (st, 4, level);
           while (sqlite3_step (st) == SQLITE_ROW)
             {
-              guint n = sqlite3_column_int (st, 1);
-              AdbscopeRunBucket b = { sqlite3_column_int64 (st, 0), width, n,
-                                      n ? sqlite3_column_double (st, 2) : NAN,
-                                      n ? sqlite3_column_double (st, 3) : NAN,
-                                      n ? sqlite3_column_double (st, 4) / n : NAN };
+              AdbscopeRunBucket b = lod_row (st, width);
 
               g_array_append_val (out, b);
               covered = b.t_us + width;
@@ -1039,49 +1039,10 @@ adbscope_recording_reader_get_version (AdbscopeRecordingReader *self)
   return version;
 }
 
-/* How many times the small levels of detail were read whole, and how many
- * range queries of the level of detail went to the file (tests). */
-guint
-_adbscope_recording_reader_get_n_level_loads (AdbscopeRecordingReader *self)
+/* What the reader did (tests). */
+const AdbscopeRecordingReaderStats *
+_adbscope_recording_reader_get_stats (AdbscopeRecordingReader *self)
 {
-  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), 0);
-  return self->n_level_loads;
-}
-
-gboolean
-_adbscope_recording_reader_is_loading_levels (AdbscopeRecordingReader *self)
-{
-  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), FALSE);
-  return self->loading_levels;
-}
-
-guint
-_adbscope_recording_reader_get_n_lod_queries (AdbscopeRecordingReader *self)
-{
-  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), 0);
-  return self->n_lod_queries;
-}
-
-/* How many stretches were read ahead and joined (tests). */
-guint
-_adbscope_recording_reader_get_n_prefetches (AdbscopeRecordingReader *self)
-{
-  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), 0);
-  return self->n_prefetches;
-}
-
-gboolean
-_adbscope_recording_reader_is_prefetching (AdbscopeRecordingReader *self)
-{
-  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), FALSE);
-  return self->prefetching;
-}
-
-/* How many times the samples were scanned at once, on a miss (tests: one
- * scan serves all). */
-guint
-_adbscope_recording_reader_get_n_scans (AdbscopeRecordingReader *self)
-{
-  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), 0);
-  return self->n_scans;
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING_READER (self), NULL);
+  return &self->stats;
 }

@@ -49,11 +49,18 @@ gboolean                 adbscope_recording_reader_find_nearest (AdbscopeRecordi
 gint64                   adbscope_recording_reader_get_version  (AdbscopeRecordingReader *self);
 void                     adbscope_recording_reader_set_prefetch (AdbscopeRecordingReader *self,
                                                                  gboolean                 prefetch);
-guint                    _adbscope_recording_reader_get_n_scans (AdbscopeRecordingReader *self);
-guint                    _adbscope_recording_reader_get_n_level_loads (AdbscopeRecordingReader *self);
-gboolean                 _adbscope_recording_reader_is_loading_levels (AdbscopeRecordingReader *self);
-guint                    _adbscope_recording_reader_get_n_lod_queries (AdbscopeRecordingReader *self);
-guint                    _adbscope_recording_reader_get_n_prefetches (AdbscopeRecordingReader *self);
-gboolean                 _adbscope_recording_reader_is_prefetching (AdbscopeRecordingReader *self);
+
+/* What a reader did (tests). */
+typedef struct
+{
+  guint    n_scans;         /* samples scanned at once, on a miss */
+  guint    n_prefetches;    /* stretches read ahead and joined */
+  gboolean prefetching;
+  guint    n_level_loads;   /* the small levels of detail read whole */
+  gboolean loading_levels;
+  guint    n_lod_queries;   /* range queries of the level of detail sent to the file */
+} AdbscopeRecordingReaderStats;
+
+const AdbscopeRecordingReaderStats *_adbscope_recording_reader_get_stats (AdbscopeRecordingReader *self);
 
 G_END_DECLS

@@ -390,7 +390,7 @@ test_one_scan (void)
       adbscope_chart_source_bucket (app, t0, t0 + 300 * SEC, SEC, b, 600);
       adbscope_chart_source_bucket (sys, t0, t0 + 300 * SEC, SEC, b, 600);
     }
-  g_assert_cmpuint (_adbscope_recording_reader_get_n_scans (reader), ==, 1);
+  g_assert_cmpuint (_adbscope_recording_reader_get_stats (reader)->n_scans, ==, 1);
 }
 
 static gboolean
@@ -398,9 +398,9 @@ prefetch_idle (AdbscopeRecordingReader *reader)
 {
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
 
-  while (_adbscope_recording_reader_is_prefetching (reader) && g_get_monotonic_time () < deadline)
+  while (_adbscope_recording_reader_get_stats (reader)->prefetching && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
-  return !_adbscope_recording_reader_is_prefetching (reader);
+  return !_adbscope_recording_reader_get_stats (reader)->prefetching;
 }
 
 /* Reading ahead: a 5-minute window scrolled along the hour and back, 20 s
@@ -435,11 +435,11 @@ test_read_ahead (void)
 
         if (pass == 2 && k == 0)
           {
-            guint before = _adbscope_recording_reader_get_n_scans (reader);
+            guint before = _adbscope_recording_reader_get_stats (reader)->n_scans;
 
             /* (the stretch in memory is around the start: the end is a miss) */
             adbscope_chart_source_bucket (file, t0, t0 + span, SEC, a, 600);
-            g_assert_cmpuint (_adbscope_recording_reader_get_n_scans (reader), ==, before + 1);
+            g_assert_cmpuint (_adbscope_recording_reader_get_stats (reader)->n_scans, ==, before + 1);
           }
         adbscope_chart_source_bucket (file, t0, t0 + span, SEC, a, 600);
         adbscope_chart_source_bucket (other, t0, t0 + span, SEC, m, 600);
@@ -451,9 +451,9 @@ test_read_ahead (void)
         steps++;
       }
   /* the first read and the jump scanned at once; everything else was read ahead */
-  g_assert_cmpuint (_adbscope_recording_reader_get_n_scans (reader), ==, 2);
-  g_assert_cmpuint (_adbscope_recording_reader_get_n_prefetches (reader), >=, 6);
-  g_test_message ("%u steps, %u stretches read ahead", steps, _adbscope_recording_reader_get_n_prefetches (reader));
+  g_assert_cmpuint (_adbscope_recording_reader_get_stats (reader)->n_scans, ==, 2);
+  g_assert_cmpuint (_adbscope_recording_reader_get_stats (reader)->n_prefetches, >=, 6);
+  g_test_message ("%u steps, %u stretches read ahead", steps, _adbscope_recording_reader_get_stats (reader)->n_prefetches);
 }
 
 /* A live run: the file is still being written (the writer thread commits
@@ -548,9 +548,9 @@ levels_idle (AdbscopeRecordingReader *reader,
 {
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
 
-  while (_adbscope_recording_reader_get_n_level_loads (reader) < loads && g_get_monotonic_time () < deadline)
+  while (_adbscope_recording_reader_get_stats (reader)->n_level_loads < loads && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
-  return _adbscope_recording_reader_get_n_level_loads (reader) >= loads;
+  return _adbscope_recording_reader_get_stats (reader)->n_level_loads >= loads;
 }
 
 static void
@@ -618,8 +618,8 @@ test_levels_in_memory (void)
           }
     }
   g_assert_cmpuint (levels, ==, 3);
-  g_assert_cmpuint (_adbscope_recording_reader_get_n_lod_queries (held), ==, 0);
-  g_assert_cmpuint (_adbscope_recording_reader_get_n_lod_queries (file), >, 0);
+  g_assert_cmpuint (_adbscope_recording_reader_get_stats (held)->n_lod_queries, ==, 0);
+  g_assert_cmpuint (_adbscope_recording_reader_get_stats (file)->n_lod_queries, >, 0);
 
   for (gint64 span = 10 * SEC; span <= 3600 * SEC; span = span * 5 / 4)
     {
@@ -629,8 +629,8 @@ test_levels_in_memory (void)
       adbscope_chart_source_bucket (b, t0, t0 + span, SEC, cb, 640);
       assert_same_columns (ca, cb, 640);
     }
-  g_assert_cmpuint (_adbscope_recording_reader_get_n_lod_queries (held), ==, 0);
-  g_assert_cmpuint (_adbscope_recording_reader_get_n_level_loads (held), ==, 1);
+  g_assert_cmpuint (_adbscope_recording_reader_get_stats (held)->n_lod_queries, ==, 0);
+  g_assert_cmpuint (_adbscope_recording_reader_get_stats (held)->n_level_loads, ==, 1);
 }
 
 /* A live run's held levels: what the writer adds after them is read from
@@ -656,7 +656,7 @@ test_levels_in_memory_live (void)
       /* 100 s, then 500 s more (50 rows at 10 s: a short tail), then
        * 3000 s more (300 rows: the levels are read again) */
       guint more = round == 0 ? 100 : round == 1 ? 500 : 3000;
-      guint loads = reader ? _adbscope_recording_reader_get_n_level_loads (reader) : 0;
+      guint loads = reader ? _adbscope_recording_reader_get_stats (reader)->n_level_loads : 0;
       AdbscopeSample last = { 0 };
 
       for (guint i = written; i < written + more; i++)
@@ -689,7 +689,7 @@ test_levels_in_memory_live (void)
         }
       {
         g_autoptr(AdbscopeRecordingReader) fresh = open_path (path);
-        guint queries = _adbscope_recording_reader_get_n_lod_queries (reader);
+        guint queries = _adbscope_recording_reader_get_stats (reader)->n_lod_queries;
         g_autoptr(GArray) x = adbscope_recording_reader_read (reader, "cpu.app_pct", 1, 0, written * SEC, NULL);
         g_autoptr(GArray) y = adbscope_recording_reader_read (fresh, "cpu.app_pct", 1, 0, written * SEC, NULL);
 
@@ -697,23 +697,23 @@ test_levels_in_memory_live (void)
         /* 10 s buckets closed, then the samples after the last */
         g_assert_cmpuint (x->len, >=, written / 10);
         if (round == 0)
-          g_assert_cmpuint (_adbscope_recording_reader_get_n_lod_queries (reader), ==, queries);
+          g_assert_cmpuint (_adbscope_recording_reader_get_stats (reader)->n_lod_queries, ==, queries);
         else
-          g_assert_cmpuint (_adbscope_recording_reader_get_n_lod_queries (reader), ==, queries + 1);
+          g_assert_cmpuint (_adbscope_recording_reader_get_stats (reader)->n_lod_queries, ==, queries + 1);
         if (round == 2)
           {
             /* a tail of ~300 rows: read again, then nothing from the file */
             g_assert_true (levels_idle (reader, loads + 1));
-            queries = _adbscope_recording_reader_get_n_lod_queries (reader);
+            queries = _adbscope_recording_reader_get_stats (reader)->n_lod_queries;
             g_clear_pointer (&x, g_array_unref);
             x = adbscope_recording_reader_read (reader, "cpu.app_pct", 1, 0, (written - 100) * SEC, NULL);
             g_clear_pointer (&y, g_array_unref);
             y = adbscope_recording_reader_read (fresh, "cpu.app_pct", 1, 0, (written - 100) * SEC, NULL);
             assert_same_rows (x, y);
-            g_assert_cmpuint (_adbscope_recording_reader_get_n_lod_queries (reader), ==, queries);
+            g_assert_cmpuint (_adbscope_recording_reader_get_stats (reader)->n_lod_queries, ==, queries);
           }
         else
-          g_assert_cmpuint (_adbscope_recording_reader_get_n_level_loads (reader), ==, loads ? loads : 1);
+          g_assert_cmpuint (_adbscope_recording_reader_get_stats (reader)->n_level_loads, ==, loads ? loads : 1);
       }
     }
   g_assert_true (adbscope_recording_close (rec, origin + written * SEC, &error));
