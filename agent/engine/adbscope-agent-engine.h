@@ -98,6 +98,9 @@ typedef struct {
                                size_t                      len);
 } AdbscopeAgentCallbacks;
 
+/* What the agents (Linux and Android) keep of the pcap from the start. */
+#define AGENT_PCAP_FROM_START_MS 30000
+
 typedef struct {
   /* The TUN device; the engine makes it non-blocking and does not close it. */
   int          tun_fd;
@@ -120,6 +123,11 @@ typedef struct {
   int          udp_idle_ms;
   /* How long a fake-resolver query may wait for its answer. */
   int          dns_timeout_ms;
+  /* Keep the pcap records from the start for the first pcap client, for
+   * up to this long (the app's first connections happen before the
+   * desktop has connected); 0: a client gets what crosses the TUN from its
+   * arrival on. */
+  int          pcap_from_start_ms;
   const char  *agent_version;
   const char  *platform;
 } AdbscopeAgentConfig;

@@ -36,6 +36,9 @@
 #define ENGINE_HASH_BUCKETS     4096u
 #define ENGINE_HOST_CACHE_SIZE  2048u
 #define ENGINE_CLIENT_OUT_MAX   (8u * 1024u * 1024u)
+/* The pcap records kept from the start for the first client: half of what
+ * a client may have queued, so the live records after them still fit. */
+#define ENGINE_PCAP_EARLY_MAX   (ENGINE_CLIENT_OUT_MAX / 2)
 #define ENGINE_MAX_PACKET       65600u
 #define ENGINE_MAX_PAYLOAD_IOV  2        /* a ring segment wraps at most once */
 
@@ -355,6 +358,13 @@ struct _AdbscopeAgentEngine {
   unsigned               n_clients;
   unsigned               n_pcap_clients;
   uint64_t               last_client_left_us;
+  /* the pcap records from the start, until the first pcap client
+   * (config.pcap_from_start_ms): at most ENGINE_PCAP_EARLY_MAX bytes */
+  bool                   pcap_early_on;
+  uint8_t               *pcap_early;
+  size_t                 pcap_early_len;
+  size_t                 pcap_early_cap;
+  uint64_t               pcap_early_packets;
 
   uint64_t               start_us;
   uint64_t               start_ms;
@@ -365,6 +375,14 @@ struct _AdbscopeAgentEngine {
   uint8_t               *pkt_buf;       /* packets built by the engine thread */
   uint8_t               *io_buf;        /* socket reads (UDP) */
 };
+
+/* Whether the packets crossing the TUN go to the pcap: a client is
+ * connected, or they are kept from the start for the first one. */
+static inline bool
+engine_pcap_wanted (const AdbscopeAgentEngine *e)
+{
+  return e->n_pcap_clients > 0 || e->pcap_early_on;
+}
 
 /* engine.c */
 uint64_t    engine_now_us             (AdbscopeAgentEngine *e);
@@ -484,6 +502,8 @@ void        engine_client_event       (AdbscopeAgentEngine *e,
                                        EngineClient        *client,
                                        uint32_t             events);
 void        engine_server_flush       (AdbscopeAgentEngine *e);
+void        engine_pcap_early_expire  (AdbscopeAgentEngine *e,
+                                       uint64_t             now_us);
 void        engine_snapshot_publish   (AdbscopeAgentEngine *e);
 void        engine_pcap_packet        (AdbscopeAgentEngine *e,
                                        const uint8_t       *data,

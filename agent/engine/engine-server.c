@@ -295,6 +295,8 @@ send_pcap_header (EngineClient *c)
   client_append (c, hdr, sizeof hdr);
 }
 
+static void pcap_early_end (AdbscopeAgentEngine *e);
+
 static bool
 uid_allowed (AdbscopeAgentEngine *e,
              unsigned int         uid)
@@ -366,6 +368,15 @@ engine_server_accept (AdbscopeAgentEngine *e,
         {
           e->n_pcap_clients++;
           send_pcap_header (c);
+          /* the first pcap client: everything since the start */
+          if (e->pcap_early_on)
+            {
+              if (e->pcap_early_len == 0 || client_append (c, e->pcap_early, e->pcap_early_len))
+                e->c.pcap_packets += e->pcap_early_packets;
+              else
+                e->c.pcap_dropped += e->pcap_early_packets;
+              pcap_early_end (e);
+            }
         }
       else
         send_hello (e, c);
@@ -429,6 +440,65 @@ engine_server_close (AdbscopeAgentEngine *e)
 
 /* Pcap ------------------------------------------------------------------------ */
 
+/* The records kept from the start are let go: handed to the first pcap
+ * client, or dropped when none came in time. */
+static void
+pcap_early_end (AdbscopeAgentEngine *e)
+{
+  free (e->pcap_early);
+  e->pcap_early = NULL;
+  e->pcap_early_len = e->pcap_early_cap = 0;
+  e->pcap_early_packets = 0;
+  e->pcap_early_on = false;
+}
+
+void
+engine_pcap_early_expire (AdbscopeAgentEngine *e,
+                          uint64_t             now_us)
+{
+  if (!e->pcap_early_on || now_us < e->start_us + (uint64_t) e->config.pcap_from_start_ms * 1000u)
+    return;
+  engine_log (e, ADBSCOPE_AGENT_LOG_INFO, "no pcap client within %d ms: the %llu packets kept from the start"
+              " are dropped", e->config.pcap_from_start_ms, (unsigned long long) e->pcap_early_packets);
+  pcap_early_end (e);
+}
+
+static void
+pcap_early_append (AdbscopeAgentEngine *e,
+                   const uint32_t       rec[4],
+                   const uint8_t       *data,
+                   size_t               incl)
+{
+  size_t need = e->pcap_early_len + 4 * sizeof (uint32_t) + incl;
+
+  /* full: the first client gets the start and learns of the rest from
+   * Counters.pcap_dropped */
+  if (need > ENGINE_PCAP_EARLY_MAX)
+    {
+      e->c.pcap_dropped++;
+      return;
+    }
+  if (need > e->pcap_early_cap)
+    {
+      size_t cap = e->pcap_early_cap ? e->pcap_early_cap : 65536;
+      uint8_t *n;
+
+      while (cap < need)
+        cap *= 2;
+      if ((n = realloc (e->pcap_early, cap)) == NULL)
+        {
+          e->c.pcap_dropped++;
+          return;
+        }
+      e->pcap_early = n;
+      e->pcap_early_cap = cap;
+    }
+  memcpy (e->pcap_early + e->pcap_early_len, rec, 4 * sizeof (uint32_t));
+  memcpy (e->pcap_early + e->pcap_early_len + 4 * sizeof (uint32_t), data, incl);
+  e->pcap_early_len = need;
+  e->pcap_early_packets++;
+}
+
 void
 engine_pcap_packet (AdbscopeAgentEngine *e,
                     const uint8_t       *data,
@@ -444,6 +514,12 @@ engine_pcap_packet (AdbscopeAgentEngine *e,
   rec[1] = (uint32_t) (wall_us % 1000000u);
   rec[2] = (uint32_t) incl;
   rec[3] = (uint32_t) len;
+  if (e->n_pcap_clients == 0)
+    {
+      if (e->pcap_early_on)
+        pcap_early_append (e, rec, data, incl);
+      return;
+    }
   for (c = e->clients; c; c = c->next)
     {
       if (!c->pcap)

@@ -541,7 +541,7 @@ send_linear (AdbscopeAgentEngine *e,
   if (e->cb.packet_hook
       && e->cb.packet_hook (e->cb.user_data, ADBSCOPE_AGENT_TO_APP, e->pkt_buf, len))
     return;
-  if (e->n_pcap_clients > 0)
+  if (engine_pcap_wanted (e))
     engine_pcap_packet (e, e->pkt_buf, len, engine_wall_us (e));
   do
     n = write (e->tun_fd, e->pkt_buf, len);
@@ -577,7 +577,7 @@ engine_send_iov (AdbscopeAgentEngine *e,
   int i;
 
   pkt->payload = NULL;
-  if (e->cb.packet_hook || e->n_pcap_clients > 0)
+  if (e->cb.packet_hook || engine_pcap_wanted (e))
     {
       /* Slow path: copy the payload behind where the headers go. */
       hlen = engine_packet_header_len (pkt);
@@ -937,7 +937,7 @@ handle_packet (AdbscopeAgentEngine *e,
 
   e->c.packets_read++;
   e->c.bytes_read += p->len;
-  if (e->n_pcap_clients > 0)
+  if (engine_pcap_wanted (e))
     engine_pcap_packet (e, p->data, p->len, p->wall_us);
 
   switch (engine_packet_parse (p->data, p->len, &pkt))
@@ -1167,6 +1167,7 @@ adbscope_agent_engine_new (const AdbscopeAgentConfig    *config,
 
   e->start_us = engine_now_us (e);
   e->start_ms = engine_wall_us (e) / 1000;
+  e->pcap_early_on = e->config.pcap_from_start_ms > 0 && e->config.pcap_socket_name != NULL;
   /* Initial sequence numbers only need to differ between runs. */
   srandom ((unsigned) (e->start_us ^ (uint64_t) getpid () ^ e->start_ms));
   return e;
@@ -1309,6 +1310,7 @@ adbscope_agent_engine_run (AdbscopeAgentEngine *e)
             e->next_snapshot_us = now + (uint64_t) e->config.snapshot_interval_ms * 1000u;
         }
       engine_server_flush (e);
+      engine_pcap_early_expire (e, now);
 
       if (e->config.idle_exit_ms >= 0 && e->n_clients == 0
           && now >= e->last_client_left_us + (uint64_t) e->config.idle_exit_ms * 1000u)
@@ -1384,6 +1386,7 @@ adbscope_agent_engine_free (AdbscopeAgentEngine *e)
       flow_free (f);
     }
   engine_dns_free_all (e);
+  free (e->pcap_early);
   for (a = e->answers; a; a = an)
     {
       an = a->next;

@@ -114,6 +114,8 @@ main (int    argc,
    * engine spends per byte (bench-agent: about a quarter of the CPU per GB
    * of MTU 1500, and the most throughput). */
   config.mtu = AGENT_LINUX_DEFAULT_MTU;
+  /* the app's first connections come before the desktop's pcap client */
+  config.pcap_from_start_ms = AGENT_PCAP_FROM_START_MS;
 
   while ((opt = getopt_long (argc, argv, "", options, NULL)) != -1)
     {

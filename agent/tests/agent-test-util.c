@@ -415,6 +415,7 @@ at_engine_start (AtNet                 *net,
   config.idle_exit_ms = opt->idle_exit_ms;
   config.snapshot_interval_ms = opt->snapshot_interval_ms;
   config.udp_idle_ms = opt->udp_idle_ms;
+  config.pcap_from_start_ms = opt->pcap_from_start_ms;
   config.platform = "linux";
   config.agent_version = "test";
 

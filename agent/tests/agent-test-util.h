@@ -77,6 +77,7 @@ typedef struct {
   void        *observe_data;
   /* No packet hook at all (the benchmark: production engines have none). */
   gboolean     no_hook;
+  int          pcap_from_start_ms; /* default 0 */
 } AtEngineOptions;
 
 void        at_engine_options_init (AtEngineOptions *opt);

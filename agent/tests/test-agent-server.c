@@ -183,10 +183,52 @@ tshark (const char *file,
   return g_steal_pointer (&out);
 }
 
-/* The pcap stream, read back by tshark, holds exactly the packets that
- * crossed the TUN (counted by the test's hook) for a TCP and a UDP flow. */
+typedef enum {
+  PCAP_CLIENT_FIRST,    /* the client is there before the traffic */
+  PCAP_CLIENT_LATE,     /* it comes after: the packets kept from the start */
+  PCAP_CLIENT_EXPIRED,  /* it comes after they were let go */
+} PcapWhen;
+
+/* A TCP and a UDP flow through the engine. */
 static void
-test_pcap_tshark (void)
+pcap_traffic (AtNet     *net,
+              PcapCount *pc)
+{
+  g_autoptr(GError) error = NULL;
+  guint8 buf[64];
+  int fd, udp;
+  gboolean ok;
+
+  fd = at_client_connect (net, AT_SERVER4, pc->tcp_port);
+  g_assert_cmpint (fd, >=, 0);
+  ok = at_http_get (fd, "pcap.test", 64 << 10, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  close (fd);
+  {
+    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons (pc->udp_port) };
+    struct pollfd p;
+
+    inet_pton (AF_INET, AT_SERVER4, &sin.sin_addr);
+    udp = at_client_socket (net, AF_INET, SOCK_DGRAM);
+    g_assert_cmpint (sendto (udp, "ping", 4, 0, (struct sockaddr *) &sin, sizeof sin), ==, 4);
+    p.fd = udp;
+    p.events = POLLIN;
+    g_assert_cmpint (poll (&p, 1, 3000), ==, 1);
+    g_assert_cmpint (recv (udp, buf, sizeof buf, 0), ==, 4);
+    close (udp);
+  }
+  g_usleep (300 * 1000);                          /* FIN/ACK exchange settles */
+}
+
+/* The pcap stream, read back by tshark, holds exactly the packets that
+ * crossed the TUN (counted by the test's hook) for a TCP and a UDP flow:
+ * with the client there first; with the client connecting after the
+ * traffic, when the engine keeps the records from its start for the first
+ * pcap client (pcap_from_start_ms: the app's first connections come before
+ * the desktop's); and none of them once that time is over. */
+static void
+pcap_tshark (PcapWhen when)
 {
   AtNet *net = at_net_new (1500);
   AtEngineOptions opt;
@@ -204,40 +246,31 @@ test_pcap_tshark (void)
   guint32 hdr[6];
   guint lines = 0, syns = 0;
   gssize n;
-  int pfd, fd, udp;
-  gboolean ok;
+  int pfd = -1;
 
   at_engine_options_init (&opt);
   opt.observe = observe_ports;
   opt.observe_data = &pc;
+  opt.pcap_from_start_ms = when == PCAP_CLIENT_LATE ? 30000 : when == PCAP_CLIENT_EXPIRED ? 200 : 0;
   engine = at_engine_start (net, &opt);
-  pfd = at_unix_connect (at_engine_pcap_name (engine));
-  g_assert_cmpint (pfd, >=, 0);
-  g_assert_cmpint (read (pfd, hdr, sizeof hdr), ==, sizeof hdr);
-  g_byte_array_append (pcap, (guint8 *) hdr, sizeof hdr);
-  g_assert_cmphex (hdr[0], ==, 0xa1b2c3d4);
-  g_assert_cmpuint (hdr[5], ==, 101);           /* LINKTYPE_RAW */
-
-  fd = at_client_connect (net, AT_SERVER4, pc.tcp_port);
-  g_assert_cmpint (fd, >=, 0);
-  ok = at_http_get (fd, "pcap.test", 64 << 10, &error);
-  g_assert_no_error (error);
-  g_assert_true (ok);
-  close (fd);
-  {
-    struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons (pc.udp_port) };
-    struct pollfd p;
-
-    inet_pton (AF_INET, AT_SERVER4, &sin.sin_addr);
-    udp = at_client_socket (net, AF_INET, SOCK_DGRAM);
-    g_assert_cmpint (sendto (udp, "ping", 4, 0, (struct sockaddr *) &sin, sizeof sin), ==, 4);
-    p.fd = udp;
-    p.events = POLLIN;
-    g_assert_cmpint (poll (&p, 1, 3000), ==, 1);
-    g_assert_cmpint (recv (udp, buf, sizeof buf, 0), ==, 4);
-    close (udp);
-  }
-  g_usleep (300 * 1000);                          /* FIN/ACK exchange settles */
+  for (int pass = 0; pass < 2; pass++)
+    {
+      /* the client before the traffic, or after it */
+      if ((pass == 0) == (when == PCAP_CLIENT_FIRST))
+        {
+          if (when == PCAP_CLIENT_EXPIRED)
+            g_usleep (500 * 1000);
+          pfd = at_unix_connect (at_engine_pcap_name (engine));
+          g_assert_cmpint (pfd, >=, 0);
+          g_assert_cmpint (read (pfd, hdr, sizeof hdr), ==, sizeof hdr);
+          g_byte_array_append (pcap, (guint8 *) hdr, sizeof hdr);
+          g_assert_cmphex (hdr[0], ==, 0xa1b2c3d4);
+          g_assert_cmpuint (hdr[5], ==, 101);     /* LINKTYPE_RAW */
+        }
+      else
+        pcap_traffic (net, &pc);
+    }
+  g_usleep (100 * 1000);
   at_engine_stop (engine);                        /* flushes and closes the stream */
 
   while ((n = read (pfd, buf, sizeof buf)) > 0)
@@ -250,7 +283,13 @@ test_pcap_tshark (void)
   filter = g_strdup_printf ("tcp.port == %u || udp.port == %u", pc.tcp_port, pc.udp_port);
   g_free (tshark (file, filter, &lines));
   g_test_message ("tshark: %u packets, the hook saw %d", lines, g_atomic_int_get (&pc.seen));
-  g_assert_cmpuint (lines, >, 50);
+  g_assert_cmpuint (g_atomic_int_get (&pc.seen), >, 50);
+  if (when == PCAP_CLIENT_EXPIRED)
+    {
+      /* (the file is still a pcap tshark reads: header only) */
+      g_assert_cmpuint (lines, ==, 0);
+      goto out;
+    }
   g_assert_cmpuint (lines, ==, (guint) g_atomic_int_get (&pc.seen));
   g_free (filter);
   filter = g_strdup_printf ("tcp.flags.syn == 1 && tcp.port == %u", pc.tcp_port);
@@ -261,11 +300,30 @@ test_pcap_tshark (void)
   g_free (tshark (file, filter, &lines));
   g_assert_cmpuint (lines, ==, 2);
 
+out:
   g_unlink (file);
   g_rmdir (dir);
   at_udp_server_free (echo);
   at_server_free (server);
   at_net_free (net);
+}
+
+static void
+test_pcap_tshark (void)
+{
+  pcap_tshark (PCAP_CLIENT_FIRST);
+}
+
+static void
+test_pcap_from_start (void)
+{
+  pcap_tshark (PCAP_CLIENT_LATE);
+}
+
+static void
+test_pcap_from_start_expires (void)
+{
+  pcap_tshark (PCAP_CLIENT_EXPIRED);
 }
 
 /* adbscope-agent-linux: creates its TUN, which the test moves into a
@@ -406,6 +464,8 @@ main (int    argc,
   g_test_add_func ("/agent/server/allow-list", test_allow_list);
   g_test_add_func ("/agent/server/idle-exit", test_idle_exit);
   g_test_add_func ("/agent/pcap/tshark", test_pcap_tshark);
+  g_test_add_func ("/agent/pcap/from-start", test_pcap_from_start);
+  g_test_add_func ("/agent/pcap/from-start-expires", test_pcap_from_start_expires);
   g_test_add_func ("/agent/linux/binary", test_binary);
   return g_test_run ();
 }

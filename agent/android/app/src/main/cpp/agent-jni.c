@@ -163,6 +163,8 @@ Java_io_github_adbscope_agent_AgentVpnService_nativeRun (JNIEnv    *env,
   config.allowed_uids = u;
   config.n_allowed_uids = (size_t) n_uids;
   config.platform = "android";
+  /* the app's first connections come before the desktop's pcap client */
+  config.pcap_from_start_ms = AGENT_PCAP_FROM_START_MS;
   config.agent_version = "0.1.0";
 
   memset (&cb, 0, sizeof cb);
