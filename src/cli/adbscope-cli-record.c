@@ -223,23 +223,14 @@ report_from_recording (AdbscopeSession   *session,
   g_autoptr(GError) error = NULL;
   g_autoptr(AdbscopeRun) run = NULL;
 
-  /* Stopped before the device answered the probe: nothing was recorded,
+  /* Stopped before the device answered the probe, nothing was recorded:
    * what the run holds (a marker, the losses) is in memory only. */
-  if (!adbscope_recording_has_begun (recording))
-    {
-      adbscope_recording_close (recording, 0, NULL);
-      adbscope_recording_remove_files (adbscope_recording_get_path (recording));
-      return adbscope_report_build (session, assertions);
-    }
-  /* The capture's summary, the device's losses and the frames' sources are
-   * the session's, over the whole run: kept with the recording so
-   * `adbscope report` gives them too. */
-  adbscope_report_keep_session (recording, session);
-  if (adbscope_recording_close (recording, g_get_monotonic_time (), &error))
+  if (adbscope_report_finish_recording (recording, session, &error))
     run = adbscope_run_load (adbscope_recording_get_path (recording), G_MININT64, G_MAXINT64, &error);
   if (run == NULL)
     {
-      g_printerr ("adbscope: %s\n", error->message);
+      if (error != NULL)
+        g_printerr ("adbscope: %s\n", error->message);
       return adbscope_report_build (session, assertions);
     }
   return adbscope_report_build_run (run, assertions);

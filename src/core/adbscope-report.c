@@ -454,22 +454,38 @@ keep_object (AdbscopeRecording *recording,
 }
 
 /**
- * adbscope_report_keep_session:
+ * adbscope_report_finish_recording:
+ * @session: (nullable): the session that wrote it
  *
- * Keeps in the recording's meta what its tables do not hold and a report
- * rebuilt from the file needs (`network_agent`, `device_loss`,
- * `session_extras`: docs/recording.md), as the session ends — `record`
- * and the desktop app alike, just before the recording is closed.
+ * Ends a session's recording, `record` and the desktop app alike.  A run
+ * stopped before the device answered the probe wrote nothing: the file is
+ * removed.  Otherwise what the tables do not hold and a report rebuilt
+ * from the file needs (`network_agent`, `device_loss`, `session_extras`:
+ * docs/recording.md) goes into the meta, and the file is closed.
+ *
+ * Returns: TRUE when the file holds the run, closed; FALSE when nothing
+ *   was recorded, or (with @error) when it could not be closed
  */
-void
-adbscope_report_keep_session (AdbscopeRecording *recording,
-                              AdbscopeSession   *session)
+gboolean
+adbscope_report_finish_recording (AdbscopeRecording *recording,
+                                  AdbscopeSession   *session,
+                                  GError           **error)
 {
-  g_return_if_fail (ADBSCOPE_IS_RECORDING (recording));
+  g_return_val_if_fail (ADBSCOPE_IS_RECORDING (recording), FALSE);
 
-  keep_object (recording, "network_agent", adbscope_report_network_agent (session));
-  keep_object (recording, "device_loss", adbscope_report_device_loss (session));
-  keep_object (recording, "session_extras", adbscope_report_session_extras (session));
+  if (!adbscope_recording_has_begun (recording))
+    {
+      adbscope_recording_close (recording, 0, NULL);
+      adbscope_recording_remove_files (adbscope_recording_get_path (recording));
+      return FALSE;
+    }
+  if (session != NULL)
+    {
+      keep_object (recording, "network_agent", adbscope_report_network_agent (session));
+      keep_object (recording, "device_loss", adbscope_report_device_loss (session));
+      keep_object (recording, "session_extras", adbscope_report_session_extras (session));
+    }
+  return adbscope_recording_close (recording, g_get_monotonic_time (), error);
 }
 
 /**

@@ -33,7 +33,8 @@ JsonObject *adbscope_report_session_extras (AdbscopeSession *session);
 
 typedef struct _AdbscopeRecording AdbscopeRecording;
 
-void      adbscope_report_keep_session   (AdbscopeRecording *recording,
-                                          AdbscopeSession   *session);
+gboolean  adbscope_report_finish_recording (AdbscopeRecording *recording,
+                                            AdbscopeSession   *session,
+                                            GError           **error);
 
 G_END_DECLS

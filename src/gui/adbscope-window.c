@@ -196,19 +196,9 @@ close_recording (AdbscopeWindow *self)
 
   if (self->recording == NULL)
     return;
-  if (!adbscope_recording_has_begun (self->recording))
-    {
-      adbscope_recording_close (self->recording, 0, NULL);
-      adbscope_recording_remove_files (adbscope_recording_get_path (self->recording));
-    }
-  else
-    {
-      /* as `record` does: a report from the file says what the session said */
-      if (self->session != NULL)
-        adbscope_report_keep_session (self->recording, self->session);
-      if (!adbscope_recording_close (self->recording, g_get_monotonic_time (), &error))
-        _adbscope_window_toast (self, error->message);
-    }
+  /* as `record` ends one: a report from the file says what the session said */
+  if (!adbscope_report_finish_recording (self->recording, self->session, &error) && error != NULL)
+    _adbscope_window_toast (self, error->message);
 }
 
 void
