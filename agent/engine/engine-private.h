@@ -358,12 +358,10 @@ struct _AdbscopeAgentEngine {
   unsigned               n_clients;
   unsigned               n_pcap_clients;
   uint64_t               last_client_left_us;
-  /* the pcap records from the start, until the first pcap client
-   * (config.pcap_from_start_ms): at most ENGINE_PCAP_EARLY_MAX bytes */
-  bool                   pcap_early_on;
-  uint8_t               *pcap_early;
-  size_t                 pcap_early_len;
-  size_t                 pcap_early_cap;
+  /* the pcap records from the start, queued as for a client until the
+   * first pcap client comes (config.pcap_from_start_ms; NULL once it came
+   * or the time is over): at most ENGINE_PCAP_EARLY_MAX bytes */
+  EngineClient          *pcap_early;
   uint64_t               pcap_early_packets;
 
   uint64_t               start_us;
@@ -381,7 +379,7 @@ struct _AdbscopeAgentEngine {
 static inline bool
 engine_pcap_wanted (const AdbscopeAgentEngine *e)
 {
-  return e->n_pcap_clients > 0 || e->pcap_early_on;
+  return e->n_pcap_clients > 0 || e->pcap_early != NULL;
 }
 
 /* engine.c */

@@ -94,6 +94,14 @@ engine_server_open (AdbscopeAgentEngine *e,
   if (e->pcap_socket_name && add_listener (e, &e->pcap_listener, e->pcap_socket_name, true,
                                            error, error_len) < 0)
     return -1;
+  /* the packets from the start, for the first pcap client */
+  if (e->pcap_socket_name && e->config.pcap_from_start_ms > 0)
+    {
+      e->pcap_early = calloc (1, sizeof *e->pcap_early);
+      if (e->pcap_early == NULL)
+        return -1;
+      e->pcap_early->fd = -1;
+    }
   return 0;
 }
 
@@ -369,9 +377,11 @@ engine_server_accept (AdbscopeAgentEngine *e,
           e->n_pcap_clients++;
           send_pcap_header (c);
           /* the first pcap client: everything since the start */
-          if (e->pcap_early_on)
+          if (e->pcap_early != NULL)
             {
-              if (e->pcap_early_len == 0 || client_append (c, e->pcap_early, e->pcap_early_len))
+              EngineClient *q = e->pcap_early;
+
+              if (q->out_len == q->out_off || client_append (c, q->out + q->out_off, q->out_len - q->out_off))
                 e->c.pcap_packets += e->pcap_early_packets;
               else
                 e->c.pcap_dropped += e->pcap_early_packets;
@@ -412,6 +422,7 @@ engine_server_close (AdbscopeAgentEngine *e)
 {
   uint64_t deadline = engine_now_us (e) + 1000000u;
 
+  pcap_early_end (e);
   /* Best effort: hand over what is queued (the end of a pcap) for up to 1 s. */
   while (e->clients && engine_now_us (e) < deadline)
     {
@@ -441,62 +452,46 @@ engine_server_close (AdbscopeAgentEngine *e)
 /* Pcap ------------------------------------------------------------------------ */
 
 /* The records kept from the start are let go: handed to the first pcap
- * client, or dropped when none came in time. */
+ * client, or dropped when none came in time (or the engine stops). */
 static void
 pcap_early_end (AdbscopeAgentEngine *e)
 {
+  if (e->pcap_early == NULL)
+    return;
+  free (e->pcap_early->out);
   free (e->pcap_early);
   e->pcap_early = NULL;
-  e->pcap_early_len = e->pcap_early_cap = 0;
   e->pcap_early_packets = 0;
-  e->pcap_early_on = false;
 }
 
 void
 engine_pcap_early_expire (AdbscopeAgentEngine *e,
                           uint64_t             now_us)
 {
-  if (!e->pcap_early_on || now_us < e->start_us + (uint64_t) e->config.pcap_from_start_ms * 1000u)
+  if (e->pcap_early == NULL || now_us < e->start_us + (uint64_t) e->config.pcap_from_start_ms * 1000u)
     return;
   engine_log (e, ADBSCOPE_AGENT_LOG_INFO, "no pcap client within %d ms: the %llu packets kept from the start"
               " are dropped", e->config.pcap_from_start_ms, (unsigned long long) e->pcap_early_packets);
   pcap_early_end (e);
 }
 
-static void
-pcap_early_append (AdbscopeAgentEngine *e,
-                   const uint32_t       rec[4],
-                   const uint8_t       *data,
-                   size_t               incl)
+/* One record onto @c's queue, whole or not at all (a header without its
+ * packet would break the stream), unless the queue would pass @max. */
+static bool
+pcap_append (EngineClient  *c,
+             const uint32_t rec[4],
+             const uint8_t *data,
+             size_t         incl,
+             size_t         max)
 {
-  size_t need = e->pcap_early_len + 4 * sizeof (uint32_t) + incl;
-
-  /* full: the first client gets the start and learns of the rest from
-   * Counters.pcap_dropped */
-  if (need > ENGINE_PCAP_EARLY_MAX)
+  if (c->out_len - c->out_off + 4 * sizeof (uint32_t) + incl > max || !client_append (c, rec, 4 * sizeof (uint32_t)))
+    return false;
+  if (!client_append (c, data, incl))
     {
-      e->c.pcap_dropped++;
-      return;
+      c->out_len -= 4 * sizeof (uint32_t);
+      return false;
     }
-  if (need > e->pcap_early_cap)
-    {
-      size_t cap = e->pcap_early_cap ? e->pcap_early_cap : 65536;
-      uint8_t *n;
-
-      while (cap < need)
-        cap *= 2;
-      if ((n = realloc (e->pcap_early, cap)) == NULL)
-        {
-          e->c.pcap_dropped++;
-          return;
-        }
-      e->pcap_early = n;
-      e->pcap_early_cap = cap;
-    }
-  memcpy (e->pcap_early + e->pcap_early_len, rec, 4 * sizeof (uint32_t));
-  memcpy (e->pcap_early + e->pcap_early_len + 4 * sizeof (uint32_t), data, incl);
-  e->pcap_early_len = need;
-  e->pcap_early_packets++;
+  return true;
 }
 
 void
@@ -514,18 +509,21 @@ engine_pcap_packet (AdbscopeAgentEngine *e,
   rec[1] = (uint32_t) (wall_us % 1000000u);
   rec[2] = (uint32_t) incl;
   rec[3] = (uint32_t) len;
-  if (e->n_pcap_clients == 0)
+  /* no pcap client yet: kept for the first (past the limit, it learns of
+   * the rest from Counters.pcap_dropped) */
+  if (e->pcap_early != NULL)
     {
-      if (e->pcap_early_on)
-        pcap_early_append (e, rec, data, incl);
+      if (pcap_append (e->pcap_early, rec, data, incl, ENGINE_PCAP_EARLY_MAX))
+        e->pcap_early_packets++;
+      else
+        e->c.pcap_dropped++;
       return;
     }
   for (c = e->clients; c; c = c->next)
     {
       if (!c->pcap)
         continue;
-      if (c->out_len - c->out_off + sizeof rec + incl > ENGINE_CLIENT_OUT_MAX
-          || !client_append (c, rec, sizeof rec) || !client_append (c, data, incl))
+      if (!pcap_append (c, rec, data, incl, ENGINE_CLIENT_OUT_MAX))
         {
           e->c.pcap_dropped++;
           continue;

@@ -1167,7 +1167,6 @@ adbscope_agent_engine_new (const AdbscopeAgentConfig    *config,
 
   e->start_us = engine_now_us (e);
   e->start_ms = engine_wall_us (e) / 1000;
-  e->pcap_early_on = e->config.pcap_from_start_ms > 0 && e->config.pcap_socket_name != NULL;
   /* Initial sequence numbers only need to differ between runs. */
   srandom ((unsigned) (e->start_us ^ (uint64_t) getpid () ^ e->start_ms));
   return e;
@@ -1386,7 +1385,6 @@ adbscope_agent_engine_free (AdbscopeAgentEngine *e)
       flow_free (f);
     }
   engine_dns_free_all (e);
-  free (e->pcap_early);
   for (a = e->answers; a; a = an)
     {
       an = a->next;
