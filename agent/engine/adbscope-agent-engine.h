@@ -130,6 +130,11 @@ typedef struct {
   int          pcap_from_start_ms;
   const char  *agent_version;
   const char  *platform;
+  /* Numeric IPv4/IPv6 addresses of the real network's resolvers, NULL-terminated; used to forward the
+   * app's DNS over protected UDP sockets when callbacks.resolve is NULL (Android before 10). */
+  const char *const *dns_servers;
+  /* Echoed in the Hello so the desktop can tell its own agent (NULL: none). */
+  const char        *instance_token;
 } AdbscopeAgentConfig;
 
 typedef enum {

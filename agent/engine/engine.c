@@ -45,7 +45,7 @@ adbscope_agent_config_init (AdbscopeAgentConfig *config)
   config->snapshot_interval_ms = 1000;
   config->udp_idle_ms = 120000;
   config->dns_timeout_ms = 5000;
-  config->agent_version = "0.1.0";
+  /* agent_version: the platform's (the project's one version, from meson). */
   config->platform = "linux";
 }
 

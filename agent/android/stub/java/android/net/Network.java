@@ -1,7 +1,0 @@
-package android.net;
-
-public class Network {
-    private Network() {
-        throw new RuntimeException("Stub!");
-    }
-}

@@ -1,7 +1,0 @@
-package android.os;
-
-public final class Bundle {
-    private Bundle() {
-        throw new RuntimeException("Stub!");
-    }
-}

@@ -1,7 +1,0 @@
-package android.os;
-
-public final class CancellationSignal {
-    public CancellationSignal() {
-        throw new RuntimeException("Stub!");
-    }
-}
