@@ -1,8 +1,9 @@
-/* adbscope-cli-agent.c: `adbscope agent install [--apk FILE] [--replace] | status | uninstall`
+/* adbscope-cli-agent.c: `adbscope agent install [--apk FILE] [--replace] | status | uninstall | apk -o FILE`
  *
- * The APK comes from --apk or, when the build was configured with
- * -Dagent_apk=PATH, from the GResource it was embedded as (registered when
- * the binary starts, so the desktop's capture dialog finds it too).  The
+ * The APK comes from --apk or from the GResource it was embedded as
+ * (registered when the binary starts, so the desktop's capture dialog finds
+ * it too): the one built from agent/android, or a packager's own given with
+ * -Dagent_apk=PATH.  `agent apk -o FILE` writes the embedded one out.  The
  * install itself is the core's (adbscope-agent-install.c).
  */
 #include "config.h"
@@ -14,7 +15,9 @@
 #include "adbscope-apk.h"
 #include "adbscope-core.h"
 #include "adbscope-validate.h"
+#include "adbscope-agent-install.h"
 #include "adbscope-cli.h"
+#include "adbscope-cli-output.h"
 #include "adbscope-cli-commands.h"
 
 static void
@@ -161,8 +164,8 @@ agent_install (const char *serial,
   gboolean removed = FALSE;
 
   if (apk_arg == NULL && !adbscope_agent_has_embedded_apk ())
-    return adbscope_cli_usage_error ("%s", _("This build has no agent APK embedded (meson option agent_apk); "
-                                             "give one with “adbscope agent install --apk FILE”"));
+    return adbscope_cli_usage_error ("%s", _("This build has no agent APK embedded (built without agent_apk_build "
+                                             "and without agent_apk); give one with “adbscope agent install --apk FILE”"));
   st = adbscope_agent_install_sync (serial, apk_arg, replace, &removed, NULL, &error);
   if (st == NULL)
     return adbscope_cli_print_error (error);
@@ -183,20 +186,75 @@ agent_install (const char *serial,
   return ADBSCOPE_EXIT_OK;
 }
 
+#ifdef ADBSCOPE_HAVE_AGENT_APK
+/* The embedded APK's GResource registers itself from a constructor, but a
+ * static library's object that nothing references is left out of the link:
+ * this reference keeps it in (without it the APK was never embedded). */
+GResource *adbscope_agent_apk_get_resource (void);
+GResource *(*adbscope_cli_agent_apk_resource) (void) = adbscope_agent_apk_get_resource;
+#endif
+
+/* `agent apk -o FILE`: the embedded APK, through the output writer. */
+static int
+agent_apk (const char *output)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) apk = NULL;
+  g_autoptr(AdbscopeCliOutput) out = NULL;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *sha256 = NULL;
+  const char *data;
+  gsize len;
+
+  apk = g_resources_lookup_data (ADBSCOPE_AGENT_APK_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  if (apk == NULL)
+    {
+      g_set_error_literal (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_NOT_INSTALLED,
+                           _("This build of Adbscope has no agent APK inside it "
+                             "(built without agent_apk_build and without agent_apk)"));
+      return adbscope_cli_print_error (error);
+    }
+  out = adbscope_cli_output_prepare (output, &error);
+  if (out == NULL)
+    return adbscope_cli_print_error (error);
+  data = g_bytes_get_data (apk, &len);
+  if (!adbscope_cli_output_write_all (out, data, len, &error))
+    return adbscope_cli_print_error (error);
+  sha256 = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, len);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "output");
+  json_builder_add_string_value (b, adbscope_cli_output_get_path (out));
+  json_builder_set_member_name (b, "bytes");
+  json_builder_add_int_value (b, (gint64) len);
+  json_builder_set_member_name (b, "sha256");
+  json_builder_add_string_value (b, sha256);
+  json_builder_set_member_name (b, "version_code");
+  json_builder_add_int_value (b, adbscope_agent_our_version_code ());
+  json_builder_set_member_name (b, "version_name");
+  json_builder_add_string_value (b, PACKAGE_VERSION);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  adbscope_cli_print_json (root);
+  return ADBSCOPE_EXIT_OK;
+}
+
 int
 adbscope_cli_agent (int    argc,
                     char **argv)
 {
   g_autofree char *serial = NULL;
   g_autofree char *apk = NULL;
+  g_autofree char *output = NULL;
   gboolean replace = FALSE;
   const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("apk: where to write the built-in agent APK"), N_("FILE") },
     { "serial", 's', 0, G_OPTION_ARG_STRING, &serial, N_("Device serial (default: the only device)"), N_("SERIAL") },
     { "apk", 0, 0, G_OPTION_ARG_FILENAME, &apk, N_("install: the agent APK to install (default: the one built in)"), N_("FILE") },
     { "replace", 0, 0, G_OPTION_ARG_NONE, &replace, N_("install: uninstall the agent first (needed when it was signed differently)"), NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("install|status|uninstall");
+  g_autoptr(GOptionContext) context = g_option_context_new ("install|status|uninstall|apk");
   g_autofree char *chosen = NULL;
   const char *action;
   int rc;
@@ -206,12 +264,23 @@ adbscope_cli_agent (int    argc,
   if (!adbscope_cli_parse (context, &argc, &argv, &rc))
     return rc;
   if (argc < 2)
-    return adbscope_cli_usage_error (_("Say what to do: adbscope agent install|status|uninstall"));
+    return adbscope_cli_usage_error (_("Say what to do: adbscope agent install|status|uninstall|apk"));
   if (argc > 2)
     return adbscope_cli_usage_error (_("Unexpected argument “%s”"), argv[2]);
   action = argv[1];
-  if (!g_str_equal (action, "install") && !g_str_equal (action, "status") && !g_str_equal (action, "uninstall"))
-    return adbscope_cli_usage_error (_("Unknown agent command “%s” (install, status, uninstall)"), action);
+  if (!g_str_equal (action, "install") && !g_str_equal (action, "status") && !g_str_equal (action, "uninstall")
+      && !g_str_equal (action, "apk"))
+    return adbscope_cli_usage_error (_("Unknown agent command “%s” (install, status, uninstall, apk)"), action);
+  if (g_str_equal (action, "apk"))
+    {
+      if (serial != NULL)
+        return adbscope_cli_usage_error (_("“agent apk” needs no device"));
+      if (output == NULL)
+        return adbscope_cli_usage_error (_("Say where to write the APK: adbscope agent apk -o FILE"));
+      return agent_apk (output);
+    }
+  if (output != NULL)
+    return adbscope_cli_usage_error (_("-o goes with “agent apk”"));
   if ((apk != NULL || replace) && !g_str_equal (action, "install"))
     return adbscope_cli_usage_error (_("--apk and --replace go with “agent install”"));
   if (apk != NULL && !g_file_test (apk, G_FILE_TEST_IS_REGULAR))

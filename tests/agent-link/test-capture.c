@@ -750,8 +750,18 @@ test_install (void)
 #ifndef ADBSCOPE_TEST_HAVE_AGENT_APK
   g_assert_cmpint (status, ==, 2);
   assert_error (node, "usage", "--apk");
-#endif
   json_node_unref (node);
+#else
+  /* The APK built from agent/android and embedded: the device reports our
+   * versionCode afterwards.  Removed again for the steps below. */
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "apk"), ==, "(embedded)");
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "version_code"), ==, ours);
+  json_node_unref (node);
+  node = run_adbscope (&status, "agent", "uninstall", "-s", serial, NULL);
+  g_assert_cmpint (status, ==, 0);
+  json_node_unref (node);
+#endif
 
   node = run_adbscope (&status, "agent", "install", "-s", serial, "--apk", other_apk, NULL);
   g_assert_cmpint (status, ==, 2);
