@@ -267,7 +267,8 @@ def main():
             libs[abi] = compile_abi(abi, args, pool)
 
     dex = os.path.join(work, "classes.dex")
-    run(["smali", "assemble", "--api", str(args.min_sdk), "-o", dex,
+    # One thread: with several, smali orders its type lists as they finish.
+    run(["smali", "assemble", "-j", "1", "--api", str(args.min_sdk), "-o", dex,
          os.path.join(APP, "smali")])
 
     res_apk = os.path.join(work, "res.apk")

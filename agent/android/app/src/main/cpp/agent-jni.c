@@ -92,12 +92,16 @@ struct Session {
   /* Under lock. */
   AdbscopeAgentEngine *engine;
   int         stop_requested;
+  int         finished;         /* its engine's loop returned (or never ran) */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* Under lock: the newest session (NULL when none was started or it ended)
  * and what the state line says. */
 static Session *current;
+/* Under lock: the last session started, whose thread nobody joined yet
+ * (the next session's thread joins it, then frees it). */
+static Session *unjoined;
 static char state[64] = "stopped";
 static char state_package[256];
 static char state_reason[512];
@@ -702,6 +706,7 @@ session_thread (void *data)
   s->tun_fd = -1;
 
   pthread_mutex_lock (&lock);
+  s->finished = 1;
   is_current = current == s;
   if (is_current && engine != NULL)
     set_state_locked ("stopped", NULL, NULL);
@@ -744,7 +749,7 @@ JNI_PREFIX (nativeEvent) (JNIEnv  *env,
     case EVENT_WAITING_CONSENT:
       /* Not over a running capture of the same package: the dialog does
        * not come again and the capture goes on. */
-      if (!(current && !current->stop_requested && pkg && current->package
+      if (!(current && !current->stop_requested && !current->finished && pkg && current->package
             && strcmp (pkg, current->package) == 0))
         set_state_locked ("waiting_consent", pkg ? pkg : "", NULL);
       break;
@@ -789,13 +794,17 @@ JNI_PREFIX (nativePlan) (JNIEnv       *env,
       set_state_locked ("error:no_package", "", "START without -e package PKG or -e selftest HOST:PORT");
       plan = -1;
     }
-  else if (current && !current->stop_requested && jselftest == NULL && pkg && current->package
+  else if (current && !current->stop_requested && !current->finished && jselftest == NULL && pkg
+           && current->package
            && strcmp (pkg, current->package) == 0)
     plan = -1;                  /* already capturing it */
   else
     {
+      /* The capture running is not current anymore: when it ends it
+       * neither says "stopped" nor stops the service the new one needs. */
       if (current)
         session_stop_locked (current);
+      current = NULL;
       if (has_global_ipv6 (addrs))
         plan |= PLAN_IPV6;
       if (jselftest != NULL)
@@ -863,22 +872,20 @@ JNI_PREFIX (nativeStart) (JNIEnv       *env,
     goto fail;
 
   pthread_mutex_lock (&lock);
-  s->previous = current;
   if (current)
     session_stop_locked (current);
+  s->previous = unjoined;
   current = s;
   if (pthread_create (&s->thread, NULL, session_thread, s) != 0)
     {
       current = NULL;
       set_state_locked ("error:engine_start", s->package ? s->package : "", "no thread");
       pthread_mutex_unlock (&lock);
-      /* Keep the previous one (not joined) as current's predecessor is lost:
-       * it finishes on its own; its memory is leaked, which is rare. */
-      s->previous = NULL;
       close (tun_fd);
       session_free (s, env);
       return;
     }
+  unjoined = s;
   pthread_mutex_unlock (&lock);
   return;
 
