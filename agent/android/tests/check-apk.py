@@ -25,6 +25,9 @@
       builds apk-harness.c and the libc.so/liblog.so stand-ins for ABI's CPU,
       runs it on lib/ABI/libadbscope-agent.so from the APK (qemu-user for
       ARM) and passes on its TAP output and exit status (77: skipped).
+  check-apk.py cli APK ADBSCOPE
+      `adbscope agent apk -o FILE` writes exactly the built APK and says so
+      in its JSON (bytes, sha256, version); without -o it is a usage error.
   check-apk.py repro APK BUILD_APK_ARGS…
       builds the APK again (build-apk.py, in a new directory, without ccache,
       same tree and key) and compares the bytes.
@@ -575,6 +578,36 @@ def harness(apk, abi, version, pb_dir, jni_include="/usr/lib/jvm/default-java/in
     sys.exit(r.returncode)
 
 
+def check_cli(apk, adbscope):
+    import hashlib
+    import json
+    tmp = tempfile.mkdtemp(prefix="check-apk-cli-")
+    out = os.path.join(tmp, "agent.apk")
+    r = subprocess.run([adbscope, "agent", "apk", "-o", out], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    with open(apk, "rb") as f:
+        built = f.read()
+    if r.returncode != 0:
+        fail("adbscope agent apk -o exited %d: %s %s" % (r.returncode, r.stdout, r.stderr))
+        done()
+    res = json.loads(r.stdout)
+    with open(out, "rb") as f:
+        written = f.read()
+    if written != built:
+        fail("the written APK (%d bytes) is not the built one (%d bytes)" % (len(written), len(built)))
+    if res.get("bytes") != len(built) or res.get("sha256") != hashlib.sha256(built).hexdigest():
+        fail("the JSON does not describe the built APK: %r" % res)
+    if res.get("output") != out:
+        fail("output %r, want %r" % (res.get("output"), out))
+    r = subprocess.run([adbscope, "agent", "apk"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    if r.returncode != 2 or json.loads(r.stdout).get("error", {}).get("code") != "usage":
+        fail("`adbscope agent apk` without -o: exit %d %s" % (r.returncode, r.stdout))
+    import shutil
+    shutil.rmtree(tmp, ignore_errors=True)
+    done()
+
+
 def main():
     if len(sys.argv) < 3:
         raise SystemExit(__doc__)
@@ -587,6 +620,8 @@ def main():
         check_badging(apk, sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:])
     elif mode == "harness":
         harness(apk, sys.argv[3], sys.argv[4], sys.argv[5])
+    elif mode == "cli":
+        check_cli(apk, sys.argv[3])
     elif mode == "repro":
         check_repro(apk, sys.argv[3:])
     else:
