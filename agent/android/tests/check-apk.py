@@ -30,7 +30,11 @@
       in its JSON (bytes, sha256, version); without -o it is a usage error.
   check-apk.py repro APK BUILD_APK_ARGS…
       builds the APK again (build-apk.py, in a new directory, without ccache,
-      same tree and key) and compares the bytes.
+      with a fresh key): the same entries but the signatures; that build's
+      aligned APK signed with the first one's key: the same bytes.
+  check-apk.py same-content A.apk B.apk
+      the two APKs hold the same entries, signatures (META-INF/) aside: how
+      anyone checks a release APK against their own build.
 
 Exits 0 when everything holds, 1 with the reasons.
 """
@@ -512,70 +516,75 @@ def check_badging(apk, version, min_sdk, target_sdk, abis):
     done()
 
 
-def check_repro(apk, build_args):
-    tmp = tempfile.mkdtemp(prefix="check-apk-repro-")
-    out = os.path.join(tmp, "again.apk")
-    r = run([sys.executable, os.path.join(os.path.dirname(HERE), "build-apk.py"),
-             "--out", out, "--work", os.path.join(tmp, "work")] + build_args)
-    if r.returncode != 0:
-        fail("the second build failed:\n" + r.stdout)
-        done()
-    with open(apk, "rb") as a, open(out, "rb") as b:
-        first, second = a.read(), b.read()
-    if first != second:
-        with zipfile.ZipFile(apk) as za, zipfile.ZipFile(out) as zb:
-            for n in sorted(set(za.namelist()) | set(zb.namelist())):
-                da = za.read(n) if n in za.namelist() else None
-                db = zb.read(n) if n in zb.namelist() else None
-                if da != db:
-                    fail("%s differs between two builds" % n)
-        fail("two builds of the same tree with the same key differ (%d and %d bytes)"
-             % (len(first), len(second)))
-    else:
-        print("identical: %d bytes" % len(first))
-    import shutil
-    shutil.rmtree(tmp, ignore_errors=True)
+def zip_entries(path):
+    with zipfile.ZipFile(path) as z:
+        return {n: z.read(n) for n in z.namelist()}
+
+
+def same_content(a, b):
+    """The entries of two APKs but their signatures (META-INF/): what a
+    rebuild with another key must reproduce."""
+    ea = {n: d for n, d in zip_entries(a).items() if not n.startswith("META-INF/")}
+    eb = {n: d for n, d in zip_entries(b).items() if not n.startswith("META-INF/")}
+    diff = sorted(n for n in set(ea) | set(eb) if ea.get(n) != eb.get(n))
+    return diff
+
+
+def check_same_content(a, b):
+    for n in same_content(a, b):
+        fail("%s differs" % n)
+    if not failures:
+        print("same content (signatures aside): %s and %s" % (a, b))
     done()
 
 
-HARNESS_ABIS = {
-    # abi: (compiler triplet, multiarch dir, runner)
-    "arm64-v8a": ("aarch64-linux-gnu", "aarch64-linux-gnu", ["qemu-aarch64", "-L", "/"]),
-    "armeabi-v7a": ("arm-linux-gnueabihf", "arm-linux-gnueabihf", ["qemu-arm", "-L", "/"]),
-    "x86_64": ("x86_64-linux-gnu", "x86_64-linux-gnu", []),
-}
-
-
-def harness(apk, abi, version, pb_dir, jni_include="/usr/lib/jvm/default-java/include"):
-    triplet, multiarch, runner = HARNESS_ABIS[abi]
-    cc = triplet + "-gcc"
-    tmp = tempfile.mkdtemp(prefix="apk-harness-%s-" % abi)
-    so = os.path.join(tmp, "libadbscope-agent.so")
-    with zipfile.ZipFile(apk) as z, open(so, "wb") as f:
-        f.write(z.read("lib/%s/libadbscope-agent.so" % abi))
-    bionic = os.path.join(HERE, "apk-harness-bionic.c")
-    steps = [
-        [cc, "-shared", "-fPIC", "-O1", "-o", os.path.join(tmp, "libc.so"), bionic,
-         "-Wl,-soname,libc.so", "-ldl"],
-        [cc, "-shared", "-fPIC", "-O1", "-DLIBLOG", "-o", os.path.join(tmp, "liblog.so"), bionic,
-         "-Wl,-soname,liblog.so"],
-        [cc, "-O1", "-g", "-Wall", "-Wno-unused-parameter", "-o", os.path.join(tmp, "apk-harness"),
-         os.path.join(HERE, "apk-harness.c"), os.path.join(pb_dir, "agent.pb-c.c"),
-         "-I", pb_dir, "-I", jni_include, "-I", os.path.join(jni_include, "linux"),
-         "/usr/lib/%s/libprotobuf-c.a" % multiarch, "-ldl", "-lpthread"],
-    ]
-    for cmd in steps:
-        r = run(cmd)
-        if r.returncode != 0:
-            print("Bail out! %s failed:\n%s" % (" ".join(cmd), r.stdout))
-            sys.exit(1)
-    env = dict(os.environ, LD_LIBRARY_PATH=tmp)
-    code = version_code(version)
-    r = subprocess.run(runner + [os.path.join(tmp, "apk-harness"), so, version, str(code)],
-                       env=env, timeout=300)
+def check_repro(apk, build_args):
+    """A second build in another directory, uncached, signed with a fresh
+    key: the same entries (what anyone can check against a release APK
+    without its key); its aligned APK signed with the first build's key:
+    the same bytes."""
     import shutil
+    tmp = tempfile.mkdtemp(prefix="check-apk-repro-")
+    out = os.path.join(tmp, "again.apk")
+    args, key = [], {}
+    i = 0
+    while i < len(build_args):
+        if build_args[i] in ("--keystore", "--ks-pass-file", "--key-alias", "--gen-keystore"):
+            key[build_args[i]] = build_args[i + 1]
+            i += 2
+        else:
+            args.append(build_args[i])
+            i += 1
+    work = os.path.join(tmp, "work")
+    r = run([sys.executable, os.path.join(os.path.dirname(HERE), "build-apk.py"),
+             "--out", out, "--work", work, "--gen-keystore", os.path.join(tmp, "other.keystore")]
+            + args)
+    if r.returncode != 0:
+        fail("the second build failed:\n" + r.stdout)
+        done()
+    for n in same_content(apk, out):
+        fail("%s differs between two builds" % n)
+    if "--gen-keystore" in key:
+        ks = key["--gen-keystore"]
+        ks_pass, alias = "file:" + ks + ".pass", "adbscope-agent"
+    else:
+        ks, ks_pass, alias = key["--keystore"], "file:" + key["--ks-pass-file"], key["--key-alias"]
+    resigned = os.path.join(tmp, "resigned.apk")
+    r = run(["apksigner", "sign", "--ks", ks, "--ks-pass", ks_pass, "--ks-key-alias", alias,
+             "--min-sdk-version", args[args.index("--min-sdk") + 1] if "--min-sdk" in args else "26",
+             "--out", resigned, os.path.join(work, "aligned.apk")])
+    if r.returncode != 0:
+        fail("apksigner sign:\n" + r.stdout)
+        done()
+    with open(apk, "rb") as a, open(resigned, "rb") as b:
+        first, second = a.read(), b.read()
+    if first != second:
+        fail("the second build signed with the same key differs from the first (%d and %d bytes)"
+             % (len(first), len(second)))
+    elif not failures:
+        print("identical: %d bytes; with another key the same entries" % len(first))
     shutil.rmtree(tmp, ignore_errors=True)
-    sys.exit(r.returncode)
+    done()
 
 
 def check_cli(apk, adbscope):
@@ -620,6 +629,8 @@ def main():
         check_badging(apk, sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:])
     elif mode == "harness":
         harness(apk, sys.argv[3], sys.argv[4], sys.argv[5])
+    elif mode == "same-content":
+        check_same_content(apk, sys.argv[3])
     elif mode == "cli":
         check_cli(apk, sys.argv[3])
     elif mode == "repro":
