@@ -493,12 +493,20 @@ plan (const char *pkg, const char *selftest, const char *const *addrs)
 }
 
 static void
+start_full (int tun, const char *pkg, int watched_uid, const char *selftest,
+            const char *const *dns, jobject helper, const char *socket_name)
+{
+  native_start (&the_env, (jobject) &service_obj, tun, js (pkg), watched_uid, js ("token-1"),
+                js (selftest), new_string_array (dns), helper, js (socket_name));
+}
+
+/* As on Android 10+: the API-29 helper answers uids and DNS. */
+static void
 start (int tun, const char *pkg, const char *selftest, const char *socket_name)
 {
   static const char *const no_dns[] = { NULL };
 
-  native_start (&the_env, (jobject) &service_obj, tun, js (pkg), 10123, js ("token-1"),
-                js (selftest), new_string_array (no_dns), (jobject) &helper_obj, js (socket_name));
+  start_full (tun, pkg, 10123, selftest, no_dns, (jobject) &helper_obj, socket_name);
 }
 
 /* ---- the agent's socket and the "TUN" ----------------------------------- */
@@ -542,36 +550,42 @@ read_full (int fd, uint8_t *buf, size_t len)
   return 0;
 }
 
-/* The first frame on the agent's socket, decoded: must be the Hello. */
-static void
-check_hello (const char *socket_name, const char *version)
+/* One length-delimited frame from the agent's socket, decoded (NULL on
+ * an error). */
+static Adbscope__Agent__V1__AgentMessage *
+read_frame (int fd)
 {
-  int fd = connect_abstract (socket_name);
-  uint8_t buf[4096];
+  static uint8_t buf[1 << 20];
   size_t len = 0;
   int shift = 0;
-  Adbscope__Agent__V1__AgentMessage *msg;
 
-  CHECK (fd >= 0, "connected to the agent's abstract socket %s", socket_name);
-  if (fd < 0)
-    return;
   for (;;)
     {
       uint8_t b;
 
       if (read_full (fd, &b, 1) != 0)
-        {
-          CHECK (0, "read the Hello's length");
-          close (fd);
-          return;
-        }
+        return NULL;
       len |= (size_t) (b & 0x7f) << shift;
       shift += 7;
       if (!(b & 0x80))
         break;
     }
-  CHECK (len > 0 && len < sizeof buf && read_full (fd, buf, len) == 0, "read a %zu-byte frame", len);
-  msg = adbscope__agent__v1__agent_message__unpack (NULL, len, buf);
+  if (len == 0 || len > sizeof buf || read_full (fd, buf, len) != 0)
+    return NULL;
+  return adbscope__agent__v1__agent_message__unpack (NULL, len, buf);
+}
+
+/* The first frame on the agent's socket, decoded: must be the Hello. */
+static void
+check_hello (const char *socket_name, const char *version)
+{
+  int fd = connect_abstract (socket_name);
+  Adbscope__Agent__V1__AgentMessage *msg;
+
+  CHECK (fd >= 0, "connected to the agent's abstract socket %s", socket_name);
+  if (fd < 0)
+    return;
+  msg = read_frame (fd);
   CHECK (msg && msg->payload_case == ADBSCOPE__AGENT__V1__AGENT_MESSAGE__PAYLOAD_HELLO,
          "the first frame is a Hello");
   if (msg && msg->payload_case == ADBSCOPE__AGENT__V1__AGENT_MESSAGE__PAYLOAD_HELLO)
@@ -646,6 +660,36 @@ dns_packet (uint8_t *pkt, uint16_t id)
   pkt[26] = (uint8_t) (sum >> 8);
   pkt[27] = (uint8_t) sum;
   return total;
+}
+
+/* The query packet turned into a datagram to 10.1.1.1:@port (a new UDP
+ * flow, not DNS), checksums redone. */
+static size_t
+flow_packet (uint8_t *pkt, uint16_t port)
+{
+  size_t len = dns_packet (pkt, 0x0101), udp_len = len - 20;
+  uint32_t sum;
+  uint8_t pseudo[12];
+
+  memcpy (pkt + 16, (uint8_t[]) { 10, 1, 1, 1 }, 4);
+  pkt[22] = (uint8_t) (port >> 8);
+  pkt[23] = (uint8_t) port;
+  pkt[10] = pkt[11] = 0;
+  sum = csum_fold (csum_add (0, pkt, 20));
+  pkt[10] = (uint8_t) (sum >> 8);
+  pkt[11] = (uint8_t) sum;
+  pkt[26] = pkt[27] = 0;
+  memcpy (pseudo, pkt + 12, 8);
+  pseudo[8] = 0;
+  pseudo[9] = IPPROTO_UDP;
+  pseudo[10] = (uint8_t) (udp_len >> 8);
+  pseudo[11] = (uint8_t) udp_len;
+  sum = csum_fold (csum_add (csum_add (0, pseudo, 12), pkt + 20, udp_len));
+  if (sum == 0)
+    sum = 0xffff;
+  pkt[26] = (uint8_t) (sum >> 8);
+  pkt[27] = (uint8_t) sum;
+  return len;
 }
 
 static void
@@ -890,37 +934,11 @@ main (int argc, char **argv)
    * same; the session's thread does the rest once the callback returned. */
   {
     uint8_t pkt[2048];
-    size_t len = dns_packet (pkt, 0x0101);
+    size_t len = flow_packet (pkt, 9);
 
     pthread_mutex_lock (&world_lock);
     block_owner = 1;
     pthread_mutex_unlock (&world_lock);
-    /* The same datagram to port 9 of 10.1.1.1 instead: a new UDP flow. */
-    pkt[19] = 1;
-    pkt[17] = 1;
-    pkt[18] = 1;
-    pkt[16] = 10;
-    pkt[23] = 9;
-    {
-      /* checksums again */
-      uint32_t sum;
-      uint8_t pseudo[12];
-      size_t udp_len = len - 20;
-
-      pkt[10] = pkt[11] = 0;
-      sum = csum_fold (csum_add (0, pkt, 20));
-      pkt[10] = (uint8_t) (sum >> 8);
-      pkt[11] = (uint8_t) sum;
-      pkt[26] = pkt[27] = 0;
-      memcpy (pseudo, pkt + 12, 8);
-      pseudo[8] = 0;
-      pseudo[9] = IPPROTO_UDP;
-      pseudo[10] = (uint8_t) (udp_len >> 8);
-      pseudo[11] = (uint8_t) udp_len;
-      sum = csum_fold (csum_add (csum_add (0, pseudo, 12), pkt + 20, udp_len));
-      pkt[26] = (uint8_t) (sum >> 8);
-      pkt[27] = (uint8_t) sum;
-    }
     send (sp2[1], pkt, len, 0);
     CHECK (wait_count (&owner_blocked, 1), "the engine's thread is stalled in ownerUid()");
   }
@@ -970,6 +988,64 @@ main (int argc, char **argv)
   CHECK (wait_hangup (sp4[1]), "refused self-test session stopped");
   CHECK (wait_count (&ended_true, 3), "sessionEnded(true) for each stopped session");
 
+  /* As before Android 10: no helper.  Every flow's owner is the watched
+   * app's uid (only it is routed), DNS is not sent to resolve() (the
+   * engine forwards it to the real network's resolvers itself). */
+  {
+    static const char *const dns[] = { "dns.example/127.0.0.1", NULL };
+    int sp6[2], fd, found = 0, resolves_before;
+    uint8_t pkt[2048];
+    size_t len;
+    double until;
+
+    plan ("com.example.old", NULL, NULL);
+    socketpair (AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp6);
+    start_full (sp6[0], "com.example.old", 10777, NULL, dns, NULL, name);
+    line = wait_line ("state=running");
+    CHECK (strstr (line, "state=running package=com.example.old") != NULL, "API 26 session: %s", line);
+    fd = connect_abstract (name);
+    CHECK (fd >= 0, "connected (API 26 session)");
+    if (fd >= 0)
+      {
+        Adbscope__Agent__V1__AgentMessage *msg = read_frame (fd);
+
+        CHECK (msg && msg->payload_case == ADBSCOPE__AGENT__V1__AGENT_MESSAGE__PAYLOAD_HELLO, "Hello");
+        if (msg)
+          adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
+        pthread_mutex_lock (&world_lock);
+        resolves_before = resolve_calls;
+        pthread_mutex_unlock (&world_lock);
+        len = flow_packet (pkt, 9);
+        send (sp6[1], pkt, len, 0);
+        len = dns_packet (pkt, 0x0202);
+        send (sp6[1], pkt, len, 0);
+        until = now_s () + 20;
+        while (!found && now_s () < until && (msg = read_frame (fd)) != NULL)
+          {
+            if (msg->payload_case == ADBSCOPE__AGENT__V1__AGENT_MESSAGE__PAYLOAD_SNAPSHOT)
+              for (size_t i = 0; i < msg->snapshot->n_connections; i++)
+                {
+                  Adbscope__Agent__V1__Connection *c = msg->snapshot->connections[i];
+
+                  if (c->destination && c->destination->port == 9)
+                    {
+                      found = 1;
+                      CHECK (c->uid == 10777, "the flow's owner is the watched app's uid (%d)", c->uid);
+                    }
+                }
+            adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
+          }
+        CHECK (found, "the UDP flow is in a snapshot");
+        pthread_mutex_lock (&world_lock);
+        CHECK (resolve_calls == resolves_before, "no resolve() call without the API-29 helper");
+        pthread_mutex_unlock (&world_lock);
+        close (fd);
+      }
+    native_stop (&the_env, (jclass) &service_class);
+    CHECK (wait_hangup (sp6[1]), "API 26 session stopped");
+    CHECK (wait_count (&ended_true, 4), "sessionEnded(true)");
+  }
+
   /* An engine that cannot start: its socket name is taken. */
   {
     struct sockaddr_un sa;
@@ -994,7 +1070,7 @@ main (int argc, char **argv)
   }
 
   CHECK (unknown_methods == 0, "every GetMethodID named a method the smali defines");
-  CHECK (wait_count (&detached, 5) && attached == detached, "every session thread attached and detached (%d/%d)",
+  CHECK (wait_count (&detached, 6) && attached == detached, "every session thread attached and detached (%d/%d)",
          attached, detached);
   printf ("1..%d\n", checks);
   return failures ? 1 : 0;

@@ -587,6 +587,46 @@ def check_repro(apk, build_args):
     done()
 
 
+HARNESS_ABIS = {
+    # abi: (compiler triplet, multiarch dir, runner)
+    "arm64-v8a": ("aarch64-linux-gnu", "aarch64-linux-gnu", ["qemu-aarch64", "-L", "/"]),
+    "armeabi-v7a": ("arm-linux-gnueabihf", "arm-linux-gnueabihf", ["qemu-arm", "-L", "/"]),
+    "x86_64": ("x86_64-linux-gnu", "x86_64-linux-gnu", []),
+}
+
+
+def harness(apk, abi, version, pb_dir, jni_include="/usr/lib/jvm/default-java/include"):
+    triplet, multiarch, runner = HARNESS_ABIS[abi]
+    cc = triplet + "-gcc"
+    tmp = tempfile.mkdtemp(prefix="apk-harness-%s-" % abi)
+    so = os.path.join(tmp, "libadbscope-agent.so")
+    with zipfile.ZipFile(apk) as z, open(so, "wb") as f:
+        f.write(z.read("lib/%s/libadbscope-agent.so" % abi))
+    bionic = os.path.join(HERE, "apk-harness-bionic.c")
+    steps = [
+        [cc, "-shared", "-fPIC", "-O1", "-o", os.path.join(tmp, "libc.so"), bionic,
+         "-Wl,-soname,libc.so", "-ldl"],
+        [cc, "-shared", "-fPIC", "-O1", "-DLIBLOG", "-o", os.path.join(tmp, "liblog.so"), bionic,
+         "-Wl,-soname,liblog.so"],
+        [cc, "-O1", "-g", "-Wall", "-Wno-unused-parameter", "-o", os.path.join(tmp, "apk-harness"),
+         os.path.join(HERE, "apk-harness.c"), os.path.join(pb_dir, "agent.pb-c.c"),
+         "-I", pb_dir, "-I", jni_include, "-I", os.path.join(jni_include, "linux"),
+         "/usr/lib/%s/libprotobuf-c.a" % multiarch, "-ldl", "-lpthread"],
+    ]
+    for cmd in steps:
+        r = run(cmd)
+        if r.returncode != 0:
+            print("Bail out! %s failed:\n%s" % (" ".join(cmd), r.stdout))
+            sys.exit(1)
+    env = dict(os.environ, LD_LIBRARY_PATH=tmp)
+    code = version_code(version)
+    r = subprocess.run(runner + [os.path.join(tmp, "apk-harness"), so, version, str(code)],
+                       env=env, timeout=300)
+    import shutil
+    shutil.rmtree(tmp, ignore_errors=True)
+    sys.exit(r.returncode)
+
+
 def check_cli(apk, adbscope):
     import hashlib
     import json
