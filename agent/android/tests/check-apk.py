@@ -25,6 +25,12 @@
       builds apk-harness.c and the libc.so/liblog.so stand-ins for ABI's CPU,
       runs it on lib/ABI/libadbscope-agent.so from the APK (qemu-user for
       ARM) and passes on its TAP output and exit status (77: skipped).
+  check-apk.py jni APK AGENT_JNI_C
+      the dex's native methods and the C functions agent-jni.c defines for
+      them agree (each one there, parameter and return types by JNI's
+      mapping, static or not), the library of every ABI exports exactly
+      them, and every GetMethodID name and signature in the C names a
+      method the dex defines (or a platform one listed here).
   check-apk.py cli APK ADBSCOPE
       `adbscope agent apk -o FILE` writes exactly the built APK and says so
       in its JSON (bytes, sha256, version); without -o it is a usage error.
@@ -627,6 +633,118 @@ def harness(apk, abi, version, pb_dir, jni_include="/usr/lib/jvm/default-java/in
     sys.exit(r.returncode)
 
 
+def dex_methods(data):
+    """(class, name, proto, access flags) of every method the dex defines."""
+    types, fields, methods, defined = parse_dex(data)
+    (_, _, _, _, _, _, _, _, method_ids_size, method_ids_off, class_defs_size, class_defs_off) = \
+        struct.unpack_from("<12I", data, 56)
+    out = []
+    for i in range(class_defs_size):
+        cls_idx, = struct.unpack_from("<I", data, class_defs_off + 32 * i)
+        class_data_off, = struct.unpack_from("<I", data, class_defs_off + 32 * i + 24)
+        if class_data_off == 0:
+            continue
+        pos = class_data_off
+        sf, pos = uleb(data, pos)
+        inf, pos = uleb(data, pos)
+        dm, pos = uleb(data, pos)
+        vm, pos = uleb(data, pos)
+        for _ in range(sf + inf):
+            _, pos = uleb(data, pos)
+            _, pos = uleb(data, pos)
+        for count in (dm, vm):
+            idx = 0
+            for _ in range(count):
+                diff, pos = uleb(data, pos)
+                idx += diff
+                flags, pos = uleb(data, pos)
+                _, pos = uleb(data, pos)
+                cls, rest = methods[idx].split("->")
+                name = rest[:rest.index("(")]
+                out.append((cls, name, rest[rest.index("("):], flags))
+    return out
+
+
+JNI_TYPES = {"I": "jint", "J": "jlong", "Z": "jboolean", "V": "void", "[B": "jbyteArray",
+             "Ljava/lang/String;": "jstring", "[Ljava/lang/String;": "jobjectArray",
+             "Ljava/lang/Object;": "jobject"}
+# Methods agent-jni.c looks up that the platform defines (class, name, sig).
+PLATFORM_METHODS = {("Lio/github/adbscope/agent/AgentVpnService;", "protect", "(I)Z"):
+                    "VpnService.protect(int), API 14"}
+
+
+def split_proto(proto):
+    params, ret = proto[1:].split(")")
+    out, i = [], 0
+    while i < len(params):
+        j = i
+        while params[j] == "[":
+            j += 1
+        if params[j] == "L":
+            j = params.index(";", j)
+        out.append(params[i:j + 1])
+        i = j + 1
+    return out, ret
+
+
+def check_jni(apk, jni_c):
+    with zipfile.ZipFile(apk) as z:
+        data = z.read("classes.dex")
+        libs = {n: z.read(n) for n in z.namelist() if n.endswith(".so")}
+    defined = dex_methods(data)
+    natives = {}
+    for cls, name, proto, flags in defined:
+        if flags & 0x100:
+            jname = "Java_" + cls[1:-1].replace("_", "_1").replace("/", "_") + "_" + name
+            natives[jname] = (proto, bool(flags & 0x8))
+    with open(jni_c) as f:
+        src = f.read()
+    prefix = re.search(r"#define JNI_PREFIX\(n\)\s+(\w+)##n", src).group(1)
+    cfuncs = {}
+    for m in re.finditer(r"JNIEXPORT\s+(\w+)\s+JNICALL\s+JNI_PREFIX\s*\((\w+)\)\s*\(([^)]*)\)", src):
+        ret, name, params = m.group(1), m.group(2), m.group(3)
+        ptypes = [re.sub(r"\s+", "", re.match(r"^(.*?)\w+$", p.strip(), re.S).group(1))
+                  for p in params.split(",")]
+        cfuncs[prefix + name] = (ret, ptypes)
+    for jname, (proto, static) in natives.items():
+        if jname not in cfuncs:
+            fail("the dex declares native %s%s, agent-jni.c does not define it" % (jname, proto))
+            continue
+        ret, ptypes = cfuncs[jname]
+        params, jret = split_proto(proto)
+        want = ["JNIEnv*", "jclass" if static else "jobject"] + [JNI_TYPES.get(p, "?" + p) for p in params]
+        if ptypes != want or ret != JNI_TYPES.get(jret):
+            fail("%s: C (%s) -> %s, the dex says %s%s: (%s) -> %s"
+                 % (jname, ", ".join(ptypes), ret, "static " if static else "", proto,
+                    ", ".join(want), JNI_TYPES.get(jret)))
+    for jname in cfuncs:
+        if jname not in natives:
+            fail("agent-jni.c defines %s, which no native method of the dex declares" % jname)
+    # What the libraries export.
+    for n, blob in libs.items():
+        tmp = tempfile.mkdtemp(prefix="check-jni-")
+        path = os.path.join(tmp, "lib.so")
+        with open(path, "wb") as f:
+            f.write(blob)
+        r = run(["nm", "-D", "--defined-only", "--format=posix", path])
+        exported = {line.split()[0] for line in r.stdout.splitlines() if line.strip()}
+        if exported != set(natives):
+            fail("%s exports %s, the dex's natives are %s"
+                 % (n, sorted(exported), sorted(natives)))
+    # GetMethodID (env, cls, "name", "sig") against the classes that define them.
+    defs = {(c, n, p) for c, n, p, _ in defined}
+    by_name = {}
+    for c, n, p, _ in defined:
+        by_name.setdefault((n, p), set()).add(c)
+    for name, sig in re.findall(r'GetMethodID\s*\([^,]+,[^,]+,\s*"([^"]+)",\s*"([^"]+)"\)', src):
+        if (name, sig) in by_name:
+            continue
+        if any(k[1:] == (name, sig) for k in PLATFORM_METHODS):
+            continue
+        fail("agent-jni.c looks up %s %s, which no class of the dex defines" % (name, sig))
+    done()
+
+
 def check_cli(apk, adbscope):
     import hashlib
     import json
@@ -671,6 +789,8 @@ def main():
         harness(apk, sys.argv[3], sys.argv[4], sys.argv[5])
     elif mode == "same-content":
         check_same_content(apk, sys.argv[3])
+    elif mode == "jni":
+        check_jni(apk, sys.argv[3])
     elif mode == "cli":
         check_cli(apk, sys.argv[3])
     elif mode == "repro":

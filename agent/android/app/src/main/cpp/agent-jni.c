@@ -106,6 +106,14 @@ static char state[64] = "stopped";
 static char state_package[256];
 static char state_reason[512];
 static char selftest_result[160];
+/* Bumped by each START: a self test of an earlier one (its thread may
+ * still be connecting) no longer writes the result. */
+static unsigned int selftest_generation;
+
+typedef struct {
+  char         *spec;
+  unsigned int  generation;
+} SelftestJob;
 
 static void
 log_print (int         prio,
@@ -440,15 +448,19 @@ cb_log (void                 *user_data,
 /* ---- the self test ----------------------------------------------------- */
 
 static void
-selftest_set (const char *fmt,
+selftest_set (unsigned int  generation,
+              const char   *fmt,
               ...)
 {
   va_list ap;
 
   pthread_mutex_lock (&lock);
-  va_start (ap, fmt);
-  vsnprintf (selftest_result, sizeof selftest_result, fmt, ap);
-  va_end (ap);
+  if (generation == selftest_generation)
+    {
+      va_start (ap, fmt);
+      vsnprintf (selftest_result, sizeof selftest_result, fmt, ap);
+      va_end (ap);
+    }
   pthread_mutex_unlock (&lock);
 }
 
@@ -458,15 +470,18 @@ selftest_set (const char *fmt,
 static void *
 selftest_thread (void *data)
 {
-  char *spec = data, *colon = strrchr (spec, ':');
+  SelftestJob *job = data;
+  unsigned int gen = job->generation;
+  char *spec = job->spec, *colon = strrchr (spec, ':');
   char host[256], port[16];
   struct agent_addrinfo hints, *res = NULL, *ai;
   int fd = -1, rc, err = 0;
   const char *stage = "connect";
 
+  free (job);
   if (colon == NULL || colon == spec || colon[1] == '\0')
     {
-      selftest_set ("fail:bad_target");
+      selftest_set (gen, "fail:bad_target");
       free (spec);
       return NULL;
     }
@@ -482,7 +497,7 @@ selftest_thread (void *data)
   rc = agent_getaddrinfo (host, port, &hints, &res);
   if (rc != 0 || res == NULL)
     {
-      selftest_set ("fail:resolve:%d", rc);
+      selftest_set (gen, "fail:resolve:%d", rc);
       return NULL;
     }
   for (ai = res; ai; ai = ai->ai_next)
@@ -561,9 +576,9 @@ selftest_thread (void *data)
       close (fd);
     }
   if (err == 0 && fd >= 0)
-    selftest_set ("ok");
+    selftest_set (gen, "ok");
   else
-    selftest_set ("fail:%s:%s", stage, strerror (err));
+    selftest_set (gen, "fail:%s:%s", stage, strerror (err));
   return NULL;
 }
 
@@ -683,13 +698,25 @@ session_thread (void *data)
       if (s->selftest && is_current)
         {
           pthread_t t;
-          char *spec = strdup (s->selftest);
+          SelftestJob *job = calloc (1, sizeof *job);
+          unsigned int gen;
 
-          selftest_set ("running");
-          if (spec == NULL || pthread_create (&t, NULL, selftest_thread, spec) != 0)
+          pthread_mutex_lock (&lock);
+          gen = selftest_generation;
+          pthread_mutex_unlock (&lock);
+          selftest_set (gen, "running");
+          if (job)
             {
-              free (spec);
-              selftest_set ("fail:thread");
+              job->spec = strdup (s->selftest);
+              job->generation = gen;
+            }
+          if (job == NULL || job->spec == NULL
+              || pthread_create (&t, NULL, selftest_thread, job) != 0)
+            {
+              if (job)
+                free (job->spec);
+              free (job);
+              selftest_set (gen, "fail:thread");
             }
           else
             pthread_detach (t);
@@ -811,6 +838,7 @@ JNI_PREFIX (nativePlan) (JNIEnv       *env,
         plan |= PLAN_ROUTE_SELF;
       set_state_locked ("waiting_consent", pkg ? pkg : "", NULL);
       selftest_result[0] = '\0';
+      selftest_generation++;
     }
   pthread_mutex_unlock (&lock);
   free (pkg);
