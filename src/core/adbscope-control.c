@@ -32,6 +32,7 @@
 #include "adbscope-adb.h"
 #include "adbscope-control-request.h"
 #include "adbscope-error.h"
+#include "adbscope-json.h"
 
 struct _AdbscopeControlServer
 {
@@ -116,7 +117,7 @@ reply_json (SoupServerMessage *msg,
             guint              status,
             JsonNode          *node)
 {
-  g_autofree char *body = json_to_string (node, FALSE);
+  g_autofree char *body = adbscope_json_to_string (node, FALSE);
 
   soup_server_message_set_status (msg, status, NULL);
   soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, body, strlen (body));
@@ -465,7 +466,7 @@ adbscope_control_server_start (AdbscopeControlServer  *self,
     json_builder_add_null_value (b);
   json_builder_end_object (b);
   node = json_builder_get_root (b);
-  text = json_to_string (node, FALSE);
+  text = adbscope_json_to_string (node, FALSE);
 
   /* Written 0600 from the start, then renamed into place. */
   tmp = g_strconcat (self->state_path, ".XXXXXX", NULL);
@@ -758,7 +759,7 @@ adbscope_control_request (const char  *id,
       json_builder_add_string_value (b, label);
       json_builder_end_object (b);
       node = json_builder_get_root (b);
-      text = json_to_string (node, FALSE);
+      text = adbscope_json_to_string (node, FALSE);
       request = g_bytes_new_take (text, strlen (text));
       soup_message_set_request_body_from_bytes (msg, "application/json", request);
     }

@@ -16,6 +16,7 @@
 #include "adbscope-compare.h"
 #include "adbscope-control.h"
 #include "adbscope-control-request.h"
+#include "adbscope-json.h"
 #include "adbscope-fast-collector.h"
 #include "adbscope-frames-collector.h"
 #include "adbscope-probe.h"
