@@ -94,7 +94,7 @@ adbscope_json_parse_untrusted (const char  *data,
                    _("The JSON text is not plain JSON nested at most %d deep"), ADBSCOPE_JSON_MAX_DEPTH);
       return NULL;
     }
-  parser = json_parser_new_immutable ();
+  parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, data, (gssize) n, &local))
     {
       g_set_error_literal (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE, local->message);
