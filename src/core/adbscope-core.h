@@ -23,6 +23,7 @@
 #include "adbscope-recording.h"
 #include "adbscope-recording-reader.h"
 #include "adbscope-report.h"
+#include "adbscope-report-network.h"
 #include "adbscope-run.h"
 #include "adbscope-session.h"
 #include "adbscope-thread.h"
