@@ -1120,6 +1120,24 @@ test_control_port_flood (void)
   g_assert_cmpint (status, ==, 0);
   g_clear_pointer (&mark, json_node_unref);
 
+  /* a connection that sends nothing is closed by the recorder within its
+   * request time limit (5 s), not held */
+  {
+    g_autoptr(GSocketClient) client = g_socket_client_new ();
+    g_autoptr(GSocketConnection) idle_conn = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, &error);
+    gint64 t0 = g_get_monotonic_time ();
+    GSocket *sock;
+    char b;
+
+    g_assert_no_error (error);
+    sock = g_socket_connection_get_socket (idle_conn);
+    g_socket_set_timeout (sock, 30);
+    g_assert_cmpint (g_socket_receive (sock, &b, 1, NULL, &error), ==, 0);
+    g_assert_no_error (error);
+    g_test_message ("an idle connection was closed after %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+    g_assert_cmpint (g_get_monotonic_time () - t0, <, 20 * G_USEC_PER_SEC);
+  }
+
   /* 1000 idle connections, held while mark and stop run */
   idle = flood (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE, "idle", port, 1000);
   idle_out = g_object_ref (g_subprocess_get_stdout_pipe (idle));
