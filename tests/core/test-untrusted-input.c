@@ -429,6 +429,16 @@ test_read_only (void)
     g_assert_nonnull (adbscope_report_lookup (json, "cpu.app_pct.max"));
     g_assert_cmpfloat (json_node_get_double (adbscope_report_lookup (json, "cpu.app_pct.max")), ==, 90);
   }
+  {
+    /* compare reads it the same way */
+    const char *argv[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                           g_getenv ("ADBSCOPE_BIN"), "compare", ro, ro, NULL };
+    g_auto(Result) r = run_argv (argv);
+
+    g_assert_true (WIFEXITED (r.status));
+    if (WEXITSTATUS (r.status) != 0)
+      g_error ("nobody's compare of root's read-only recording: %s %s", r.out, r.err);
+  }
   /* and the folder was not written */
   {
     g_autoptr(GDir) d = g_dir_open (ro_dir, 0, NULL);
