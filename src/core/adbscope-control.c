@@ -338,10 +338,18 @@ handle_request (Conn       *conn,
       return;
     }
 
+  g_object_ref (self);
   if (request->command == ADBSCOPE_CONTROL_MARK)
     g_signal_emit (self, signals[SIGNAL_MARK], 0, request->label, &answer);
   else
     g_signal_emit (self, signals[SIGNAL_STOP], 0, &answer);
+  /* a handler that stopped the server closed this connection too */
+  if (g_queue_find (&self->conns, conn) == NULL)
+    {
+      g_object_unref (self);
+      return;
+    }
+  g_object_unref (self);
 
   if (answer == NULL)
     {
