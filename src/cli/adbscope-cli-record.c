@@ -169,7 +169,7 @@ deliver_report (JsonNode          *report,
                 AdbscopeCliOutput *out,
                 gboolean           out_is_stdout)
 {
-  g_autofree char *text = json_to_string (report, TRUE);
+  g_autofree char *text = adbscope_json_to_string (report, TRUE);
   g_autofree char *line = g_strconcat (text, "\n", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) fallback_error = NULL;

@@ -72,20 +72,21 @@ static JsonNode *
 load_report (const char  *path,
              GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local = NULL;
   JsonNode *schema;
 
   if (is_recording (path))
     return report_of_recording (path, G_MININT64, G_MAXINT64, NULL, error);
-  if (!json_parser_load_from_file (parser, path, &local))
+  /* a report is untrusted input: size and nesting limited */
+  root = adbscope_json_load_untrusted (path, ADBSCOPE_JSON_MAX_FILE_SIZE, &local);
+  if (root == NULL)
     {
-      g_set_error (error, ADBSCOPE_ERROR,
-                   local->domain == G_FILE_ERROR ? ADBSCOPE_ERROR_IO : ADBSCOPE_ERROR_PARSE,
+      g_set_error (error, ADBSCOPE_ERROR, local->code,
                    _("Cannot read the report %s: %s"), path, local->message);
       return NULL;
     }
-  schema = adbscope_report_lookup (json_parser_get_root (parser), "schema");
+  schema = adbscope_report_lookup (root, "schema");
   if (schema == NULL || !JSON_NODE_HOLDS_VALUE (schema) ||
       g_strcmp0 (json_node_get_string (schema), ADBSCOPE_REPORT_SCHEMA) != 0)
     {
@@ -93,7 +94,7 @@ load_report (const char  *path,
                    _("%s is neither an Adbscope report (%s) nor a recording"), path, ADBSCOPE_REPORT_SCHEMA);
       return NULL;
     }
-  return json_node_copy (json_parser_get_root (parser));
+  return g_steal_pointer (&root);
 }
 
 static int

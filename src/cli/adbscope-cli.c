@@ -81,7 +81,7 @@ print_help (FILE *out)
 gboolean
 adbscope_cli_print_json (JsonNode *node)
 {
-  g_autofree char *text = json_to_string (node, TRUE);
+  g_autofree char *text = adbscope_json_to_string (node, TRUE);
 
   clearerr (stdout);
   fputs (text, stdout);

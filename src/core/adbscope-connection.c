@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "adbscope-connection-private.h"
+#include "adbscope-network.h"
 
 struct _AdbscopeConnection
 {
@@ -108,16 +109,33 @@ _adbscope_endpoint_to_string (const Adbscope__Agent__V1__Endpoint *ep,
   return g_strdup_printf (ep->address.len == 16 ? "[%s]:%u" : "%s:%u", text, ep->port);
 }
 
+/* Text from the agent (hostile input): at most ADBSCOPE_NETWORK_MAX_TEXT
+ * bytes, valid UTF-8. */
+static char *
+bounded_text (const char *value)
+{
+  gsize n;
+
+  if (value == NULL)
+    return NULL;
+  n = strnlen (value, ADBSCOPE_NETWORK_MAX_TEXT + 1);
+  if (n <= ADBSCOPE_NETWORK_MAX_TEXT && g_utf8_validate (value, (gssize) n, NULL))
+    return g_strndup (value, n);
+  return g_utf8_make_valid (value, (gssize) MIN (n, ADBSCOPE_NETWORK_MAX_TEXT));
+}
+
 static gboolean
 set_str (AdbscopeConnection *self,
          char              **field,
          const char         *value,
          guint               prop)
 {
-  if (g_strcmp0 (*field, value) == 0)
+  g_autofree char *bounded = bounded_text (value);
+
+  if (g_strcmp0 (*field, bounded) == 0)
     return FALSE;
   g_free (*field);
-  *field = g_strdup (value);
+  *field = g_steal_pointer (&bounded);
   if (prop)
     g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
   return TRUE;

@@ -7,6 +7,7 @@
 
 #include "adbscope-control-request.h"
 #include "adbscope-error.h"
+#include "adbscope-json.h"
 
 void
 adbscope_control_request_free (AdbscopeControlRequest *request)
@@ -29,46 +30,6 @@ token_matches (const char *expected,
   for (gsize i = 0; i < n; i++)
     diff |= (guint8) (expected[i] ^ given[i]);
   return diff == 0;
-}
-
-/* The deepest nesting of arrays and objects, outside strings.  json-glib
- * also reads comments and single-quoted strings, which could hide brackets
- * from this count: outside a string either is refused (it is not JSON). */
-static gboolean
-depth_within (const char *data,
-              gsize       len,
-              guint       max)
-{
-  gboolean in_string = FALSE, escaped = FALSE;
-  guint depth = 0;
-
-  for (gsize i = 0; i < len; i++)
-    {
-      char c = data[i];
-
-      if (in_string)
-        {
-          if (escaped)
-            escaped = FALSE;
-          else if (c == '\\')
-            escaped = TRUE;
-          else if (c == '"')
-            in_string = FALSE;
-          continue;
-        }
-      if (c == '"')
-        in_string = TRUE;
-      else if (c == '/' || c == '\'' || c == '\0')
-        return FALSE;
-      else if (c == '{' || c == '[')
-        {
-          if (++depth > max)
-            return FALSE;
-        }
-      else if ((c == '}' || c == ']') && depth > 0)
-        depth--;
-    }
-  return TRUE;
 }
 
 gboolean
@@ -98,9 +59,9 @@ parse_mark_body (const char  *body,
                  gsize        len,
                  GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
-  JsonNode *root, *member;
-  JsonObject *object;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) local = NULL;
+  JsonNode *member;
 
   if (len > ADBSCOPE_CONTROL_MAX_BODY)
     {
@@ -108,16 +69,16 @@ parse_mark_body (const char  *body,
                    _("The request body is larger than %d bytes"), ADBSCOPE_CONTROL_MAX_BODY);
       return NULL;
     }
-  if (!depth_within (body, len, ADBSCOPE_CONTROL_MAX_DEPTH))
+  /* the shared reader of untrusted JSON: its depth limit is checked
+   * before json-glib's recursive parser sees the body */
+  root = len == 0 ? NULL : adbscope_json_parse_untrusted (body, (gssize) len, ADBSCOPE_CONTROL_MAX_BODY, &local);
+  if (local != NULL && !adbscope_json_depth_within (body, len, ADBSCOPE_JSON_MAX_DEPTH))
     {
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,
-                   _("The request body is not plain JSON nested at most %d deep"), ADBSCOPE_CONTROL_MAX_DEPTH);
+      g_set_error_literal (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE, local->message);
       return NULL;
     }
-  parser = json_parser_new_immutable ();
-  if (len == 0 || !json_parser_load_from_data (parser, body, (gssize) len, NULL) ||
-      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
-      (member = json_object_get_member ((object = json_node_get_object (root)), "label")) == NULL ||
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+      (member = json_object_get_member (json_node_get_object (root), "label")) == NULL ||
       !JSON_NODE_HOLDS_VALUE (member) || json_node_get_value_type (member) != G_TYPE_STRING)
     {
       g_set_error_literal (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE, _("Expected {\"label\": \"…\"}"));

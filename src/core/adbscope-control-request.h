@@ -2,9 +2,9 @@
  * server means — pure, bounded, fuzzed (tests/record/fuzz)
  *
  * The server hands over method, path, Authorization header and body; this
- * decides.  A body is at most ADBSCOPE_CONTROL_MAX_BODY bytes and nests at
- * most ADBSCOPE_CONTROL_MAX_DEPTH deep (checked before the JSON parser sees
- * it, whose recursion would otherwise overflow the stack); a label is valid
+ * decides.  A body is at most ADBSCOPE_CONTROL_MAX_BODY bytes and is read
+ * by adbscope_json_parse_untrusted () (nesting at most ADBSCOPE_JSON_MAX_DEPTH,
+ * checked before the JSON parser sees it); a label is valid
  * UTF-8 of at most ADBSCOPE_MARKER_MAX_LABEL bytes.
  */
 #pragma once
@@ -14,7 +14,6 @@
 G_BEGIN_DECLS
 
 #define ADBSCOPE_CONTROL_MAX_BODY   16384
-#define ADBSCOPE_CONTROL_MAX_DEPTH  16
 #define ADBSCOPE_MARKER_MAX_LABEL   1024
 
 typedef enum

@@ -15,6 +15,19 @@
  *   the holder writes its id into it for the message of the next one.
  * The client lists the live runs and picks one by id or serial, or the
  * only one.
+ *
+ * The server is a small HTTP/1.1 reader on a GSocketService, not
+ * SoupServer: any local user can connect, so every resource is bounded
+ * before the token is even looked at, which SoupServer 3.2 cannot do (it
+ * reads a chunked body whole before the handler sees its size, and keeps
+ * idle connections open without limit).  At most CONTROL_MAX_CONNECTIONS
+ * connections are open (a new one closes the oldest), each must deliver
+ * its whole request within CONTROL_REQUEST_TIMEOUT_S, the head may be at
+ * most CONTROL_MAX_HEAD bytes and the body (Content-Length or chunked) at
+ * most ADBSCOPE_CONTROL_MAX_BODY: a body is refused (413) as soon as it
+ * passes the limit, never read whole.  Every read is asynchronous on the
+ * main loop, a few KiB at a time: sampling never waits on the port.  The
+ * client (adbscope mark/stop) still uses libsoup.
  */
 #include "config.h"
 
@@ -32,11 +45,25 @@
 #include "adbscope-adb.h"
 #include "adbscope-control-request.h"
 #include "adbscope-error.h"
+#include "adbscope-json.h"
+
+#define CONTROL_MAX_CONNECTIONS    16
+#define CONTROL_REQUEST_TIMEOUT_S  5
+#define CONTROL_MAX_HEAD           8192
+/* after an error answer, what is still read (and dropped, never kept) so
+ * the client sees the answer rather than a reset: 1 MiB of a chunked body,
+ * an announced Content-Length up to 64 MiB (clients like libsoup read the
+ * answer only once they sent the body), all within the time limit */
+#define CONTROL_DRAIN_BYTES        (1024 * 1024)
+#define CONTROL_DRAIN_ANNOUNCED    (64 * 1024 * 1024)
+
+typedef struct _Conn Conn;
 
 struct _AdbscopeControlServer
 {
   GObject     parent_instance;
-  SoupServer *server;
+  GSocketService *service;
+  GQueue      conns;       /* Conn, oldest first */
   char       *token;
   char       *id;
   char       *serial;
@@ -111,22 +138,166 @@ new_token (gsize n_bytes)
   return g_string_free (hex, FALSE);
 }
 
-static void
-reply_json (SoupServerMessage *msg,
-            guint              status,
-            JsonNode          *node)
+struct _Conn
 {
-  g_autofree char *body = json_to_string (node, FALSE);
+  AdbscopeControlServer *server;
+  GSocketConnection     *connection;
+  GCancellable          *cancellable;
+  GByteArray            *buf;        /* what came, not yet consumed */
+  GByteArray            *body;       /* the decoded body */
+  guint                  timeout_id;
+  gboolean               answered;   /* the answer is written or being written */
+  gsize                  drained;
+  gsize                  drain_limit;
+  guint8                 chunk[4096];
+};
 
-  soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, body, strlen (body));
+static void conn_read (Conn *conn);
+
+/* Closes and frees @conn (it is in server->conns). */
+static void
+conn_close (Conn *conn)
+{
+  g_queue_remove (&conn->server->conns, conn);
+  g_cancellable_cancel (conn->cancellable);
+  g_clear_handle_id (&conn->timeout_id, g_source_remove);
+  g_io_stream_close (G_IO_STREAM (conn->connection), NULL, NULL);
+  g_object_unref (conn->connection);
+  g_object_unref (conn->cancellable);
+  g_byte_array_unref (conn->buf);
+  g_byte_array_unref (conn->body);
+  g_free (conn);
+}
+
+/* The async callbacks hold no reference to their Conn: conn_close ()
+ * cancels, and a GTask whose cancellable was cancelled always finishes
+ * with G_IO_ERROR_CANCELLED, so a callback that sees it touches nothing. */
+
+static gboolean
+on_conn_timeout (gpointer data)
+{
+  Conn *conn = data;
+
+  conn->timeout_id = 0;
+  g_debug ("control: a connection sent no complete request in %d s: dropped", CONTROL_REQUEST_TIMEOUT_S);
+  conn_close (conn);
+  return G_SOURCE_REMOVE;
+}
+
+typedef struct
+{
+  AdbscopeControlServer *server;
+  Conn                  *conn;
+  GBytes                *bytes;
+} Write;
+
+static void
+on_drained (GObject      *source,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  Write *w = data;
+  g_autoptr(GError) error = NULL;
+  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (source), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      /* closed and freed meanwhile (the time limit) */
+      g_object_unref (w->server);
+      g_free (w);
+      return;
+    }
+  if (n > 0 && (w->conn->drained += (gsize) n) < w->conn->drain_limit)
+    {
+      g_input_stream_read_async (G_INPUT_STREAM (source), w->conn->chunk, sizeof w->conn->chunk,
+                                 G_PRIORITY_LOW, w->conn->cancellable, on_drained, w);
+      return;
+    }
+  conn_close (w->conn);
+  g_object_unref (w->server);
+  g_free (w);
 }
 
 static void
-reply_error (SoupServerMessage *msg,
-             guint              status,
-             const char        *code,
-             const char        *message)
+on_written (GObject      *source,
+            GAsyncResult *result,
+            gpointer      data)
+{
+  Write *w = data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error);
+
+  g_bytes_unref (w->bytes);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      /* closed and freed meanwhile */
+      g_object_unref (w->server);
+      g_free (w);
+      return;
+    }
+  if (ok)
+    {
+      GSocket *socket = g_socket_connection_get_socket (w->conn->connection);
+
+      /* no more from us; what the client still sends is read and dropped
+       * (bounded) so that it reads the answer instead of a reset */
+      g_socket_shutdown (socket, FALSE, TRUE, NULL);
+      g_input_stream_read_async (g_io_stream_get_input_stream (G_IO_STREAM (w->conn->connection)),
+                                 w->conn->chunk, sizeof w->conn->chunk, G_PRIORITY_LOW,
+                                 w->conn->cancellable, on_drained, w);
+      return;
+    }
+  conn_close (w->conn);
+  g_object_unref (w->server);
+  g_free (w);
+}
+
+static const char *
+status_phrase (guint status)
+{
+  switch (status)
+    {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 413: return "Payload Too Large";
+    case 431: return "Request Header Fields Too Large";
+    default: return "Error";
+    }
+}
+
+/* Writes the answer; the connection closes after it (within the request's
+ * time limit, which still runs). */
+static void
+reply_json (Conn     *conn,
+            guint     status,
+            JsonNode *node)
+{
+  g_autofree char *body = adbscope_json_to_string (node, FALSE);
+  Write *w = g_new0 (Write, 1);
+  GString *out = g_string_new (NULL);
+  gsize len;
+
+  conn->answered = TRUE;
+  g_string_append_printf (out, "HTTP/1.1 %u %s\r\nServer: adbscope\r\nContent-Type: application/json\r\n"
+                          "Content-Length: %u\r\nConnection: close\r\n\r\n%s",
+                          status, status_phrase (status), (guint) strlen (body), body);
+  len = out->len;
+  w->server = g_object_ref (conn->server);
+  w->conn = conn;
+  w->bytes = g_string_free_to_bytes (out);
+  g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (conn->connection)),
+                                   g_bytes_get_data (w->bytes, NULL), len, G_PRIORITY_DEFAULT,
+                                   conn->cancellable, on_written, w);
+}
+
+static void
+reply_error (Conn       *conn,
+             guint       status,
+             const char *code,
+             const char *message)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonNode) node = NULL;
@@ -141,49 +312,44 @@ reply_error (SoupServerMessage *msg,
   json_builder_end_object (b);
   json_builder_end_object (b);
   node = json_builder_get_root (b);
-  reply_json (msg, status, node);
+  reply_json (conn, status, node);
 }
 
 static void
-handle_request (SoupServer        *server,
-                SoupServerMessage *msg,
-                const char        *path,
-                GHashTable        *query,
-                gpointer           user_data)
+handle_request (Conn       *conn,
+                const char *method,
+                const char *path,
+                const char *authorization)
 {
-  AdbscopeControlServer *self = user_data;
-  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
-  SoupMessageBody *body = soup_server_message_get_request_body (msg);
-  g_autoptr(GBytes) bytes = NULL;
+  AdbscopeControlServer *self = conn->server;
   g_autoptr(AdbscopeControlRequest) request = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) answer = NULL;
   guint status = 0;
 
-  /* Refused before the body is flattened: a huge body costs nothing more. */
-  if (body->length > ADBSCOPE_CONTROL_MAX_BODY)
-    {
-      reply_error (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "usage", _("The request body is too large"));
-      return;
-    }
-  bytes = soup_message_body_flatten (body);
-  request = adbscope_control_request_parse (soup_server_message_get_method (msg), path,
-                                            soup_message_headers_get_one (headers, "Authorization"),
-                                            self->token,
-                                            g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+  request = adbscope_control_request_parse (method, path, authorization, self->token,
+                                            (const char *) conn->body->data, conn->body->len,
                                             &status, &error);
   if (request == NULL)
     {
-      reply_error (msg, status,
+      reply_error (conn, status,
                    g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FORBIDDEN) ? "forbidden" : "usage",
                    error->message);
       return;
     }
 
+  g_object_ref (self);
   if (request->command == ADBSCOPE_CONTROL_MARK)
     g_signal_emit (self, signals[SIGNAL_MARK], 0, request->label, &answer);
   else
     g_signal_emit (self, signals[SIGNAL_STOP], 0, &answer);
+  /* a handler that stopped the server closed this connection too */
+  if (g_queue_find (&self->conns, conn) == NULL)
+    {
+      g_object_unref (self);
+      return;
+    }
+  g_object_unref (self);
 
   if (answer == NULL)
     {
@@ -194,26 +360,226 @@ handle_request (SoupServer        *server,
       json_builder_end_object (b);
       answer = json_builder_get_root (b);
     }
-  reply_json (msg, SOUP_STATUS_OK, answer);
+  reply_json (conn, 200, answer);
 }
 
-/* A body announced larger than the limit is refused before it is read. */
-static void
-on_got_headers (SoupServerMessage *msg,
-                gpointer           user_data)
+static const guint8 *
+find (const guint8 *data,
+      gsize         len,
+      const char   *needle)
 {
-  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  gsize n = strlen (needle);
 
-  if (soup_message_headers_get_content_length (headers) > ADBSCOPE_CONTROL_MAX_BODY)
-    reply_error (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "usage", _("The request body is too large"));
+  for (gsize i = 0; i + n <= len; i++)
+    if (memcmp (data + i, needle, n) == 0)
+      return data + i;
+  return NULL;
+}
+
+/* Decodes the chunked body from @p..@end into conn->body.  Returns 1 when
+ * the last chunk (and the trailer) came, 0 when more must be read, -1 on a
+ * syntax error, -2 when the body passed the limit. */
+static int
+dechunk (Conn          *conn,
+         const guint8  *p,
+         const guint8  *end)
+{
+  g_byte_array_set_size (conn->body, 0);
+  for (;;)
+    {
+      const guint8 *eol = find (p, (gsize) (end - p), "\r\n");
+      guint64 size = 0;
+      guint digits = 0;
+
+      if (eol == NULL)
+        return end - p > 32 ? -1 : 0;
+      for (const guint8 *q = p; q < eol && *q != ';'; q++)
+        {
+          int v = g_ascii_xdigit_value (*q);
+
+          if (v < 0 || ++digits > 8)
+            return -1;
+          size = size * 16 + (guint64) v;
+        }
+      if (digits == 0)
+        return -1;
+      if (conn->body->len + size > ADBSCOPE_CONTROL_MAX_BODY)
+        return -2;
+      p = eol + 2;
+      if (size == 0)
+        /* trailer fields, then an empty line */
+        return find (p - 2, (gsize) (end - p + 2), "\r\n\r\n") != NULL ? 1 : 0;
+      if ((guint64) (end - p) < size + 2)
+        return 0;
+      if (p[size] != '\r' || p[size + 1] != '\n')
+        return -1;
+      g_byte_array_append (conn->body, p, (guint) size);
+      p += size + 2;
+    }
+}
+
+/* The request in conn->buf, when it is complete; answers and returns
+ * TRUE then (or on an error), FALSE to read more. */
+static gboolean
+try_request (Conn *conn)
+{
+  const guint8 *data = conn->buf->data;
+  const guint8 *head_end = find (data, conn->buf->len, "\r\n\r\n");
+  g_autofree char *head = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) words = NULL;
+  const char *authorization = NULL, *length = NULL, *encoding = NULL;
+  const guint8 *body, *end = data + conn->buf->len;
+  g_autofree char *path = NULL;
+
+  if (head_end == NULL)
+    {
+      if (conn->buf->len > CONTROL_MAX_HEAD)
+        {
+          reply_error (conn, 431, "usage", _("The request head is too large"));
+          return TRUE;
+        }
+      return FALSE;
+    }
+  if (head_end - data > CONTROL_MAX_HEAD)
+    {
+      reply_error (conn, 431, "usage", _("The request head is too large"));
+      return TRUE;
+    }
+  head = g_strndup ((const char *) data, (gsize) (head_end - data));
+  lines = g_strsplit (head, "\r\n", -1);
+  words = g_strsplit (lines[0], " ", -1);
+  if (g_strv_length (words) != 3 || !g_str_has_prefix (words[2], "HTTP/1.") || words[1][0] != '/')
+    {
+      reply_error (conn, 400, "usage", _("Not an HTTP request"));
+      return TRUE;
+    }
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      char *colon = strchr (lines[i], ':');
+
+      if (colon == NULL)
+        continue;
+      *colon = '\0';
+      g_strstrip (colon + 1);
+      if (g_ascii_strcasecmp (lines[i], "Authorization") == 0)
+        authorization = colon + 1;
+      else if (g_ascii_strcasecmp (lines[i], "Content-Length") == 0)
+        length = colon + 1;
+      else if (g_ascii_strcasecmp (lines[i], "Transfer-Encoding") == 0)
+        encoding = colon + 1;
+    }
+  body = head_end + 4;
+  if (encoding != NULL)
+    {
+      int r;
+
+      if (g_ascii_strcasecmp (encoding, "chunked") != 0)
+        {
+          reply_error (conn, 400, "usage", _("Not an HTTP request"));
+          return TRUE;
+        }
+      r = dechunk (conn, body, end);
+      if (r == 0)
+        return FALSE;
+      if (r == -2)
+        {
+          reply_error (conn, 413, "usage", _("The request body is too large"));
+          return TRUE;
+        }
+      if (r < 0)
+        {
+          reply_error (conn, 400, "usage", _("Not an HTTP request"));
+          return TRUE;
+        }
+    }
+  else if (length != NULL)
+    {
+      guint64 n = 0;
+
+      if (!g_ascii_string_to_unsigned (length, 10, 0, G_MAXUINT64, &n, NULL))
+        {
+          reply_error (conn, 400, "usage", _("Not an HTTP request"));
+          return TRUE;
+        }
+      /* refused before the body is read */
+      if (n > ADBSCOPE_CONTROL_MAX_BODY)
+        {
+          conn->drain_limit = (gsize) MIN (n, CONTROL_DRAIN_ANNOUNCED);
+          reply_error (conn, 413, "usage", _("The request body is too large"));
+          return TRUE;
+        }
+      if ((guint64) (end - body) < n)
+        return FALSE;
+      g_byte_array_set_size (conn->body, 0);
+      g_byte_array_append (conn->body, body, (guint) n);
+    }
+  path = g_strndup (words[1], strcspn (words[1], "?#"));
+  handle_request (conn, words[0], path, authorization);
+  return TRUE;
 }
 
 static void
-on_request_started (SoupServer        *server,
-                    SoupServerMessage *msg,
-                    gpointer           user_data)
+on_read (GObject      *source,
+         GAsyncResult *result,
+         gpointer      data)
 {
-  g_signal_connect (msg, "got-headers", G_CALLBACK (on_got_headers), NULL);
+  Conn *conn = data;
+  g_autoptr(GError) error = NULL;
+  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (source), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;   /* closed and freed */
+  if (n <= 0)
+    {
+      conn_close (conn);
+      return;
+    }
+  g_byte_array_append (conn->buf, conn->chunk, (guint) n);
+  /* a chunked body's framing is bounded too: a little over the limit */
+  if (conn->buf->len > CONTROL_MAX_HEAD + 2 * ADBSCOPE_CONTROL_MAX_BODY)
+    {
+      reply_error (conn, 413, "usage", _("The request body is too large"));
+      return;
+    }
+  if (!try_request (conn))
+    conn_read (conn);
+}
+
+static void
+conn_read (Conn *conn)
+{
+  g_input_stream_read_async (g_io_stream_get_input_stream (G_IO_STREAM (conn->connection)),
+                             conn->chunk, sizeof conn->chunk, G_PRIORITY_DEFAULT,
+                             conn->cancellable, on_read, conn);
+}
+
+static gboolean
+on_incoming (GSocketService    *service,
+             GSocketConnection *connection,
+             GObject           *source_object,
+             gpointer           user_data)
+{
+  AdbscopeControlServer *self = user_data;
+  Conn *conn;
+
+  /* the newest connection is the likeliest to be a real client */
+  while (self->conns.length >= CONTROL_MAX_CONNECTIONS)
+    {
+      g_debug ("control: %d connections open: the oldest dropped", CONTROL_MAX_CONNECTIONS);
+      conn_close (g_queue_peek_head (&self->conns));
+    }
+  conn = g_new0 (Conn, 1);
+  conn->server = self;
+  conn->connection = g_object_ref (connection);
+  conn->cancellable = g_cancellable_new ();
+  conn->buf = g_byte_array_new ();
+  conn->body = g_byte_array_new ();
+  conn->drain_limit = CONTROL_DRAIN_BYTES;
+  conn->timeout_id = g_timeout_add_seconds (CONTROL_REQUEST_TIMEOUT_S, on_conn_timeout, conn);
+  g_queue_push_tail (&self->conns, conn);
+  conn_read (conn);
+  return TRUE;
 }
 
 /* devices/KEY.lock: the serial, with the adb server when one was chosen
@@ -245,13 +611,11 @@ static gint64
 state_file_pid (const char *id)
 {
   g_autofree char *path = adbscope_control_dup_state_path (id);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonNode *root;
+  g_autoptr(JsonNode) root = adbscope_json_load_untrusted (path, ADBSCOPE_CONTROL_MAX_BODY, NULL);
 
-  if (!json_parser_load_from_file (parser, path, NULL) ||
-      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return 0;
-  return json_object_get_int_member_with_default (json_node_get_object (root), "pid", 0);
+  return adbscope_json_member_int (json_node_get_object (root), "pid", 0);
 }
 
 /* An exclusive flock() on PATH, atomically, held until the fd is closed
@@ -412,11 +776,11 @@ adbscope_control_server_start (AdbscopeControlServer  *self,
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *text = NULL;
   g_autofree char *tmp = NULL;
-  GSList *uris;
+  g_autoptr(GSocketAddress) effective = NULL;
   int fd;
 
   g_return_val_if_fail (ADBSCOPE_IS_CONTROL_SERVER (self), FALSE);
-  g_return_val_if_fail (self->server == NULL, FALSE);
+  g_return_val_if_fail (self->service == NULL, FALSE);
 
   self->state_path = adbscope_control_dup_state_path (self->id);
   for (guint i = 0; i < 2; i++)
@@ -434,20 +798,22 @@ adbscope_control_server_start (AdbscopeControlServer  *self,
   if (!take_run_locks (self, error))
     return FALSE;
 
-  self->server = soup_server_new ("server-header", "adbscope", NULL);
-  soup_server_add_handler (self->server, NULL, handle_request, self, NULL);
-  g_signal_connect (self->server, "request-started", G_CALLBACK (on_request_started), NULL);
+  self->service = g_socket_service_new ();
+  g_signal_connect (self->service, "incoming", G_CALLBACK (on_incoming), self);
+  /* a burst of connections waits in the kernel's queue rather than in SYN
+   * retries; they are accepted (and the oldest dropped) one by one */
+  g_socket_listener_set_backlog (G_SOCKET_LISTENER (self->service), 128);
   loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   address = g_inet_socket_address_new (loopback, 0);
-  if (!soup_server_listen (self->server, address, 0, error))
+  if (!g_socket_listener_add_address (G_SOCKET_LISTENER (self->service), address, G_SOCKET_TYPE_STREAM,
+                                      G_SOCKET_PROTOCOL_TCP, NULL, &effective, error))
     {
-      g_clear_object (&self->server);
+      g_clear_object (&self->service);
       release_run_lock (self);
       return FALSE;
     }
-  uris = soup_server_get_uris (self->server);
-  self->port = uris ? g_uri_get_port (uris->data) : 0;
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  self->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective));
+  g_socket_service_start (self->service);
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "port");
@@ -465,7 +831,7 @@ adbscope_control_server_start (AdbscopeControlServer  *self,
     json_builder_add_null_value (b);
   json_builder_end_object (b);
   node = json_builder_get_root (b);
-  text = json_to_string (node, FALSE);
+  text = adbscope_json_to_string (node, FALSE);
 
   /* Written 0600 from the start, then renamed into place. */
   tmp = g_strconcat (self->state_path, ".XXXXXX", NULL);
@@ -488,10 +854,14 @@ adbscope_control_server_stop (AdbscopeControlServer *self)
 {
   g_return_if_fail (ADBSCOPE_IS_CONTROL_SERVER (self));
 
-  if (self->server != NULL)
+  if (self->service != NULL)
     {
-      soup_server_disconnect (self->server);
-      g_clear_object (&self->server);
+      g_socket_service_stop (self->service);
+      g_socket_listener_close (G_SOCKET_LISTENER (self->service));
+      g_signal_handlers_disconnect_by_data (self->service, self);
+      g_clear_object (&self->service);
+      while (self->conns.length > 0)
+        conn_close (g_queue_peek_head (&self->conns));
       /* Ours to remove: we hold the lock.  Removed before the lock goes
        * (the lock file too: ids are mostly random, they would pile up). */
       if (self->state_path != NULL && self->lock_fd >= 0)
@@ -596,8 +966,7 @@ list_runs (void)
       g_autofree char *id = NULL;
       g_autofree char *lock = NULL;
       g_autofree char *path = NULL;
-      g_autoptr(JsonParser) parser = NULL;
-      JsonNode *root;
+      g_autoptr(JsonNode) root = NULL;
 
       if (!g_str_has_suffix (name, ".json"))
         continue;
@@ -608,9 +977,8 @@ list_runs (void)
       if (!lock_is_held (lock))
         continue;
       path = run_file (id, ".json");
-      parser = json_parser_new ();
-      if (!json_parser_load_from_file (parser, path, NULL) ||
-          (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+      root = adbscope_json_load_untrusted (path, ADBSCOPE_CONTROL_MAX_BODY, NULL);
+      if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
         continue;
       /* The file name is the id, whatever the file says. */
       json_object_set_string_member (json_node_get_object (root), "id", id);
@@ -645,7 +1013,7 @@ describe_runs (GPtrArray *runs)
       g_string_append_printf (text, _("%s (device %s, pid %lld)"),
                               json_object_get_string_member (o, "id"),
                               json_object_get_string_member_with_default (o, "serial", "?"),
-                              (long long) json_object_get_int_member_with_default (o, "pid", 0));
+                              (long long) adbscope_json_member_int (o, "pid", 0));
     }
   return g_string_free (text, FALSE);
 }
@@ -710,7 +1078,7 @@ adbscope_control_request (const char  *id,
                           GError     **error)
 {
   g_autoptr(JsonNode) run = NULL;
-  g_autoptr(JsonParser) reply = json_parser_new ();
+  g_autoptr(JsonNode) reply = NULL;
   g_autoptr(SoupSession) session = NULL;
   g_autoptr(SoupMessage) msg = NULL;
   g_autoptr(GBytes) body = NULL;
@@ -729,7 +1097,7 @@ adbscope_control_request (const char  *id,
     return NULL;
   obj = json_node_get_object (run);
   path = adbscope_control_dup_state_path (json_object_get_string_member (obj, "id"));
-  port = json_object_get_int_member_with_default (obj, "port", 0);
+  port = adbscope_json_member_int (obj, "port", 0);
   token = json_object_get_string_member_with_default (obj, "token", NULL);
   if (port <= 0 || port > 65535 || token == NULL)
     {
@@ -758,7 +1126,7 @@ adbscope_control_request (const char  *id,
       json_builder_add_string_value (b, label);
       json_builder_end_object (b);
       node = json_builder_get_root (b);
-      text = json_to_string (node, FALSE);
+      text = adbscope_json_to_string (node, FALSE);
       request = g_bytes_new_take (text, strlen (text));
       soup_message_set_request_body_from_bytes (msg, "application/json", request);
     }
@@ -773,15 +1141,17 @@ adbscope_control_request (const char  *id,
                    _("No record answers on port %lld: %s"), (long long) port, local->message);
       return NULL;
     }
-  if (!json_parser_load_from_data (reply, g_bytes_get_data (body, NULL), g_bytes_get_size (body), NULL) ||
-      json_parser_get_root (reply) == NULL)
+  /* whoever listens on the port answers: untrusted */
+  reply = adbscope_json_parse_untrusted (g_bytes_get_data (body, NULL), g_bytes_get_size (body),
+                                         ADBSCOPE_JSON_MAX_FILE_SIZE, NULL);
+  if (reply == NULL)
     {
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
                    _("The record answered something that is not JSON (HTTP %u)"),
                    soup_message_get_status (msg));
       return NULL;
     }
-  root = json_parser_get_root (reply);
+  root = reply;
   if (soup_message_get_status (msg) != SOUP_STATUS_OK)
     {
       JsonObject *err = JSON_NODE_HOLDS_OBJECT (root) ?

@@ -6,8 +6,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "adbscope-connection-private.h"
+#include "adbscope-network.h"
 #include "adbscope-dns-lookup-private.h"
 
 struct _AdbscopeDnsLookup
@@ -90,7 +92,8 @@ _adbscope_dns_lookup_update (AdbscopeDnsLookup                    *self,
   if (g_strcmp0 (self->name, d->name) != 0)
     {
       g_free (self->name);
-      self->name = g_strdup (d->name);
+      /* hostile input: bounded (adbscope-network.h) */
+      self->name = g_utf8_make_valid (d->name ? d->name : "", (gssize) strnlen (d->name ? d->name : "", ADBSCOPE_NETWORK_MAX_TEXT));
       g_object_notify_by_pspec (o, properties[PROP_NAME]);
       changed = TRUE;
     }
@@ -103,10 +106,12 @@ _adbscope_dns_lookup_update (AdbscopeDnsLookup                    *self,
     }
   if (!strv_equal (self->answers, d->answers, d->n_answers))
     {
+      gsize n = MIN (d->n_answers, 32);
+
       g_strfreev (self->answers);
-      self->answers = g_new0 (char *, d->n_answers + 1);
-      for (gsize i = 0; i < d->n_answers; i++)
-        self->answers[i] = g_strdup (d->answers[i]);
+      self->answers = g_new0 (char *, n + 1);
+      for (gsize i = 0; i < n; i++)
+        self->answers[i] = g_utf8_make_valid (d->answers[i], (gssize) strnlen (d->answers[i], ADBSCOPE_NETWORK_MAX_TEXT));
       g_object_notify_by_pspec (o, properties[PROP_ANSWERS]);
       changed = TRUE;
     }

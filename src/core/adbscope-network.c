@@ -9,6 +9,12 @@
  * agent, hence the run in the key: a new run is a Hello with another start
  * time.
  *
+ * The stream is hostile input (anything on the phone can bind the
+ * agent's socket name): the lists kept are capped (adbscope-network.h),
+ * what is past a cap counted, and an app byte counter that goes back (or
+ * jumps past ADBSCOPE_NETWORK_MAX_RATE) is a reset: a new baseline, never
+ * a rate.
+ *
  * Honest gaps: while the link is down nothing is invented.  Totals stay
  * right across a gap because the agent's numbers are cumulative; the rate
  * series is not drawn across it (the first snapshot after a gap is only a
@@ -50,6 +56,10 @@ struct _AdbscopeNetwork
   guint64              n_snapshots;
   guint64              missed_snapshots;
   guint64              last_seq;
+
+  AdbscopeNetDropped   dropped;
+  guint64              dropped_conn_mark;   /* highest connection id counted as dropped, this run */
+  guint64              dropped_dns_mark;
 
   AdbscopeNetCounters  done_runs;           /* counters of finished runs */
   AdbscopeNetCounters  this_run;
@@ -135,6 +145,8 @@ adbscope_network_begin_run (AdbscopeNetwork                  *self,
   memset (&self->this_run, 0, sizeof self->this_run);
   self->run_start_ms = hello->start_time_ms;
   self->last_seq = 0;
+  self->dropped_conn_mark = 0;
+  self->dropped_dns_mark = 0;
   self->n_runs++;
 }
 
@@ -168,8 +180,15 @@ add_event (AdbscopeNetwork      *self,
            const char           *subject,
            const char           *code)
 {
-  AdbscopeNetEvent ev = { time_us, kind, g_strdup (subject), g_strdup (code) };
+  AdbscopeNetEvent ev = { time_us, kind, g_strndup (subject, ADBSCOPE_NETWORK_MAX_TEXT), g_strdup (code) };
 
+  if (self->events->len >= ADBSCOPE_NETWORK_MAX_EVENTS)
+    {
+      g_free (ev.subject);
+      g_free (ev.code);
+      self->dropped.events++;
+      return;
+    }
   g_array_append_val (self->events, ev);
   g_signal_emit (self, signals[SIGNAL_EVENT_ADDED], 0, self->events->len - 1);
 }
@@ -203,6 +222,17 @@ merge_connections (AdbscopeNetwork                     *self,
 
       if (conn != NULL)
         _adbscope_connection_update (conn, c);
+      else if (g_hash_table_size (self->connection_by_key) >= ADBSCOPE_NETWORK_MAX_CONNECTIONS)
+        {
+          /* the agent lists an open connection in every snapshot: each id
+           * is counted once (ids grow within an agent run) */
+          if (c->id > self->dropped_conn_mark || self->dropped.connections == 0)
+            {
+              self->dropped.connections++;
+              self->dropped_conn_mark = MAX (self->dropped_conn_mark, c->id);
+            }
+          continue;
+        }
       else
         {
           conn = _adbscope_connection_new (self->n_runs, c);
@@ -242,6 +272,15 @@ merge_dns (AdbscopeNetwork                     *self,
 
       if (lookup != NULL)
         _adbscope_dns_lookup_update (lookup, d);
+      else if (g_hash_table_size (self->dns_by_key) >= ADBSCOPE_NETWORK_MAX_DNS)
+        {
+          if (d->id > self->dropped_dns_mark || self->dropped.dns == 0)
+            {
+              self->dropped.dns++;
+              self->dropped_dns_mark = MAX (self->dropped_dns_mark, d->id);
+            }
+          continue;
+        }
       else
         {
           lookup = _adbscope_dns_lookup_new (d);
@@ -295,12 +334,18 @@ update_hosts (AdbscopeNetwork *self)
       sum->failures += adbscope_connection_get_failure (c) != NULL;
     }
 
+  self->dropped.hosts = 0;
   g_hash_table_iter_init (&iter, sums);
   while (g_hash_table_iter_next (&iter, &k, &v))
     {
       HostSum *sum = v;
       AdbscopeNetHost *host = g_hash_table_lookup (self->host_by_name, k);
 
+      if (host == NULL && g_hash_table_size (self->host_by_name) >= ADBSCOPE_NETWORK_MAX_HOSTS)
+        {
+          self->dropped.hosts++;
+          continue;
+        }
       if (host == NULL)
         {
           host = adbscope_net_host_new (k);
@@ -320,11 +365,12 @@ update_rate (AdbscopeNetwork                     *self,
              gint64                               received_us)
 {
   guint64 rx = 0, tx = 0;
+  gboolean overflow = FALSE;
 
   for (gsize i = 0; i < s->n_apps; i++)
     {
-      rx += s->apps[i]->bytes_down;
-      tx += s->apps[i]->bytes_up;
+      overflow |= !g_uint64_checked_add (&rx, rx, s->apps[i]->bytes_down);
+      overflow |= !g_uint64_checked_add (&tx, tx, s->apps[i]->bytes_up);
     }
   self->have_rate = FALSE;
   if (self->have_prev)
@@ -337,6 +383,14 @@ update_rate (AdbscopeNetwork                     *self,
       self->rate_tx = adbscope_delta_rate (self->prev_tx, tx, dt);
       self->rate_time_us = received_us;
       self->have_rate = isfinite (self->rate_rx) && isfinite (self->rate_tx);
+      /* a counter that went back (or a sum past 2^64, or a step no link
+       * carries) restarted: this snapshot is the new baseline */
+      if (overflow || rx < self->prev_rx || tx < self->prev_tx ||
+          (self->have_rate && (self->rate_rx > ADBSCOPE_NETWORK_MAX_RATE || self->rate_tx > ADBSCOPE_NETWORK_MAX_RATE)))
+        {
+          self->dropped.counter_resets++;
+          self->have_rate = FALSE;
+        }
     }
   self->have_prev = TRUE;
   self->prev_time_ms = s->time_ms;
@@ -477,6 +531,14 @@ adbscope_network_get_run_counters (AdbscopeNetwork     *self,
                                    AdbscopeNetCounters *counters)
 {
   *counters = self->this_run;
+}
+
+void
+adbscope_network_get_dropped (AdbscopeNetwork    *self,
+                              AdbscopeNetDropped *dropped)
+{
+  g_return_if_fail (ADBSCOPE_IS_NETWORK (self));
+  *dropped = self->dropped;
 }
 
 gboolean

@@ -44,6 +44,32 @@ typedef struct
   guint64 clients_rejected;
 } AdbscopeNetCounters;
 
+/* What the desktop keeps from the agent's stream is bounded: anything on
+ * the phone can bind the agent's socket name, so the stream is hostile
+ * input (a stream of fresh connection ids grew the desktop ~6 MB/s).  Far
+ * above what a real app's run lists (the agent itself lists at most 1024
+ * connections and 512 lookups a snapshot); what is past a cap is counted,
+ * not kept (docs/report.md: network.agent.dropped_*). */
+#define ADBSCOPE_NETWORK_MAX_CONNECTIONS  20000
+#define ADBSCOPE_NETWORK_MAX_DNS          20000
+#define ADBSCOPE_NETWORK_MAX_HOSTS        2000
+#define ADBSCOPE_NETWORK_MAX_EVENTS       5000
+/* the longest text kept from the agent (a host name, an answer) */
+#define ADBSCOPE_NETWORK_MAX_TEXT         255
+/* bytes a second above which a counter's step is not a rate but a reset
+ * (100 Gbit/s, past any phone's link) */
+#define ADBSCOPE_NETWORK_MAX_RATE         12.5e9
+
+/* What the caps kept out, and the app counters that went back. */
+typedef struct
+{
+  guint64 connections;   /* fresh connection ids past the cap (each once) */
+  guint64 dns;           /* fresh lookup ids past the cap */
+  guint64 hosts;         /* hosts of kept connections not listed */
+  guint64 events;        /* failure events past the cap */
+  guint64 counter_resets;/* app byte counters that went back or jumped past MAX_RATE */
+} AdbscopeNetDropped;
+
 #define ADBSCOPE_TYPE_NETWORK (adbscope_network_get_type ())
 
 G_DECLARE_FINAL_TYPE (AdbscopeNetwork, adbscope_network, ADBSCOPE, NETWORK, GObject)
@@ -68,6 +94,8 @@ guint            adbscope_network_get_n_runs           (AdbscopeNetwork         
 guint            adbscope_network_get_n_hellos         (AdbscopeNetwork                     *self);
 guint64          adbscope_network_get_n_snapshots      (AdbscopeNetwork                     *self);
 guint64          adbscope_network_get_missed_snapshots (AdbscopeNetwork                     *self);
+void             adbscope_network_get_dropped          (AdbscopeNetwork                     *self,
+                                                        AdbscopeNetDropped                  *dropped);
 const char      *adbscope_network_get_agent_version    (AdbscopeNetwork                     *self);
 const char      *adbscope_network_get_agent_platform   (AdbscopeNetwork                     *self);
 void             adbscope_network_get_payload          (AdbscopeNetwork                     *self,

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "adbscope-error.h"
+#include "adbscope-json.h"
 #include "adbscope-recording.h"
 #include "adbscope-recording-private.h"
 #include "adbscope-slow-collector.h"
@@ -506,8 +507,12 @@ writer_thread (gpointer data)
       if (last)
         break;
     }
-  /* Fold the WAL back in, so a finished recording is one file. */
+  /* Fold the WAL back in, so a finished recording is one file, and leave
+   * WAL mode: a reader that may not write beside the file (another user,
+   * a read-only folder) then needs no -wal/-shm at all.  Both fail
+   * harmlessly while a reader still has the file open (the window). */
   sqlite3_wal_checkpoint_v2 (self->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+  sqlite3_exec (self->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
   return NULL;
 }
 
@@ -679,7 +684,7 @@ object_to_text (JsonObject *object)
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
 
   json_node_set_object (node, object);
-  return json_to_string (node, FALSE);
+  return adbscope_json_to_string (node, FALSE);
 }
 
 /**
@@ -938,7 +943,7 @@ adbscope_recording_add_system (AdbscopeRecording         *self,
         }
       json_builder_end_array (b);
       root = json_builder_get_root (b);
-      op->text = json_to_string (root, FALSE);
+      op->text = adbscope_json_to_string (root, FALSE);
     }
   op->text2 = g_strdup_printf ("%s\n%s\n%s", state->doze_deep ? state->doze_deep : "",
                                state->doze_light ? state->doze_light : "",

@@ -123,7 +123,14 @@ connection_object (AdbscopeConnection *c)
 JsonObject *
 adbscope_report_network_agent (AdbscopeSession *session)
 {
-  AdbscopeNetwork *net = session ? adbscope_session_get_network (session) : NULL;
+  return adbscope_report_network_agent_of (session ? adbscope_session_get_network (session) : NULL,
+                                           session ? adbscope_session_get_start_us (session) : 0);
+}
+
+JsonObject *
+adbscope_report_network_agent_of (AdbscopeNetwork *net,
+                                  gint64           start_us)
+{
   gboolean have = net != NULL && adbscope_network_get_n_snapshots (net) > 0;
   JsonObject *o = json_object_new ();
   JsonObject *dns = json_object_new ();
@@ -139,7 +146,8 @@ adbscope_report_network_agent (AdbscopeSession *session)
   g_autoptr(GPtrArray) dns_items = model_items (have ? adbscope_network_get_dns (net) : NULL);
   g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (double));
   AdbscopeNetCounters c = { 0 };
-  guint64 up = 0, down = 0, failed = 0, dns_failed = 0, listed = 0;
+  AdbscopeNetDropped dropped = { 0 };
+  guint64 up = 0, down = 0, failed = 0, dns_failed = 0, listed = 0, failed_listed = 0;
   double gap_s = 0;
 
   json_object_set_boolean_member (o, "enabled", have);
@@ -149,12 +157,13 @@ adbscope_report_network_agent (AdbscopeSession *session)
     {
       adbscope_network_get_payload (net, &up, &down);
       adbscope_network_get_counters (net, &c);
+      adbscope_network_get_dropped (net, &dropped);
     }
   set_count (o, "payload_bytes_up", have, up);
   set_count (o, "payload_bytes_down", have, down);
 
   g_ptr_array_sort (host_items, host_by_bytes_desc);
-  for (guint i = 0; i < host_items->len; i++)
+  for (guint i = 0; i < MIN (host_items->len, ADBSCOPE_REPORT_MAX_LISTED); i++)
     {
       AdbscopeNetHost *h = g_ptr_array_index (host_items, i);
       JsonObject *ho = json_object_new ();
@@ -168,13 +177,18 @@ adbscope_report_network_agent (AdbscopeSession *session)
       json_array_add_object_element (hosts, ho);
     }
   json_object_set_array_member (o, "hosts", hosts);
+  set_count (o, "hosts_not_listed", have, host_items->len - MIN (host_items->len, ADBSCOPE_REPORT_MAX_LISTED));
 
   /* Every failed connection, then the biggest others. */
   g_ptr_array_sort (conn_items, by_bytes_desc);
   for (guint i = 0; i < conn_items->len; i++)
     if (adbscope_connection_get_failure (g_ptr_array_index (conn_items, i)) != NULL)
       {
-        json_array_add_object_element (conns, connection_object (g_ptr_array_index (conn_items, i)));
+        if (failed_listed < ADBSCOPE_REPORT_MAX_LISTED)
+          {
+            json_array_add_object_element (conns, connection_object (g_ptr_array_index (conn_items, i)));
+            failed_listed++;
+          }
         failed++;
       }
   for (guint i = 0; i < conn_items->len && listed < ADBSCOPE_REPORT_TOP_CONNECTIONS; i++)
@@ -186,6 +200,13 @@ adbscope_report_network_agent (AdbscopeSession *session)
   json_object_set_array_member (o, "connections", conns);
   set_count (o, "connections_total", have, conn_items->len);
   set_count (o, "failed_connections", have, failed);
+  set_count (o, "failed_connections_not_listed", have, failed - failed_listed);
+  /* what the desktop's caps kept out of the agent's stream */
+  set_count (o, "dropped_connections", have, dropped.connections);
+  set_count (o, "dropped_dns_lookups", have, dropped.dns);
+  set_count (o, "dropped_hosts", have, dropped.hosts);
+  set_count (o, "dropped_events", have, dropped.events);
+  set_count (o, "counter_resets", have, dropped.counter_resets);
 
   for (guint i = 0; i < dns_items->len; i++)
     {
@@ -193,11 +214,10 @@ adbscope_report_network_agent (AdbscopeSession *session)
       double ms = adbscope_dns_lookup_get_latency_ms (d);
 
       g_array_append_val (latencies, ms);
-      if (adbscope_dns_lookup_is_failed (d))
+      if (adbscope_dns_lookup_is_failed (d) && dns_failed++ < ADBSCOPE_REPORT_MAX_LISTED)
         {
           JsonObject *fo = json_object_new ();
 
-          dns_failed++;
           set_str (fo, "name", adbscope_dns_lookup_get_name (d));
           set_str (fo, "type", adbscope_dns_lookup_get_qtype_name (d));
           set_str (fo, "result", adbscope_dns_lookup_get_result (d));
@@ -211,6 +231,7 @@ adbscope_report_network_agent (AdbscopeSession *session)
   set_ms (latency, "p90", percentile (latencies, 90));
   json_object_set_object_member (dns, "latency_ms", latency);
   json_object_set_array_member (dns, "failed_lookups", failed_lookups);
+  set_count (dns, "failed_lookups_not_listed", have, dns_failed - MIN (dns_failed, ADBSCOPE_REPORT_MAX_LISTED));
   json_object_set_object_member (o, "dns", dns);
 
   set_str (pcap, "file", net ? adbscope_network_get_pcap_file (net) : NULL);
@@ -261,12 +282,12 @@ adbscope_report_network_agent (AdbscopeSession *session)
     JsonArray *events = json_array_new ();
     const GArray *evs = net ? adbscope_network_get_events (net) : NULL;
 
-    for (guint i = 0; evs != NULL && i < evs->len; i++)
+    for (guint i = 0; evs != NULL && i < MIN (evs->len, ADBSCOPE_REPORT_MAX_LISTED); i++)
       {
         const AdbscopeNetEvent *ev = &g_array_index (evs, AdbscopeNetEvent, i);
         JsonObject *eo = json_object_new ();
 
-        json_object_set_double_member (eo, "time_s", (ev->time_us - adbscope_session_get_start_us (session)) / 1e6);
+        json_object_set_double_member (eo, "time_s", (ev->time_us - start_us) / 1e6);
         json_object_set_string_member (eo, "kind", ev->kind == ADBSCOPE_NET_EVENT_DNS_FAILED ? "dns_failed"
                                                                                              : "connection_failed");
         set_str (eo, "subject", ev->subject);
@@ -274,6 +295,7 @@ adbscope_report_network_agent (AdbscopeSession *session)
         json_array_add_object_element (events, eo);
       }
     json_object_set_array_member (o, "events", events);
+    set_count (o, "events_not_listed", have, evs ? evs->len - MIN (evs->len, ADBSCOPE_REPORT_MAX_LISTED) : 0);
   }
   return o;
 }

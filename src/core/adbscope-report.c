@@ -12,6 +12,7 @@
 
 #include "adbscope-assertion.h"
 #include "adbscope-error.h"
+#include "adbscope-json.h"
 #include "adbscope-app-processes.h"
 #include "adbscope-frames-summary.h"
 #include "adbscope-report.h"
@@ -406,11 +407,22 @@ adbscope_report_device_object (const AdbscopeProbeResult *p,
 
 static JsonArray *processes_array (AdbscopeSession *session);
 
+/* The object at @key, NULL when it is missing or not an object (a
+ * recording's meta is untrusted). */
+static JsonObject *
+object_at (JsonObject *o,
+           const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
 static void
 merge_members (JsonObject *into,
                JsonObject *from)
 {
-  g_autoptr(GList) names = json_object_get_members (from);
+  g_autoptr(GList) names = from ? json_object_get_members (from) : NULL;
 
   for (GList *l = names; l != NULL; l = l->next)
     json_object_set_member (into, l->data, json_node_copy (json_object_get_member (from, l->data)));
@@ -447,7 +459,7 @@ keep_object (AdbscopeRecording *recording,
              JsonObject        *object)
 {
   g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), object);
-  g_autofree char *text = json_to_string (node, FALSE);
+  g_autofree char *text = adbscope_json_to_string (node, FALSE);
 
   adbscope_recording_set_meta (recording, key, text);
   json_object_unref (object);
@@ -569,9 +581,14 @@ run_object (const AdbscopeRun *run)
     g_autoptr(JsonObject) loss = run && run->device_loss ? copy_object (run->device_loss)
                                                          : adbscope_report_device_loss (NULL);
 
-    json_object_set_boolean_member (o, "device_lost", json_object_get_boolean_member_with_default (loss, "device_lost", FALSE));
-    json_object_set_array_member (o, "device_losses",
-                                  json_array_ref (json_object_get_array_member (loss, "device_losses")));
+    JsonNode *lost = json_object_get_member (loss, "device_lost");
+    JsonNode *losses = json_object_get_member (loss, "device_losses");
+
+    /* a recording's meta is untrusted: only the types the writer wrote */
+    json_object_set_boolean_member (o, "device_lost", lost && JSON_NODE_HOLDS_VALUE (lost) &&
+                                    json_node_get_value_type (lost) == G_TYPE_BOOLEAN && json_node_get_boolean (lost));
+    json_object_set_array_member (o, "device_losses", losses && JSON_NODE_HOLDS_ARRAY (losses)
+                                  ? json_array_ref (json_node_get_array (losses)) : json_array_new ());
   }
   json_object_set_array_member (o, "output_errors", json_array_new ());
   set_string (o, "recording", run ? run->recording : NULL);
@@ -816,13 +833,13 @@ build (const AdbscopeRun *run,
   /* The frames rows of a recording before version 3 do not hold the
    * sources: the whole run's, from its meta. */
   if (run != NULL && run->fsum_whole_run && json_object_has_member (run->session_extras, "frames"))
-    merge_members (section (root, "frames"), json_object_get_object_member (run->session_extras, "frames"));
+    merge_members (section (root, "frames"), object_at (run->session_extras, "frames"));
   else
     {
       JsonObject *frames = section (root, "frames");
       JsonObject *kept = run && run->session == NULL && run->session_extras && run->to_end
         && json_object_has_member (run->session_extras, "frames")
-        ? json_object_get_object_member (run->session_extras, "frames") : NULL;
+        ? object_at (run->session_extras, "frames") : NULL;
 
       add_frame_sources (frames, run ? &run->fsum : NULL);
       /* the latest zero reason in the words the run gave it (the layers
@@ -831,7 +848,7 @@ build (const AdbscopeRun *run,
         json_object_set_member (frames, "zero_reason", json_node_copy (json_object_get_member (kept, "zero_reason")));
     }
   if (run != NULL && run->session == NULL && run->session_extras != NULL)
-    merge_members (section (root, "gpu"), json_object_get_object_member (run->session_extras, "gpu"));
+    merge_members (section (root, "gpu"), object_at (run->session_extras, "gpu"));
   else
     add_gpu (root, run ? run->session : NULL);
   json_object_set_object_member (root, "system", system_object (run));
@@ -944,7 +961,7 @@ adbscope_report_write (JsonNode    *report,
                        const char  *path,
                        GError     **error)
 {
-  g_autofree char *text = json_to_string (report, TRUE);
+  g_autofree char *text = adbscope_json_to_string (report, TRUE);
   g_autoptr(GError) local = NULL;
 
   if (!g_file_set_contents (path, text, -1, &local))

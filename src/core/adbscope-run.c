@@ -15,6 +15,7 @@
 
 #include "adbscope-error.h"
 #include "adbscope-frames-summary.h"
+#include "adbscope-json.h"
 #include "adbscope-recording.h"
 #include "adbscope-recording-private.h"
 #include "adbscope-assertion.h"
@@ -114,9 +115,7 @@ note_pid (GArray *pids,
 static double
 refresh_from_device (JsonObject *device)
 {
-  JsonNode *n = device ? json_object_get_member (device, "refresh_hz") : NULL;
-
-  return n && JSON_NODE_HOLDS_VALUE (n) ? json_node_get_double (n) : NAN;
+  return adbscope_json_member_number (device, "refresh_hz");
 }
 
 /* ---- from a live session ---- */
@@ -312,28 +311,54 @@ column_double (sqlite3_stmt *st,
   return sqlite3_column_type (st, col) == SQLITE_NULL ? NAN : sqlite3_column_double (st, col);
 }
 
-static JsonObject *
-parse_object (const char *text)
+/* A meta value: untrusted (recordings are shared), read with limits.
+ * Missing is NULL without an error; text that is not a JSON object (too
+ * deep, too large, not JSON) is an error naming the key. */
+static gboolean
+parse_object (GHashTable  *meta,
+              const char  *key,
+              const char  *path,
+              JsonObject **out,
+              GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonNode *root;
+  const char *text = g_hash_table_lookup (meta, key);
+  g_autoptr(GError) local = NULL;
+  g_autoptr(JsonNode) root = NULL;
 
-  if (text == NULL || !json_parser_load_from_data (parser, text, -1, NULL))
-    return NULL;
-  root = json_parser_get_root (parser);
-  return JSON_NODE_HOLDS_OBJECT (root) ? json_object_ref (json_node_get_object (root)) : NULL;
+  *out = NULL;
+  if (text == NULL)
+    return TRUE;
+  root = adbscope_json_parse_untrusted (text, -1, ADBSCOPE_JSON_MAX_FILE_SIZE, &local);
+  if (root != NULL && !JSON_NODE_HOLDS_OBJECT (root))
+    local = g_error_new_literal (ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE, _("not a JSON object"));
+  if (local != NULL)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE,
+                   _("The recording %s is damaged: its “%s” is unreadable: %s"), path, key, local->message);
+      return FALSE;
+    }
+  *out = json_object_ref (json_node_get_object (root));
+  return TRUE;
 }
 
-/* The file, opened for reading.  Read-write when we may, so a recording
- * left by a crash (WAL not folded in) can be recovered; nothing is written. */
+/* The file, opened for reading; nothing is written.  Read-write when the
+ * file and its folder are writable, so a recording left by a crash (WAL
+ * not folded in) can be recovered.  Otherwise (a shared folder, another
+ * user's file, a read-only mount) read-only and immutable: SQLite then
+ * needs no -shm/-wal beside it and takes no locks, which a folder we may
+ * not write cannot hold ("unable to open database file").  A finished
+ * recording has its WAL folded in and is in rollback-journal mode
+ * (adbscope_recording_close ()), so immutable reads all of it. */
 static sqlite3 *
 open_db (const char  *path,
          GError     **error)
 {
   sqlite3 *db = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *uri = NULL;
   /* a connection is used by one thread at a time (each worker opens its
    * own): no mutex around every call (a fifth of a chart read's time) */
-  int flags = (access (path, W_OK) == 0 ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX;
+  int flags = SQLITE_OPEN_NOMUTEX;
 
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
     {
@@ -341,7 +366,17 @@ open_db (const char  *path,
                    _("Cannot read the recording %s: no such file"), path);
       return NULL;
     }
-  if (sqlite3_open_v2 (path, &db, flags, NULL) != SQLITE_OK)
+  if (access (path, W_OK) == 0 && access (dir, W_OK) == 0)
+    flags |= SQLITE_OPEN_READWRITE;
+  else
+    {
+      g_autofree char *absolute = g_canonicalize_filename (path, NULL);
+      g_autofree char *escaped = g_uri_escape_string (absolute, "/", TRUE);
+
+      uri = g_strconcat ("file://", escaped, "?mode=ro&immutable=1", NULL);
+      flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    }
+  if (sqlite3_open_v2 (uri ? uri : path, &db, flags, NULL) != SQLITE_OK)
     {
       db_error (db, path, error);
       sqlite3_close (db);
@@ -703,7 +738,7 @@ fsum_from_extras (AdbscopeRun *run)
     zr = NULL;
   for (guint i = 0; layers && JSON_NODE_HOLDS_ARRAY (layers) && i < json_array_get_length (json_node_get_array (layers)); i++)
     {
-      const char *name = json_array_get_string_element (json_node_get_array (layers), i);
+      const char *name = adbscope_report_node_string (json_array_get_element (json_node_get_array (layers), i));
 
       if (name != NULL && !g_ptr_array_find_with_equal_func (f->layers, name, g_str_equal, NULL))
         g_ptr_array_add (f->layers, g_strdup (name));
@@ -952,26 +987,27 @@ static void
 load_processes (AdbscopeRun *run,
                 const char  *text)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = adbscope_json_parse_untrusted (text, -1, ADBSCOPE_JSON_MAX_FILE_SIZE, NULL);
   JsonArray *a;
 
-  if (text == NULL || !json_parser_load_from_data (parser, text, -1, NULL) ||
-      !JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
+  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
     return;
-  a = json_node_get_array (json_parser_get_root (parser));
+  a = json_node_get_array (root);
   run->system->processes = g_array_new (FALSE, FALSE, sizeof (AdbscopeAppProcess));
   g_array_set_clear_func (run->system->processes, (GDestroyNotify) process_clear);
   for (guint i = 0; i < json_array_get_length (a); i++)
     {
-      JsonObject *o = json_array_get_object_element (a, i);
+      JsonNode *on = json_array_get_element (a, i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (on) ? json_node_get_object (on) : NULL;
       AdbscopeAppProcess p = { 0 };
 
       if (o == NULL)
         continue;
-      p.pid = json_object_get_int_member_with_default (o, "pid", 0);
-      p.name = g_strdup (json_object_get_string_member_with_default (o, "name", ""));
-      p.rss_kb = json_object_get_null_member (o, "rss_kb") ? -1
-        : json_object_get_int_member_with_default (o, "rss_kb", -1);
+      p.pid = (int) CLAMP (adbscope_json_member_int (o, "pid", 0), 0, G_MAXINT);
+      p.name = g_strdup (adbscope_report_node_string (json_object_get_member (o, "name")));
+      if (p.name == NULL)
+        p.name = g_strdup ("");
+      p.rss_kb = adbscope_json_member_int (o, "rss_kb", -1);
       g_array_append_val (run->system->processes, p);
     }
 }
@@ -1038,11 +1074,15 @@ load (const char  *path,
   run->start = g_strdup (g_hash_table_lookup (meta, "start"));
   run->interval_ms = (guint) meta_int (meta, "interval_ms");
   run->end_us = meta_int (meta, "end_us");
-  run->device = parse_object (g_hash_table_lookup (meta, "device"));
-  run->sources = parse_object (g_hash_table_lookup (meta, "sources"));
-  run->network_agent = parse_object (g_hash_table_lookup (meta, "network_agent"));
-  run->device_loss = parse_object (g_hash_table_lookup (meta, "device_loss"));
-  run->session_extras = parse_object (g_hash_table_lookup (meta, "session_extras"));
+  if (!parse_object (meta, "device", path, &run->device, error) ||
+      !parse_object (meta, "sources", path, &run->sources, error) ||
+      !parse_object (meta, "network_agent", path, &run->network_agent, error) ||
+      !parse_object (meta, "device_loss", path, &run->device_loss, error) ||
+      !parse_object (meta, "session_extras", path, &run->session_extras, error))
+    {
+      sqlite3_close (db);
+      return NULL;
+    }
   run->refresh_hz = refresh_from_device (run->device);
   run->version = (int) g_ascii_strtoll ((const char *) g_hash_table_lookup (meta, "schema") + strlen ("adbscope-recording/"),
                                         NULL, 10);
@@ -1356,10 +1396,7 @@ static double
 member_number (JsonObject *o,
                const char *key)
 {
-  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
-
-  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) != G_TYPE_STRING
-    ? json_node_get_double (n) : NAN;
+  return adbscope_json_member_number (o, key);
 }
 
 static void
@@ -1380,7 +1417,8 @@ adbscope_run_dup_probe (const AdbscopeRun *run)
 {
   AdbscopeProbeResult *p = g_new0 (AdbscopeProbeResult, 1);
   JsonObject *d = run->device;
-  JsonArray *clusters = d && json_object_has_member (d, "clusters") ? json_object_get_array_member (d, "clusters") : NULL;
+  JsonNode *cn = d ? json_object_get_member (d, "clusters") : NULL;
+  JsonArray *clusters = cn && JSON_NODE_HOLDS_ARRAY (cn) ? json_node_get_array (cn) : NULL;
   double v;
 
   p->sdk_int = isfinite (v = member_number (d, "sdk")) ? (int) v : -1;
@@ -1390,17 +1428,20 @@ adbscope_run_dup_probe (const AdbscopeRun *run)
   p->manufacturer = g_strdup (member_string (d, "manufacturer"));
   p->abi = g_strdup (member_string (d, "abi"));
   p->device = g_strdup (member_string (d, "device"));
-  p->n_cores = isfinite (v = member_number (d, "cores")) ? (guint) v : 0;
+  /* the meta is untrusted: no allocation of a hostile size */
+  p->n_cores = isfinite (v = member_number (d, "cores")) && v >= 0 && v <= 4096 ? (guint) v : 0;
   p->max_freq_khz = g_new (double, MAX (p->n_cores, 1));
   for (guint i = 0; i < p->n_cores; i++)
     p->max_freq_khz[i] = NAN;
-  p->page_size = isfinite (v = member_number (d, "page_size")) ? (gint64) v : -1;
+  p->page_size = adbscope_json_member_int (d, "page_size", -1);
   p->refresh_hz = member_number (d, "refresh_hz");
   p->clusters = g_ptr_array_new_with_free_func ((GDestroyNotify) cluster_free);
   for (guint i = 0; clusters != NULL && i < json_array_get_length (clusters); i++)
     {
-      JsonObject *co = json_array_get_object_element (clusters, i);
-      JsonArray *cpus = co && json_object_has_member (co, "cpus") ? json_object_get_array_member (co, "cpus") : NULL;
+      JsonNode *con = json_array_get_element (clusters, i);
+      JsonObject *co = JSON_NODE_HOLDS_OBJECT (con) ? json_node_get_object (con) : NULL;
+      JsonNode *cpn = co ? json_object_get_member (co, "cpus") : NULL;
+      JsonArray *cpus = cpn && JSON_NODE_HOLDS_ARRAY (cpn) ? json_node_get_array (cpn) : NULL;
       AdbscopeCluster *c = g_new0 (AdbscopeCluster, 1);
 
       c->id = i;
@@ -1408,7 +1449,9 @@ adbscope_run_dup_probe (const AdbscopeRun *run)
       c->max_freq_khz = member_number (co, "max_freq_khz");
       for (guint k = 0; cpus != NULL && k < json_array_get_length (cpus); k++)
         {
-          int cpu = json_array_get_int_element (cpus, k);
+          double cv;
+          int cpu = adbscope_json_node_number (json_array_get_element (cpus, k), &cv) && cv >= 0 && cv < 4096
+            ? (int) cv : -1;
 
           g_array_append_val (c->cpus, cpu);
           if (cpu >= 0 && (guint) cpu < p->n_cores)
@@ -1418,11 +1461,11 @@ adbscope_run_dup_probe (const AdbscopeRun *run)
     }
   for (guint i = 0; i < ADBSCOPE_N_SOURCES; i++)
     {
-      JsonObject *so = run->sources && json_object_has_member (run->sources, adbscope_source_to_key (i))
-        ? json_object_get_object_member (run->sources, adbscope_source_to_key (i)) : NULL;
+      JsonObject *so = object_member (run->sources, adbscope_source_to_key (i));
       JsonNode *sup = so ? json_object_get_member (so, "supported") : NULL;
 
-      p->supported[i] = sup && JSON_NODE_HOLDS_VALUE (sup) && json_node_get_boolean (sup);
+      p->supported[i] = sup && JSON_NODE_HOLDS_VALUE (sup) && json_node_get_value_type (sup) == G_TYPE_BOOLEAN
+        && json_node_get_boolean (sup);
       p->reason[i] = g_strdup (member_string (so, "reason"));
     }
   return p;

@@ -823,6 +823,104 @@ test_consent_denied (void)
   assert_no_forwards (dev);
 }
 
+static int hostile_done;
+
+static gpointer
+finish_thread (gpointer proc)
+{
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_atomic_int_set (&hostile_done, 1);
+  return out;
+}
+
+static guint64
+rss_kb (const char *pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%s/status", pid);
+  g_autofree char *text = NULL;
+  const char *line;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || (line = strstr (text, "\nVmRSS:")) == NULL)
+    return 0;
+  return g_ascii_strtoull (line + strlen ("\nVmRSS:"), NULL, 10);
+}
+
+/* Anything on a phone can bind the agent's socket name: a hostile agent
+ * (tests/agent-link/hostile-agent.py, in adbscope-agent-linux's place on
+ * the simulated device) sends 200 000 fresh failed connection ids with a
+ * host each, 40 000 fresh failed lookups, and an app byte counter that goes
+ * back and jumps to 2^64 − 6.  The record's RSS (from /proc, sampled while
+ * it runs) stays bounded, the report counts what was dropped, its lists
+ * are capped and its file small, and no absurd rate comes out (the code
+ * before: 933 MB peak RSS and a 97 MB report here; 1.8e19 B/s). */
+static void
+test_hostile_agent (void)
+{
+  g_autofree char *agent = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "agent-link", "hostile-agent.py", NULL);
+  g_autoptr(AdbscopeTestDevice) dev = NULL;
+  g_autofree char *report = temp_path ("hostile.json");
+  g_autoptr(GSubprocess) rec = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *text = NULL;
+  JsonNode *max_rate;
+  guint64 rss_max = 0;
+  gsize len;
+  const char *args[] = { "record", "-s", NULL, "-p", ADBSCOPE_DEMO_PACKAGE, "--capture",
+                         "--duration", "30s", "-o", report, NULL };
+
+  g_setenv ("ADBSCOPE_AGENT_LINUX", agent, TRUE);
+  dev = start_device ("--agent-installed", "--demo-traffic", "off", NULL);
+  g_unsetenv ("ADBSCOPE_AGENT_LINUX");
+  args[2] = adbscope_test_device_get_serial (dev);
+  rec = spawn_adbscope (args, &error);
+  g_assert_no_error (error);
+  {
+    const char *pid = g_subprocess_get_identifier (rec);
+    g_autofree char *pid_copy = g_strdup (pid);
+    GThread *t = g_thread_new ("record", finish_thread, rec);
+
+    while (!g_atomic_int_get (&hostile_done))
+      {
+        rss_max = MAX (rss_max, rss_kb (pid_copy));
+        g_usleep (50 * 1000);
+      }
+    out = g_thread_join (t);
+  }
+  g_test_message ("record's peak RSS while the hostile agent streamed: %" G_GUINT64_FORMAT " kB", rss_max);
+  g_assert_true (g_file_get_contents (report, &text, &len, NULL));
+  g_test_message ("report: %" G_GSIZE_FORMAT " bytes", len);
+  /* 200 000 connections held were ~0.9 GB and a 97 MB report */
+  g_assert_cmpuint (rss_max, <, 150 * 1024);
+  g_assert_cmpuint (len, <, 4 * 1024 * 1024);
+  root = parse_json (text);
+  g_assert_nonnull (adbscope_report_lookup (root, "network.agent.dropped_connections"));
+  g_test_message ("network.agent: connections_total %" G_GINT64_FORMAT ", dropped_connections %" G_GINT64_FORMAT
+                  ", dropped_dns_lookups %" G_GINT64_FORMAT ", counter_resets %" G_GINT64_FORMAT,
+                  json_node_get_int (adbscope_report_lookup (root, "network.agent.connections_total")),
+                  json_node_get_int (adbscope_report_lookup (root, "network.agent.dropped_connections")),
+                  json_node_get_int (adbscope_report_lookup (root, "network.agent.dropped_dns_lookups")),
+                  json_node_get_int (adbscope_report_lookup (root, "network.agent.counter_resets")));
+  /* the stream got through (most of 200 000 ids), the caps held */
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (root, "network.agent.connections_total")), ==,
+                   ADBSCOPE_NETWORK_MAX_CONNECTIONS);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (root, "network.agent.dropped_connections")), >, 100000);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (root, "network.agent.dropped_dns_lookups")), >, 0);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (root, "network.agent.counter_resets")), >=, 2);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (root, "network.agent.hosts"))),
+                    <=, ADBSCOPE_REPORT_MAX_LISTED);
+  /* no rate from the counters' jumps: 1 MB a snapshot, a few a second */
+  max_rate = adbscope_report_lookup (root, "network.app_rx_bytes_per_s.max");
+  g_assert_nonnull (max_rate);
+  if (!JSON_NODE_HOLDS_NULL (max_rate))
+    g_assert_cmpfloat (json_node_get_double (max_rate), <, 1e9);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -844,6 +942,7 @@ main (int    argc,
   g_test_add_func ("/capture/adb-killed", test_adb_killed);
   g_test_add_func ("/capture/install", test_install);
   g_test_add_func ("/capture/consent-denied", test_consent_denied);
+  g_test_add_func ("/capture/hostile-agent", test_hostile_agent);
   rc = g_test_run ();
   return rc;
 }

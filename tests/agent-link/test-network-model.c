@@ -398,6 +398,197 @@ test_outlives_session (void)
   g_assert_true (adbscope_network_in_gap (net));
 }
 
+static guint64
+self_rss_kb (void)
+{
+  g_autofree char *text = NULL;
+  const char *line;
+
+  g_assert_true (g_file_get_contents ("/proc/self/status", &text, NULL, NULL));
+  line = strstr (text, "\nVmRSS:");
+  g_assert_nonnull (line);
+  return g_ascii_strtoull (line + strlen ("\nVmRSS:"), NULL, 10);
+}
+
+/* @snap as the agent's stream carries it (a varint length, an
+ * AgentMessage), decoded by the link's own frame decoder. */
+static AdbscopeAgentMessage *
+through_the_wire (Snapshot *snap)
+{
+  Adbscope__Agent__V1__AgentMessage msg = ADBSCOPE__AGENT__V1__AGENT_MESSAGE__INIT;
+  g_autoptr(GError) error = NULL;
+  AdbscopeAgentMessage *out = NULL;
+  g_autofree guint8 *buf = NULL;
+  gsize size, n = 0, consumed = 0;
+
+  msg.payload_case = ADBSCOPE__AGENT__V1__AGENT_MESSAGE__PAYLOAD_SNAPSHOT;
+  msg.snapshot = snap;
+  size = adbscope__agent__v1__agent_message__get_packed_size (&msg);
+  buf = g_malloc (size + 10);
+  for (gsize v = size; ; v >>= 7)
+    {
+      buf[n++] = (guint8) ((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+      if (v < 0x80)
+        break;
+    }
+  adbscope__agent__v1__agent_message__pack (&msg, buf + n);
+  g_assert_cmpint (adbscope_agent_frame_decode (buf, n + size, &consumed, &out, &error), ==, ADBSCOPE_AGENT_FRAME_MESSAGE);
+  g_assert_no_error (error);
+  g_assert_cmpuint (consumed, ==, n + size);
+  return out;
+}
+
+#define HOSTILE_SNAPSHOTS 200
+#define HOSTILE_CONNS     1000   /* fresh ids a snapshot: 200 000 in all */
+#define HOSTILE_DNS       500
+
+/* A hostile agent (anything on the phone can bind its socket name): a
+ * stream of fresh connection ids, each failed with a host of its own,
+ * fresh failed lookups, host names past any real one, and app byte
+ * counters that go back, then jump to 2^64 − 6.  The desktop's memory
+ * (the kernel's VmRSS) stays bounded, what it did not keep is counted,
+ * the report's lists are capped, and no rate comes out of the counters
+ * (it was 1.8e19 B/s; the session's models grew ~6 MB/s and the report
+ * reached 126 MB). */
+static void
+test_hostile_stream (void)
+{
+  g_autoptr(AdbscopeNetwork) net = adbscope_network_new ();
+  Adbscope__Agent__V1__Hello hello = ADBSCOPE__AGENT__V1__HELLO__INIT;
+  g_autofree Connection *conns = g_new0 (Connection, HOSTILE_CONNS);
+  g_autofree Connection **conn_ptrs = g_new0 (Connection *, HOSTILE_CONNS);
+  g_autofree Adbscope__Agent__V1__DnsLookup *dns = g_new0 (Adbscope__Agent__V1__DnsLookup, HOSTILE_DNS);
+  g_autofree Adbscope__Agent__V1__DnsLookup **dns_ptrs = g_new0 (Adbscope__Agent__V1__DnsLookup *, HOSTILE_DNS);
+  g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *long_name = g_strnfill (4000, 'x');
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *text = NULL;
+  Adbscope__Agent__V1__Endpoint src = ADBSCOPE__AGENT__V1__ENDPOINT__INIT;
+  Adbscope__Agent__V1__Endpoint dst = ADBSCOPE__AGENT__V1__ENDPOINT__INIT;
+  Adbscope__Agent__V1__AppTraffic app = ADBSCOPE__AGENT__V1__APP_TRAFFIC__INIT;
+  Adbscope__Agent__V1__AppTraffic *apps[1] = { &app };
+  guint8 a_src[4] = { 10, 215, 173, 1 }, a_dst[4] = { 10, 99, 0, 1 };
+  AdbscopeNetDropped dropped;
+  guint64 rss_before, rss_after, highest_id = 0;
+  double max_rate = 0;
+
+  hello.protocol_version = 1;
+  hello.agent_version = (char *) PACKAGE_VERSION;
+  hello.platform = (char *) "linux";
+  hello.start_time_ms = 1700000000000;
+  src.address.data = a_src;
+  src.address.len = 4;
+  src.port = 40000;
+  dst.address.data = a_dst;
+  dst.address.len = 4;
+  dst.port = 443;
+  adbscope_network_begin_run (net, &hello);
+  rss_before = self_rss_kb ();
+
+  for (guint s = 0; s < HOSTILE_SNAPSHOTS; s++)
+    {
+      Snapshot snap = ADBSCOPE__AGENT__V1__SNAPSHOT__INIT;
+      g_autoptr(AdbscopeAgentMessage) msg = NULL;
+      gint64 t;
+      double rx, tx;
+
+      g_ptr_array_set_size (strings, 0);
+      for (guint k = 0; k < HOSTILE_CONNS; k++)
+        {
+          Connection *c = &conns[k];
+
+          adbscope__agent__v1__connection__init (c);
+          c->id = ++highest_id;
+          c->protocol = ADBSCOPE__AGENT__V1__PROTOCOL__PROTOCOL_TCP;
+          c->source = &src;
+          c->destination = &dst;
+          c->host = k == 0 ? long_name : g_strdup_printf ("h%" G_GUINT64_FORMAT ".evil.test", c->id);
+          if (k != 0)
+            g_ptr_array_add (strings, c->host);
+          c->failure_text = (char *) "";
+          c->open_time_ms = hello.start_time_ms + s * 1000;
+          c->state = ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_FAILED;
+          c->failure = ADBSCOPE__AGENT__V1__FAILURE__FAILURE_CONNECTION_REFUSED;
+          conn_ptrs[k] = c;
+        }
+      for (guint k = 0; k < HOSTILE_DNS; k++)
+        {
+          Adbscope__Agent__V1__DnsLookup *d = &dns[k];
+
+          adbscope__agent__v1__dns_lookup__init (d);
+          d->id = (guint64) s * HOSTILE_DNS + k + 1;
+          d->name = k == 0 ? long_name : g_strdup_printf ("n%u-%u.evil.test", s, k);
+          if (k != 0)
+            g_ptr_array_add (strings, d->name);
+          d->qtype = 1;
+          d->result = ADBSCOPE__AGENT__V1__DNS_RESULT__DNS_RESULT_NXDOMAIN;
+          d->time_ms = hello.start_time_ms + s * 1000;
+          dns_ptrs[k] = d;
+        }
+      /* 1 MB/s, back to 0 at 100, then 2^64 − 6 at 150 */
+      app.bytes_down = s == 150 ? G_MAXUINT64 - 5 : (guint64) (s % 100) * 1000000;
+      app.bytes_up = (guint64) (s % 100) * 1000;
+      snap.connections = conn_ptrs;
+      snap.n_connections = HOSTILE_CONNS;
+      snap.dns = dns_ptrs;
+      snap.n_dns = HOSTILE_DNS;
+      snap.apps = apps;
+      snap.n_apps = 1;
+      snap.seq = s + 1;
+      snap.time_ms = hello.start_time_ms + s * 1000;
+      msg = through_the_wire (&snap);
+      adbscope_network_apply_snapshot (net, msg->snapshot, (gint64) (100 + s) * G_USEC_PER_SEC);
+      if (adbscope_network_get_app_rate (net, &t, &rx, &tx))
+        max_rate = MAX (max_rate, MAX (rx, tx));
+    }
+  rss_after = self_rss_kb ();
+  adbscope_network_get_dropped (net, &dropped);
+  g_test_message ("RSS %" G_GUINT64_FORMAT " → %" G_GUINT64_FORMAT " kB; kept %u connections, %u lookups, %u hosts, %u events;"
+                  " dropped %" G_GUINT64_FORMAT " connections, %" G_GUINT64_FORMAT " lookups, %" G_GUINT64_FORMAT " hosts,"
+                  " %" G_GUINT64_FORMAT " events; %" G_GUINT64_FORMAT " counter resets; max rate %.0f B/s",
+                  rss_before, rss_after,
+                  g_list_model_get_n_items (adbscope_network_get_connections (net)),
+                  g_list_model_get_n_items (adbscope_network_get_dns (net)),
+                  g_list_model_get_n_items (adbscope_network_get_hosts (net)),
+                  adbscope_network_get_events (net)->len,
+                  dropped.connections, dropped.dns, dropped.hosts, dropped.events, dropped.counter_resets, max_rate);
+
+  g_assert_cmpuint (g_list_model_get_n_items (adbscope_network_get_connections (net)), ==, ADBSCOPE_NETWORK_MAX_CONNECTIONS);
+  g_assert_cmpuint (g_list_model_get_n_items (adbscope_network_get_dns (net)), ==, ADBSCOPE_NETWORK_MAX_DNS);
+  g_assert_cmpuint (g_list_model_get_n_items (adbscope_network_get_hosts (net)), <=, ADBSCOPE_NETWORK_MAX_HOSTS);
+  g_assert_cmpuint (adbscope_network_get_events (net)->len, <=, ADBSCOPE_NETWORK_MAX_EVENTS);
+  g_assert_cmpuint (dropped.connections, ==, HOSTILE_SNAPSHOTS * HOSTILE_CONNS - ADBSCOPE_NETWORK_MAX_CONNECTIONS);
+  g_assert_cmpuint (dropped.dns, ==, HOSTILE_SNAPSHOTS * HOSTILE_DNS - ADBSCOPE_NETWORK_MAX_DNS);
+  g_assert_cmpuint (dropped.hosts, >, 0);
+  g_assert_cmpuint (dropped.events, >, 0);
+  /* back at 100, up to 2^64 − 6 at 150, back at 151 */
+  g_assert_cmpuint (dropped.counter_resets, ==, 3);
+  /* 1 MB/s was the only real rate */
+  g_assert_cmpfloat (max_rate, <=, 1000000);
+  /* what 200 000 connections would hold, a fifth of it at most */
+  g_assert_cmpuint (rss_after, <, rss_before + 100 * 1024);
+  {
+    g_autoptr(AdbscopeConnection) c = g_list_model_get_item (adbscope_network_get_connections (net), 0);
+
+    g_assert_cmpuint (strlen (adbscope_connection_get_host (c)), <=, ADBSCOPE_NETWORK_MAX_TEXT);
+  }
+
+  report = adbscope_report_network_agent_of (net, 0);
+  node = json_node_init_object (json_node_alloc (), report);
+  text = adbscope_json_to_string (node, TRUE);
+  g_test_message ("report section: %" G_GSIZE_FORMAT " bytes", strlen (text));
+  g_assert_cmpuint (strlen (text), <, 2 * 1024 * 1024);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (node, "dropped_connections")), ==, dropped.connections);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (node, "counter_resets")), ==, 3);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (node, "failed_connections")), ==, ADBSCOPE_NETWORK_MAX_CONNECTIONS);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (node, "failed_connections_not_listed")), ==,
+                   ADBSCOPE_NETWORK_MAX_CONNECTIONS - ADBSCOPE_REPORT_MAX_LISTED);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (node, "hosts"))), ==, ADBSCOPE_REPORT_MAX_LISTED);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (node, "events"))), ==, ADBSCOPE_REPORT_MAX_LISTED);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (node, "dns.failed_lookups"))), ==, ADBSCOPE_REPORT_MAX_LISTED);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -408,5 +599,6 @@ main (int    argc,
   g_test_add_func ("/network/enum-names", test_enum_names);
   g_test_add_func ("/network/hello-check", test_hello_check);
   g_test_add_func ("/network/outlives-session", test_outlives_session);
+  g_test_add_func ("/network/hostile-stream", test_hostile_stream);
   return g_test_run ();
 }

@@ -4,6 +4,8 @@
  * (tests/common/adbscope-test-recording.h); no device needed. */
 #include "config.h"
 
+#include <sqlite3.h>
+
 #include <math.h>
 
 #include "adbscope-application.h"
@@ -442,6 +444,39 @@ test_recent_and_bad_files (void)
   g_assert_false (_adbscope_window_open_recording (window, text, &error));
   g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE);
   g_assert_cmpstr (_adbscope_window_get_mode (window), ==, "devices");
+  g_clear_error (&error);
+
+  /* a shared recording is hostile input: 200 000 levels of JSON in its
+   * meta overflowed json-glib's recursive parser (SIGSEGV); now the one
+   * reader of untrusted JSON refuses it, and the window stays */
+  {
+    g_autofree char *deep_path = g_build_filename (tmpdir, "deep-meta.adbscope", NULL);
+    g_autofree char *data = NULL;
+    GString *deep = g_string_new ("{\"model\": ");
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    gsize len;
+
+    for (guint i = 0; i < 200000; i++)
+      g_string_append_c (deep, '[');
+    for (guint i = 0; i < 200000; i++)
+      g_string_append_c (deep, ']');
+    g_string_append_c (deep, '}');
+    g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+    g_assert_true (g_file_set_contents (deep_path, data, len, NULL));
+    g_assert_cmpint (sqlite3_open (deep_path, &db), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_prepare_v2 (db, "INSERT OR REPLACE INTO meta VALUES ('device', ?1)", -1, &st, NULL), ==, SQLITE_OK);
+    sqlite3_bind_text (st, 1, deep->str, (int) deep->len, SQLITE_TRANSIENT);
+    g_assert_cmpint (sqlite3_step (st), ==, SQLITE_DONE);
+    sqlite3_finalize (st);
+    g_assert_cmpint (sqlite3_close (db), ==, SQLITE_OK);
+    g_string_free (deep, TRUE);
+
+    g_assert_false (_adbscope_window_open_recording (window, deep_path, &error));
+    g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_PARSE);
+    g_assert_nonnull (strstr (error->message, "nested"));
+    g_assert_cmpstr (_adbscope_window_get_mode (window), ==, "devices");
+  }
 
   /* a recent row opens its recording */
   g_signal_emit_by_name (gtk_list_box_get_row_at_index (list, 0), "activate");

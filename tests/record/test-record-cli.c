@@ -981,6 +981,194 @@ test_hostile_bodies (void)
   g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (report, "markers"))), ==, 1);
 }
 
+static int flood_done;
+
+static gpointer
+communicate_thread (gpointer proc)
+{
+  char *out = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_atomic_int_set (&flood_done, 1);
+  return out;
+}
+
+/* Open descriptors of @pid, from the kernel. */
+static guint
+count_fds (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/fd", (int) pid);
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  guint n = 0;
+
+  while (dir != NULL && g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+/* VmRSS of @pid in kB, from the kernel; 0 when it is gone. */
+static guint64
+rss_kb (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", (int) pid);
+  g_autofree char *text = NULL;
+  const char *line;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || (line = strstr (text, "\nVmRSS:")) == NULL)
+    return 0;
+  return g_ascii_strtoull (line + strlen ("\nVmRSS:"), NULL, 10);
+}
+
+static GSubprocess *
+flood (GSubprocessFlags flags,
+       const char      *mode,
+       guint            port,
+       guint            n)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "record", "control-flood.py", NULL);
+  g_autofree char *port_s = g_strdup_printf ("%u", port);
+  g_autofree char *n_s = g_strdup_printf ("%u", n);
+  g_autoptr(GError) error = NULL;
+  GSubprocess *p = g_subprocess_new (flags, &error, "python3", script, mode, port_s, n_s, NULL);
+
+  g_assert_no_error (error);
+  return p;
+}
+
+/* The largest step between two rows of a --samples CSV, in seconds. */
+static double
+largest_csv_step (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  double prev = NAN, step = 0;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      double t = g_ascii_strtod (lines[i], NULL);
+
+      if (!isnan (prev))
+        step = MAX (step, t - prev);
+      prev = t;
+    }
+  return step;
+}
+
+/* Any local user can reach the control port without the token: an
+ * 800 MiB chunked body is refused once it passes the limit (it was read
+ * whole: the recorder grew to 1.67 GB and stopped sampling for 10 s), and
+ * 1000 idle connections do not use up the recorder's descriptors (mark
+ * and stop failed for the rest of the run).  The recorder's RSS comes
+ * from /proc, the samples' regularity from the CSV it streams. */
+static void
+test_control_port_flood (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) rec = NULL;
+  g_autoptr(GSubprocess) chunked = NULL;
+  g_autoptr(GSubprocess) idle = NULL;
+  g_autoptr(JsonNode) state = NULL;
+  g_autoptr(JsonNode) flood_result = NULL;
+  g_autoptr(JsonNode) mark = NULL;
+  g_autoptr(JsonNode) stop = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  g_autoptr(GInputStream) idle_out = NULL;
+  g_autofree char *csv_path = g_build_filename (runtime_dir, "flood.csv", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *flood_out = NULL;
+  guint64 rss_before, rss_max = 0;
+  double step;
+  guint port;
+  GPid pid;
+  int status;
+
+  rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
+               "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
+               "--interval", "500ms", "--samples", csv_path, "--duration", "120s", NULL);
+  g_assert_no_error (error);
+  state = read_state ();
+  port = (guint) json_node_get_int (adbscope_report_lookup (state, "port"));
+  pid = (GPid) json_node_get_int (adbscope_report_lookup (state, "pid"));
+  wait_for_csv_lines (csv_path, 3);
+  rss_before = rss_kb (pid);
+
+  /* 800 MiB, chunked: the recorder's RSS sampled until the client ends */
+  chunked = flood (G_SUBPROCESS_FLAGS_STDOUT_PIPE, "chunked", port, 800);
+  {
+    GThread *t = g_thread_new ("flood", communicate_thread, chunked);
+
+    while (!g_atomic_int_get (&flood_done))
+      {
+        rss_max = MAX (rss_max, rss_kb (pid));
+        g_usleep (10 * 1000);
+      }
+    flood_out = g_thread_join (t);
+  }
+  rss_max = MAX (rss_max, rss_kb (pid));
+  flood_result = parse_json (g_strstrip (flood_out));
+  g_test_message ("chunked 800 MiB: %s; recorder RSS %" G_GUINT64_FORMAT " kB before, at most %" G_GUINT64_FORMAT " kB",
+                  flood_out, rss_before, rss_max);
+  /* cut off within the kernel's socket buffers, not read whole */
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (flood_result, "sent")), <, 64 * 1024 * 1024);
+  g_assert_cmpint (rss_max, <, rss_before + 64 * 1024);
+
+  mark = run_json (&status, "mark", "after the flood", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&mark, json_node_unref);
+
+  /* a connection that sends nothing is closed by the recorder within its
+   * request time limit (5 s), not held */
+  {
+    g_autoptr(GSocketClient) client = g_socket_client_new ();
+    g_autoptr(GSocketConnection) idle_conn = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, &error);
+    gint64 t0 = g_get_monotonic_time ();
+    GSocket *sock;
+    char b;
+
+    g_assert_no_error (error);
+    sock = g_socket_connection_get_socket (idle_conn);
+    g_socket_set_timeout (sock, 30);
+    g_assert_cmpint (g_socket_receive (sock, &b, 1, NULL, &error), ==, 0);
+    g_assert_no_error (error);
+    g_test_message ("an idle connection was closed after %.1f s", (g_get_monotonic_time () - t0) / 1e6);
+    g_assert_cmpint (g_get_monotonic_time () - t0, <, 20 * G_USEC_PER_SEC);
+  }
+
+  /* 1000 idle connections, held while mark and stop run */
+  idle = flood (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE, "idle", port, 1000);
+  idle_out = g_object_ref (g_subprocess_get_stdout_pipe (idle));
+  {
+    char ready[6] = { 0 };
+    gsize n = 0;
+
+    g_input_stream_read_all (idle_out, ready, 5, &n, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (ready, ==, "ready");
+  }
+  g_test_message ("1000 idle connections open; recorder fds: %u", count_fds (pid));
+  g_assert_cmpuint (count_fds (pid), <, 200);
+  mark = run_json (&status, "mark", "while 1000 connections idle", NULL);
+  g_assert_cmpint (status, ==, 0);
+  stop = run_json (&status, "stop", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_output_stream_close (g_subprocess_get_stdin_pipe (idle), NULL, NULL);
+  g_subprocess_wait (idle, NULL, NULL);
+
+  g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (rec), ==, 0);
+  report = parse_json (out);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (adbscope_report_lookup (report, "markers"))), ==, 2);
+  /* sampling never waited on the port: at 500 ms no step of 2.5 s */
+  step = largest_csv_step (csv_path);
+  g_test_message ("largest step between samples: %.3f s", step);
+  g_assert_cmpfloat (step, <, 2.5);
+}
+
 /* Processes that still carry the private server's port in their environment. */
 static guint
 count_processes_of (const char *spec)
@@ -1367,6 +1555,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/cli/stale-control-file", test_stale_control_file);
   g_test_add_func ("/record/cli/parallel-records", test_parallel_records);
   g_test_add_func ("/record/cli/hostile-bodies", test_hostile_bodies);
+  g_test_add_func ("/record/cli/control-port-flood", test_control_port_flood);
   g_test_add_func ("/record/cli/slow-series-at-short-interval", test_slow_series_at_short_interval);
   g_test_add_func ("/record/cli/failing-test-leaves-nothing", test_failing_test_leaves_nothing);
   g_test_add_func ("/record/cli/never-ran-is-null", test_never_ran_is_null);
