@@ -34,6 +34,9 @@ typedef struct
   gint64   time_us;            /* host monotonic, middle of the round trip */
   double   uptime_s;           /* device clock */
   double   dt_s;               /* Δ device uptime since the previous sample; NaN on the first */
+  double   window_s;           /* Δ device uptime the values across two samples cover: dt_s, or
+                                * longer when the samples before were too close to measure and
+                                * their ticks were carried into this one; NaN without a delta */
   double   system_pct;         /* share of all cores, 100 = every core busy */
   guint    n_cores;
   double  *core_pct;           /* n_cores, NaN for offline cores */
