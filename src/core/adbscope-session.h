@@ -78,6 +78,16 @@ typedef struct
   gint64 end_us;     /* 0 while the gap lasts */
 } AdbscopeGap;
 
+/* A gap: this many configured intervals or more between two fast samples. */
+#define ADBSCOPE_GAP_INTERVALS 3
+
+gboolean adbscope_gap_between (gint64        before_us,
+                               gint64        after_us,
+                               guint         interval_ms);
+GArray  *adbscope_gaps_find   (const gint64 *times_us,
+                               guint         n,
+                               guint         interval_ms);
+
 /* One process of the app, from its first to its last fast sample. */
 typedef struct
 {
