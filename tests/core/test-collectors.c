@@ -169,6 +169,31 @@ test_probe_parse (void)
   g_assert_nonnull (strstr (cmd, "service check $s"));
 }
 
+/* A probe taken while the GPU is powered down (kgsl gpubusy "0 0", gpuclk
+ * 0): both sources are supported, the counters are there. */
+static void
+test_probe_gpu_idle (void)
+{
+  const char *out =
+    "prop:ro.build.version.sdk=33\n"
+    "gpudir:/sys/class/kgsl/kgsl-3d0\n"
+    "/sys/devices/system/cpu/present:0-1\n"
+    "/sys/class/kgsl/kgsl-3d0/gpubusy:      0       0\n"
+    "/sys/class/kgsl/kgsl-3d0/gpuclk:0\n"
+    "/sys/class/kgsl/kgsl-3d0/max_gpuclk:840000000\n"
+    "/proc/stat:cpu  1 2 3 4 5 6 7 0 0 0\n"
+    "/proc/stat:cpu0 1 2 3 4 5 6 7 0 0 0\n"
+    "/proc/stat:cpu1 1 2 3 4 5 6 7 0 0 0\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeProbeResult) r = adbscope_probe_parse (out, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (r->supported[ADBSCOPE_SOURCE_GPU_BUSY]);
+  g_assert_true (r->supported[ADBSCOPE_SOURCE_GPU_FREQ]);
+  g_assert_cmpstr (r->gpu_node, ==, "kgsl-3d0");
+  g_assert_cmpfloat (r->gpu_max_freq_mhz, ==, 840.0);
+}
+
 static void
 test_probe_garbage (void)
 {
@@ -370,6 +395,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/collectors/fast/lookup-skips-forks", test_fast_lookup_skips_forks);
   g_test_add_func ("/probe/parse", test_probe_parse);
   g_test_add_func ("/probe/garbage", test_probe_garbage);
+  g_test_add_func ("/probe/gpu-idle", test_probe_gpu_idle);
   g_test_add_func ("/report/assertions", test_assertions);
   g_test_add_func ("/report/skeleton", test_skeleton_paths);
   return g_test_run ();
