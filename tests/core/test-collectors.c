@@ -7,6 +7,7 @@
 
 #include "adbscope-core.h"
 #include "adbscope-fast-collector-private.h"
+#include "adbscope-frames-collector-private.h"
 #include "adbscope-meminfo-collector-private.h"
 #include "adbscope-slow-collector-private.h"
 
@@ -192,6 +193,51 @@ test_probe_gpu_idle (void)
   g_assert_true (r->supported[ADBSCOPE_SOURCE_GPU_FREQ]);
   g_assert_cmpstr (r->gpu_node, ==, "kgsl-3d0");
   g_assert_cmpfloat (r->gpu_max_freq_mhz, ==, 840.0);
+}
+
+#define FRAMES_GFX(uptime_ms, total) \
+  "Applications Graphics Acceleration Info:\n" \
+  "Uptime: " uptime_ms " Realtime: " uptime_ms "\n\n" \
+  "** Graphics info for pid 4242 [com.example.app] **\n\n" \
+  "Stats since: 9656484850794ns\n" \
+  "Total frames rendered: " total "\n" \
+  "Janky frames: 1 (1.00%)\n"
+
+/* `dumpsys gfxinfo` answering "Failure while dumping the app" (the app
+ * did not answer ActivityManager in time, synthetic in the shape of a real
+ * capture): the app runs and is unreadable this time — not "not running",
+ * no restart, and the frame baseline stays, so the next interval counts
+ * every frame since the last good dump. */
+static void
+test_frames_dump_failure (void)
+{
+  g_autoptr(AdbscopeFramesCollector) c = adbscope_frames_collector_new ("S", "com.example.app");
+  g_autoptr(AdbscopeFramesSample) s1 = NULL;
+  g_autoptr(AdbscopeFramesSample) s2 = NULL;
+  g_autoptr(AdbscopeFramesSample) s3 = NULL;
+  g_autoptr(GError) error = NULL;
+
+  s1 = _adbscope_frames_collector_parse (c, "uptime:100.00\n" FRAMES_GFX ("100000", "1000"), 1000000, &error);
+  g_assert_no_error (error);
+  s2 = _adbscope_frames_collector_parse (c, "uptime:101.00\n"
+                                         "Applications Graphics Acceleration Info:\n"
+                                         "Uptime: 101000 Realtime: 101000\n\n"
+                                         "** Graphics info for pid 4242 [com.example.app] **\n\n"
+                                         "Failure while dumping the app: ProcessRecord{d2f1c0a 4242:com.example.app/u0a123}\n"
+                                         "java.io.IOException: Timeout\n", 2000000, &error);
+  g_assert_no_error (error);
+  g_assert_true (s2->app_running);
+  g_assert_false (s2->restarted);
+  g_assert_true (isnan (s2->fps));
+  g_assert_cmpint (s2->zero_reason, ==, ADBSCOPE_FRAMES_ZERO_UNREADABLE);
+  g_assert_nonnull (strstr (s2->zero_detail, "Failure while dumping"));
+  s3 = _adbscope_frames_collector_parse (c, "uptime:102.00\n" FRAMES_GFX ("102000", "1120"), 3000000, &error);
+  g_assert_no_error (error);
+  g_assert_true (s3->app_running);
+  g_assert_false (s3->restarted);
+  /* both seconds' frames, from the last good dump */
+  g_assert_cmpint (s3->new_frames, ==, 120);
+  g_assert_cmpfloat (fabs (s3->hwui_fps - 60.0), <, 0.01);
 }
 
 static void
@@ -396,6 +442,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/probe/parse", test_probe_parse);
   g_test_add_func ("/probe/garbage", test_probe_garbage);
   g_test_add_func ("/probe/gpu-idle", test_probe_gpu_idle);
+  g_test_add_func ("/collectors/frames/dump-failure", test_frames_dump_failure);
   g_test_add_func ("/report/assertions", test_assertions);
   g_test_add_func ("/report/skeleton", test_skeleton_paths);
   return g_test_run ();
