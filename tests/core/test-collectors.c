@@ -240,6 +240,46 @@ test_frames_dump_failure (void)
   g_assert_cmpfloat (fabs (s3->hwui_fps - 60.0), <, 0.01);
 }
 
+/* `am start -W` that ended in "Status: timeout" is a slow start: a run,
+ * marked as such, without a made-up TotalTime; "Status: ok" without a time
+ * is still "did not start". */
+static void
+test_launch_timeout_is_slow_start (void)
+{
+  g_autoptr(AdbscopeAmStart) slow = adbscope_am_start_parse ("Status: timeout\nActivity: com.example/.Main\n"
+                                                             "WaitTime: 10021\nComplete\n", -1, NULL);
+  g_autoptr(AdbscopeAmStart) none = adbscope_am_start_parse ("Status: ok\nWaitTime: 12\nComplete\n", -1, NULL);
+  g_autoptr(GError) error = NULL;
+  AdbscopeLaunchResult result = { (char *) "com.example", (char *) "com.example/.Main", ADBSCOPE_LAUNCH_COLD, NULL };
+  AdbscopeLaunchRun run = { -1, -1, -1, NULL, FALSE };
+  AdbscopeLaunchRun fast = { 812, 815, 900, NULL, FALSE };
+  g_autoptr(JsonNode) json = NULL;
+  JsonObject *o, *r1;
+
+  g_assert_true (_adbscope_launch_run_from_am (slow, &run, &error));
+  g_assert_no_error (error);
+  g_assert_true (run.timed_out);
+  g_assert_cmpint (run.total_ms, ==, -1);
+  g_assert_cmpint (run.wait_ms, ==, 10021);
+  g_assert_false (_adbscope_launch_run_from_am (none, &fast, &error));
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED);
+
+  result.runs = g_array_new (FALSE, TRUE, sizeof (AdbscopeLaunchRun));
+  g_array_append_val (result.runs, fast);
+  g_array_append_val (result.runs, run);
+  json = adbscope_launch_result_to_json (&result);
+  o = json_node_get_object (json);
+  g_assert_cmpint (json_object_get_int_member (o, "timeouts"), ==, 1);
+  r1 = json_array_get_object_element (json_object_get_array_member (o, "runs"), 1);
+  g_assert_true (json_object_get_boolean_member (r1, "timed_out"));
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (r1, "total_ms")));
+  g_assert_cmpint (json_object_get_int_member (r1, "wait_ms"), ==, 10021);
+  /* the statistics are of the starts that have a time */
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "total_ms"), "n"), ==, 1);
+  g_free (run.launch_state);
+  g_array_unref (result.runs);
+}
+
 static void
 test_probe_garbage (void)
 {
@@ -442,6 +482,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/probe/parse", test_probe_parse);
   g_test_add_func ("/probe/garbage", test_probe_garbage);
   g_test_add_func ("/probe/gpu-idle", test_probe_gpu_idle);
+  g_test_add_func ("/launch/timeout-is-slow-start", test_launch_timeout_is_slow_start);
   g_test_add_func ("/collectors/frames/dump-failure", test_frames_dump_failure);
   g_test_add_func ("/report/assertions", test_assertions);
   g_test_add_func ("/report/skeleton", test_skeleton_paths);
