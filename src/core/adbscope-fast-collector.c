@@ -39,6 +39,7 @@
 #include "adbscope-parse-gpu.h"
 #include "adbscope-parse-grep.h"
 #include "adbscope-parse-ps.h"
+#include "adbscope-plausible.h"
 #include "adbscope-probe.h"
 #include "adbscope-fast-collector-private.h"
 
@@ -57,6 +58,7 @@ struct _AdbscopeFastCollector
   AdbscopeProcStat  *prev_stat;     /* the baseline: kept across a window too short to measure */
   double             prev_uptime;
   double             last_uptime;   /* the previous sample's, for dt_s */
+  gint64             last_time_us;  /* and its host time */
   gboolean           have_prev_app;
   AdbscopePidStat    prev_app;
   GArray            *prev_tasks;
@@ -406,12 +408,19 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
     {
       s->dt_s = s->uptime_s - self->last_uptime;
       window = adbscope_delta_interval (self->prev_uptime, s->uptime_s);
+      /* An uptime that ran far ahead of the host's clock is no device
+       * time: no value across it, and this reading is the new base. */
+      if (!adbscope_plausible_clock_step (s->dt_s, (time_us - self->last_time_us) / 1e6))
+        {
+          s->clock_implausible = TRUE;
+          s->dt_s = window = NAN;
+        }
       /* Too short to measure (fewer than ADBSCOPE_DELTA_MIN_TICKS since
        * the baseline): this sample's values across two samples are NaN and
        * the baseline stays, so its ticks are carried into the next sample
        * instead of being thrown away.  A clock that went back (a reboot)
        * starts again from here. */
-      carry = !isfinite (window) && s->uptime_s >= self->prev_uptime;
+      carry = !isfinite (window) && s->uptime_s >= self->prev_uptime && !s->clock_implausible;
     }
   if (self->prev_stat != NULL && isfinite (window))
     {
@@ -548,6 +557,7 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   follow_other_processes (self, ps);
 
   self->last_uptime = s->uptime_s;
+  self->last_time_us = time_us;
   if (carry)
     return g_steal_pointer (&s);
   g_clear_pointer (&self->prev_stat, adbscope_proc_stat_free);

@@ -64,6 +64,9 @@ typedef struct
   double   gpu_freq_mhz;
   double   net_rx_bytes_per_s; /* all interfaces but lo */
   double   net_tx_bytes_per_s;
+  gboolean clock_implausible;  /* the device's uptime ran far ahead of the host's clock since
+                                * the sample before (adbscope_plausible_clock_step ()): nothing
+                                * across the two samples is taken as measured */
 } AdbscopeFastSample;
 
 void                   adbscope_fast_collector_set_max_freqs (AdbscopeFastCollector *self,

@@ -248,6 +248,8 @@ adbscope_run_new_from_session (AdbscopeSession *session)
     if (adbscope_session_get_screenshots_enabled (session, &interval_ms) || shots->len > 0)
       run->screenshot_interval_s = interval_ms / 1000.0;
     run->screenshots_skipped = adbscope_session_get_screenshots_skipped (session);
+    for (guint k = 0; k < ADBSCOPE_IMPLAUSIBLE_N; k++)
+      run->implausible[k] = adbscope_session_get_implausible (session, k);
     for (guint i = 0; i < shots->len; i++)
       {
         AdbscopeScreenshot *shot = adbscope_screenshot_copy (g_ptr_array_index (shots, i));
@@ -585,6 +587,12 @@ load_screenshots (AdbscopeRun *run,
     }
   sqlite3_finalize (st);
   run->screenshots_skipped = (guint) CLAMP (meta_int (meta, "screenshots_skipped"), 0, G_MAXUINT);
+  for (guint k = 0; k < ADBSCOPE_IMPLAUSIBLE_N; k++)
+    {
+      g_autofree char *key = g_strconcat ("implausible_", adbscope_implausible_to_string (k), NULL);
+
+      run->implausible[k] = (guint) CLAMP (meta_int (meta, key), 0, G_MAXUINT);
+    }
   if (interval != NULL)
     run->screenshot_interval_s = g_ascii_strtod (interval, NULL);
   else if (run->screenshots->len > 0)

@@ -133,6 +133,7 @@ struct _AdbscopeSession
   AdbscopeScreenshotCollector *shots;
   GPtrArray               *screenshots;        /* AdbscopeScreenshot*, oldest first */
   guint                    shots_skipped;      /* a session made from a recording */
+  guint                    implausible[ADBSCOPE_IMPLAUSIBLE_N]; /* values no device can have */
   /* The capture's rows in the recording */
   GHashTable              *conns_recorded;     /* AdbscopeConnection* written */
   guint                    dns_recorded;       /* lookups written (the model only appends) */
@@ -197,6 +198,9 @@ recording (AdbscopeSession *self)
 {
   return self->recording && adbscope_recording_has_begun (self->recording) ? self->recording : NULL;
 }
+
+static void note_implausible (AdbscopeSession *self,
+                              guint            kinds);
 
 /* Collectors stamp a sample with the middle of its round trip, so a slow
  * answer can land "before" a gap marker pushed while it was under way:
@@ -444,6 +448,8 @@ on_fast_sample (AdbscopeFastCollector    *fast,
 
   gap_sample (self, t);
   self->last_sample_us = MAX (t, self->last_sample_us);
+  if (s->clock_implausible)
+    note_implausible (self, 1u << ADBSCOPE_IMPLAUSIBLE_DEVICE_CLOCK);
   self->n_samples++;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SAMPLES]);
   if (isfinite (s->dt_s) && s->dt_s > 0)
@@ -681,6 +687,42 @@ replace_str (char       **field,
   *field = g_strdup (value);
 }
 
+/* Values no device can have, by kind: left out of the series (NaN) and
+ * counted over the whole run, kept with the recording like the capture's
+ * counts. */
+static void
+note_implausible (AdbscopeSession *self,
+                  guint            kinds)
+{
+  for (guint k = 0; k < ADBSCOPE_IMPLAUSIBLE_N; k++)
+    if (kinds & (1u << k))
+      {
+        self->implausible[k]++;
+        if (recording (self))
+          {
+            g_autofree char *key = g_strconcat ("implausible_", adbscope_implausible_to_string (k), NULL);
+            g_autofree char *n = g_strdup_printf ("%u", self->implausible[k]);
+
+            adbscope_recording_set_meta (self->recording, key, n);
+          }
+      }
+}
+
+/**
+ * adbscope_session_get_implausible:
+ *
+ * Returns: how many values of @kind no device can have were read (and
+ *   left out) over the whole run
+ */
+guint
+adbscope_session_get_implausible (AdbscopeSession     *self,
+                                  AdbscopeImplausible  kind)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), 0);
+  g_return_val_if_fail (kind < ADBSCOPE_IMPLAUSIBLE_N, 0);
+  return self->implausible[kind];
+}
+
 static void
 on_slow_sample (AdbscopeSlowCollector    *collector,
                 const AdbscopeSlowSample *s,
@@ -688,6 +730,8 @@ on_slow_sample (AdbscopeSlowCollector    *collector,
 {
   AdbscopeSystemState *st = &self->system;
   gint64 t = s->time_us;
+
+  note_implausible (self, s->implausible);
 
   if (s->has_battery)
     {
@@ -1691,6 +1735,7 @@ adbscope_session_new_from_run (const AdbscopeRun *run)
     g_ptr_array_add (self->screenshots, adbscope_screenshot_copy (g_ptr_array_index (run->screenshots, i)));
   self->shots_enabled = isfinite (run->screenshot_interval_s);
   self->shots_skipped = run->screenshots_skipped;
+  memcpy (self->implausible, run->implausible, sizeof self->implausible);
   self->shots_interval_ms = self->shots_enabled ? (guint) (run->screenshot_interval_s * 1000) : 0;
   system_state_clear (&self->system);
   self->system.processes = run->system->processes ? g_array_ref (run->system->processes) : NULL;

@@ -6,6 +6,7 @@
 #include "adbscope-probe.h"
 #include "adbscope-series.h"
 #include "adbscope-network.h"
+#include "adbscope-plausible.h"
 #include "adbscope-screenshot.h"
 #include "adbscope-types.h"
 #include "adbscope-frames-summary.h"
@@ -212,6 +213,8 @@ gboolean                   adbscope_session_get_screenshots_enabled (AdbscopeSes
                                                                  guint            *interval_ms);
 GPtrArray                 *adbscope_session_get_screenshots     (AdbscopeSession  *self);
 guint                      adbscope_session_get_screenshots_skipped (AdbscopeSession *self);
+guint                      adbscope_session_get_implausible (AdbscopeSession     *self,
+                                                             AdbscopeImplausible  kind);
 
 typedef struct _AdbscopeRun AdbscopeRun;
 

@@ -469,6 +469,79 @@ test_fast_lookup_skips_forks (void)
     }
 }
 
+/* Values no device can have (synthetic, in the shapes of real dumps): a
+ * level above its scale, a battery below absolute zero, 1e11 mV, a thermal
+ * sensor at -300 °C.  Each is NaN — not a measurement — and flagged. */
+static void
+test_slow_implausible (void)
+{
+  g_autoptr(AdbscopeSlowCollector) c = adbscope_slow_collector_new ("S", "com.example", FALSE, FALSE, FALSE, FALSE);
+  static const char output[] =
+    "___S:battery___\n"
+    "Current Battery Service state:\n  AC powered: false\n  USB powered: false\n  Wireless powered: false\n"
+    "  status: 3\n  health: 2\n  present: true\n  level: 250\n  scale: 100\n"
+    "  voltage: 100000000000\n  temperature: -3000\n  technology: Li-ion\n"
+    "___S:power___\n"
+    "/sys/class/power_supply/battery/current_now:-512000\n"
+    "___S:thermal___\n"
+    "Thermal Status: 0\nCurrent temperatures from HAL:\n"
+    "\tTemperature{mValue=-300.0, mType=0, mName=cpu0, mStatus=0}\n"
+    "\tTemperature{mValue=41.5, mType=3, mName=skin, mStatus=0}\n";
+  g_autoptr(AdbscopeSlowSample) s = _adbscope_slow_collector_parse (c, output, 1000);
+
+  g_assert_true (s->has_battery);
+  g_assert_true (isnan (s->battery_level_pct));
+  g_assert_true (isnan (s->battery_temp_c));
+  g_assert_true (isnan (s->voltage_mv));
+  g_assert_true (isnan (s->power_mw));
+  g_assert_cmpfloat (s->current_ma, ==, -512.0);
+  g_assert_cmpfloat (s->max_temp_c, ==, 41.5);
+  g_assert_cmpuint (s->implausible, ==, (1u << ADBSCOPE_IMPLAUSIBLE_BATTERY_LEVEL) |
+                                        (1u << ADBSCOPE_IMPLAUSIBLE_BATTERY_TEMP) |
+                                        (1u << ADBSCOPE_IMPLAUSIBLE_VOLTAGE) |
+                                        (1u << ADBSCOPE_IMPLAUSIBLE_TEMPERATURE));
+  g_assert_true (adbscope_plausible_temperature_c (-273.15));
+  g_assert_false (adbscope_plausible_temperature_c (-273.2));
+  g_assert_true (adbscope_plausible_battery_level (100));
+  g_assert_true (adbscope_plausible_voltage_mv (NAN));
+}
+
+/* A device clock that jumps forward far more than the host's (an hour of
+ * uptime in one second): nothing across it is a measurement. */
+static void
+test_fast_clock_jump (void)
+{
+  g_autoptr(AdbscopeCollector) c = g_object_new (ADBSCOPE_TYPE_FAST_COLLECTOR, "name", "fast", "serial", "S",
+                                                 "package", "com.example.app", "interval", 1000, NULL);
+  const char *uptimes[] = { "100.00", "101.00", "3701.00", "3702.00" };
+  const char *stats[] = { "100 0 100 800", "150 0 100 850", "300 0 100 900", "350 0 100 950" };
+  AdbscopeFastSample *s[4] = { NULL };
+
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *app = pid_stat_line (4000, 428, 50 + 10 * i);
+      g_autofree char *output = g_strdup_printf ("pidof:4000\n/proc/uptime:%s 50.00\n"
+                                                 "/proc/stat:cpu  %s 0 0 0 0 0 0\n/proc/stat:cpu0 %s 0 0 0 0 0 0\n%s",
+                                                 uptimes[i], stats[i], stats[i], app);
+      g_autoptr(GError) error = NULL;
+
+      s[i] = _adbscope_fast_collector_parse (ADBSCOPE_FAST_COLLECTOR (c), output, (gint64) (i + 1) * G_USEC_PER_SEC, &error);
+      g_assert_no_error (error);
+    }
+  g_assert_false (s[1]->clock_implausible);
+  g_assert_true (isfinite (s[1]->system_pct));
+  g_assert_true (s[2]->clock_implausible);
+  g_assert_true (isnan (s[2]->system_pct));
+  g_assert_true (isnan (s[2]->app_pct));
+  g_assert_true (isnan (s[2]->dt_s));
+  /* the next one measures again, from the jumped reading */
+  g_assert_false (s[3]->clock_implausible);
+  g_assert_true (isfinite (s[3]->system_pct));
+  g_assert_cmpfloat (fabs (s[3]->dt_s - 1.0), <, 1e-9);
+  for (guint i = 0; i < 4; i++)
+    adbscope_fast_sample_free (s[i]);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -482,6 +555,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/probe/parse", test_probe_parse);
   g_test_add_func ("/probe/garbage", test_probe_garbage);
   g_test_add_func ("/probe/gpu-idle", test_probe_gpu_idle);
+  g_test_add_func ("/collectors/slow/implausible", test_slow_implausible);
+  g_test_add_func ("/collectors/fast/clock-jump", test_fast_clock_jump);
   g_test_add_func ("/launch/timeout-is-slow-start", test_launch_timeout_is_slow_start);
   g_test_add_func ("/collectors/frames/dump-failure", test_frames_dump_failure);
   g_test_add_func ("/report/assertions", test_assertions);
