@@ -1289,6 +1289,56 @@ test_gaps_are_between_samples (void)
 }
 
 static void
+write_battery_file (const char *name,
+                    const char *value)
+{
+  g_autofree char *path = g_build_filename (adbscope_test_device_get_sandbox (device), "sys", "power_supply",
+                                            "battery", name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, value, -1, &error);
+  g_assert_no_error (error);
+}
+
+/* A phone whose battery says what no battery can (a level of 250 on a
+ * scale of 100, 1e11 mV, -300 °C, written by the test into the files the
+ * phone's `dumpsys battery` prints): the report has no such value — the
+ * series are null — and counts each in run.implausible. */
+static void
+test_implausible_battery (void)
+{
+  g_autofree char *answer = adbscope_test_device_query (device, "battery-freeze");
+  g_autofree char *thawed = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  double n_level;
+  int rc;
+
+  g_assert_cmpstr (answer, ==, "ok");
+  write_battery_file ("capacity", "250\n");
+  write_battery_file ("voltage_now", "100000000000000\n");
+  write_battery_file ("temp", "-3000\n");
+  rc = run_as (NULL, NULL, &out, &err, "record", "-s", adbscope_test_device_get_serial (device),
+               "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "5s", NULL);
+  thawed = adbscope_test_device_query (device, "battery-thaw");
+  g_assert_cmpstr (thawed, ==, "ok");
+  g_assert_cmpint (rc, ==, 0);
+  report = parse_json (out);
+  n_level = json_node_get_int (adbscope_report_lookup (report, "run.implausible.battery_level"));
+  g_test_message ("battery read %.0f times, every time implausible", n_level);
+  g_assert_cmpfloat (n_level, >=, 1);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "run.implausible.voltage")), ==, n_level);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "run.implausible.battery_temp")), ==, n_level);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "run.implausible.device_clock")), ==, 0);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "power.battery_level_pct.n")), ==, 0);
+  g_assert_true (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (report, "power.battery_level_pct.max")));
+  g_assert_true (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (report, "power.voltage_mv.max")));
+  g_assert_true (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (report, "power.battery_temp_c.min")));
+  /* the rest of the battery is still measured */
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "power.current_ma.n")), >=, 1);
+}
+
+static void
 test_no_recording (void)
 {
   g_autoptr(JsonNode) mark = NULL;
@@ -1483,6 +1533,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/cli/hostile-bodies", test_hostile_bodies);
   g_test_add_func ("/record/cli/slow-series-at-short-interval", test_slow_series_at_short_interval);
   g_test_add_func ("/record/cli/gaps-are-between-samples", test_gaps_are_between_samples);
+  g_test_add_func ("/record/cli/implausible-battery", test_implausible_battery);
   g_test_add_func ("/record/cli/failing-test-leaves-nothing", test_failing_test_leaves_nothing);
   g_test_add_func ("/record/cli/never-ran-is-null", test_never_ran_is_null);
   g_test_add_func ("/record/cli/output-unprivileged", test_output_unprivileged);
