@@ -192,10 +192,11 @@ adbscope_run_new_from_session (AdbscopeSession *session)
   for (guint i = 0; i < a->len; i++)
     {
       AdbscopeGap g = g_array_index (a, AdbscopeGap, i);
-      gint64 last = adbscope_session_get_last_sample_us (session);
 
+      /* Still open (the session runs; stopping closes it): no sample
+       * since its start, up to now. */
       if (g.end_us == 0)
-        g.end_us = MAX (last, g.start_us);
+        g.end_us = MAX (g_get_monotonic_time (), g.start_us);
       g.start_us -= origin;
       g.end_us -= origin;
       g_array_append_val (run->gaps, g);

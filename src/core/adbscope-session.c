@@ -244,7 +244,7 @@ push_core (AdbscopeSession *self,
 
 /**
  * adbscope_gap_between:
- * @before_us: a fast sample's time (or the start of the run)
+ * @before_us: a fast sample's time
  * @after_us: the next one's, on the same clock
  * @interval_ms: the configured sample interval
  *
