@@ -449,6 +449,14 @@ engine_udp_tick (AdbscopeAgentEngine *e,
                  EngineFlow          *f,
                  uint64_t             now)
 {
+  /* UDP has no close: an exchange ends when it falls silent.  One that
+   * got replies ended normally; one that never got a single packet back
+   * asked and was not answered (a black hole, a dead server). */
   if (now >= f->last_us + (uint64_t) e->config.udp_idle_ms * 1000u)
-    engine_flow_finish (e, f, ENGINE_CONN_CLOSED, ENGINE_FAIL_IDLE, 0);
+    {
+      if (f->packets_down > 0)
+        engine_flow_finish (e, f, ENGINE_CONN_CLOSED, ENGINE_FAIL_NONE, 0);
+      else
+        engine_flow_finish (e, f, ENGINE_CONN_FAILED, ENGINE_FAIL_TIMED_OUT, ETIMEDOUT);
+    }
 }

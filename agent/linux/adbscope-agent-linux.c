@@ -3,6 +3,7 @@
  *   adbscope-agent-linux --tun NAME | --tun-fd N [--dns-upstream IP:PORT] [--allow-uid UID]…
  *                        [--idle-exit SECONDS] [--socket-name NAME] [--mtu N]
  *                        [--fwmark MARK] [--proc-net DIR] [--snapshot-interval MS]
+ *                        [--udp-idle MS]
  *
  * Opens (creating if absent) the TUN interface in the current network
  * namespace with the agent's addresses, serves @NAME and @NAME-pcap, and
@@ -53,7 +54,7 @@ usage (FILE *out)
            "usage: adbscope-agent-linux --tun NAME | --tun-fd N [--dns-upstream IP:PORT] [--allow-uid UID]...\n"
            "                            [--idle-exit SECONDS] [--socket-name NAME] [--mtu N (65535)]\n"
            "                            [--fwmark MARK] [--proc-net DIR]\n"
-           "                            [--snapshot-interval MS] [--verbose]\n");
+           "                            [--snapshot-interval MS] [--udp-idle MS (120000)] [--verbose]\n");
 }
 
 static bool
@@ -88,6 +89,7 @@ main (int    argc,
     { "fwmark", required_argument, NULL, 'f' },
     { "proc-net", required_argument, NULL, 'p' },
     { "snapshot-interval", required_argument, NULL, 'n' },
+    { "udp-idle", required_argument, NULL, 'U' },
     { "verbose", no_argument, NULL, 'v' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
@@ -184,6 +186,15 @@ main (int    argc,
               return 2;
             }
           config.snapshot_interval_ms = (int) v;
+          break;
+        case 'U':
+          /* how long a UDP flow may be silent before it is closed */
+          if (!parse_int (optarg, 100, 3600000, &v))
+            {
+              fprintf (stderr, "adbscope-agent: bad --udp-idle: %s\n", optarg);
+              return 2;
+            }
+          config.udp_idle_ms = (int) v;
           break;
         case 'v':
           verbose = 1;

@@ -1273,6 +1273,7 @@ struct _AtUdpServer {
   guint16  port;
   GThread *thread;
   gboolean dns;
+  gboolean sink;      /* reads, never answers */
   char    *name;
   guint8   a_addr[4];
   char    *ignore_name;
@@ -1340,7 +1341,7 @@ udp_main (gpointer data)
           if (r > 0)
             sendto (s->fd, out, r, 0, (struct sockaddr *) &from, fl);
         }
-      else
+      else if (!s->sink)
         sendto (s->fd, buf, (size_t) n, 0, (struct sockaddr *) &from, fl);
     }
   return NULL;
@@ -1362,6 +1363,16 @@ at_udp_echo_new (const char *addr)
   AtUdpServer *s = udp_server_new (addr);
 
   s->thread = g_thread_new ("at-udp-echo", udp_main, s);
+  return s;
+}
+
+AtUdpServer *
+at_udp_sink_new (const char *addr)
+{
+  AtUdpServer *s = udp_server_new (addr);
+
+  s->sink = TRUE;
+  s->thread = g_thread_new ("at-udp-sink", udp_main, s);
   return s;
 }
 

@@ -156,6 +156,8 @@ gboolean    at_write_all           (int           fd,
 /* A UDP echo server, and a DNS server answering NAME A ADDR. */
 typedef struct _AtUdpServer AtUdpServer;
 AtUdpServer *at_udp_echo_new       (const char *addr);
+/* Reads every datagram and answers none (a black hole). */
+AtUdpServer *at_udp_sink_new       (const char *addr);
 AtUdpServer *at_dns_server_new     (const char *name,
                                     const char *a_addr,
                                     const char *ignore_name);

@@ -675,11 +675,13 @@ udp_closed_pred (const AtSnapshot *snap,
   ConnPred *p = data;
   const Adbscope__Agent__V1__Connection *c = at_find_connection (snap, 17, p->dst, p->port);
 
-  return c && c->state == ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_CLOSED;
+  return c && (c->state == ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_CLOSED ||
+               c->state == ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_FAILED);
 }
 
 /* An idle UDP flow is closed after the idle time (2 min by default; short
- * here), and a new datagram starts a new flow. */
+ * here), and a new datagram starts a new flow.  One that was answered
+ * ended normally: CLOSED, no failure. */
 static void
 test_udp_idle (void)
 {
@@ -704,7 +706,9 @@ test_udp_idle (void)
   g_assert_nonnull (msg);
   g_assert_cmpint (g_get_monotonic_time () - sent_at, >=, 300 * 1000);
   c = at_find_connection (msg->snapshot, 17, AT_SERVER4, pred.port);
-  g_assert_cmpint (c->failure, ==, ADBSCOPE__AGENT__V1__FAILURE__FAILURE_IDLE);
+  g_assert_cmpint (c->state, ==, ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_CLOSED);
+  g_assert_cmpint (c->failure, ==, ADBSCOPE__AGENT__V1__FAILURE__FAILURE_NONE);
+  g_assert_cmpuint (c->packets_down, ==, 1);
   g_assert_cmpuint (c->close_time_ms, >, 0);
   g_assert_cmpuint (msg->snapshot->counters->udp_open, ==, 0);
   adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
@@ -716,6 +720,39 @@ test_udp_idle (void)
   close (fd);
   fixture_stop (&fx);
   at_udp_server_free (echo);
+}
+
+/* A UDP flow whose datagrams were never answered (a server that reads
+ * and keeps quiet, a black hole) did not get what it asked for: when it
+ * falls idle it is FAILED, TIMED_OUT. */
+static void
+test_udp_unanswered (void)
+{
+  Fixture fx;
+  AtEngineOptions opt;
+  AtUdpServer *sink = at_udp_sink_new (AT_SERVER4);
+  ConnPred pred = { 17, AT_SERVER4, at_udp_server_port (sink), 0, 0, NULL };
+  Adbscope__Agent__V1__AgentMessage *msg;
+  const Adbscope__Agent__V1__Connection *c;
+  int fd;
+
+  at_engine_options_init (&opt);
+  opt.udp_idle_ms = 400;
+  fixture_start (&fx, &opt);
+  fd = udp_client (fx.net, AT_SERVER4, pred.port);
+  g_assert_cmpint (send (fd, "x", 1, 0), ==, 1);
+  g_assert_cmpint (send (fd, "y", 1, 0), ==, 1);
+  msg = at_wait_snapshot (fx.snap_fd, udp_closed_pred, &pred, 5000);
+  g_assert_nonnull (msg);
+  c = at_find_connection (msg->snapshot, 17, AT_SERVER4, pred.port);
+  g_assert_cmpuint (c->packets_up, ==, 2);
+  g_assert_cmpuint (c->packets_down, ==, 0);
+  g_assert_cmpint (c->state, ==, ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_FAILED);
+  g_assert_cmpint (c->failure, ==, ADBSCOPE__AGENT__V1__FAILURE__FAILURE_TIMED_OUT);
+  adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
+  close (fd);
+  fixture_stop (&fx);
+  at_udp_server_free (sink);
 }
 
 typedef struct {
@@ -863,6 +900,7 @@ main (int    argc,
   at_init ();
   g_test_add_func ("/agent/udp/echo", test_udp_echo);
   g_test_add_func ("/agent/udp/idle-close", test_udp_idle);
+  g_test_add_func ("/agent/udp/unanswered-times-out", test_udp_unanswered);
   g_test_add_func ("/agent/queue/bounded", test_queue_bound);
   g_test_add_func ("/agent/reader/idle", test_reader_idle);
   g_test_add_func ("/agent/dns/fake-resolver", test_dns);

@@ -279,9 +279,23 @@ adbscope_connection_get_host_key (AdbscopeConnection *self)
   return self->host_key;
 }
 
+/**
+ * adbscope_connection_is_failed:
+ *
+ * The one definition of a failed connection, for the report's
+ * failed_connections, the hosts' failures, the timeline's events and the
+ * GUI's marks: one that did not get what it asked for — refused, reset,
+ * timed out, unreachable, no answer.  A flow the agent closed after it was
+ * idle (`IDLE`) is a normal end when anything came back on it (a UDP
+ * exchange, a DNS lookup that was answered); older agents, and recordings
+ * they made, send `IDLE` for those too.  Without a single packet back it
+ * never got an answer, and that is a failure.
+ */
 gboolean
 adbscope_connection_is_failed (AdbscopeConnection *self)
 {
+  if (g_strcmp0 (self->failure, "IDLE") == 0)
+    return self->packets_down == 0;
   return self->failure != NULL || g_strcmp0 (self->state, "FAILED") == 0;
 }
 

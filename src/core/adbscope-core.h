@@ -10,6 +10,7 @@
 #include "adbscope-shell.h"
 #include "adbscope-series.h"
 #include "adbscope-delta.h"
+#include "adbscope-plausible.h"
 #include "adbscope-stats.h"
 #include "adbscope-assertion.h"
 #include "adbscope-collector.h"

@@ -39,6 +39,7 @@
 #include "adbscope-parse-gpu.h"
 #include "adbscope-parse-grep.h"
 #include "adbscope-parse-ps.h"
+#include "adbscope-plausible.h"
 #include "adbscope-probe.h"
 #include "adbscope-fast-collector-private.h"
 
@@ -54,8 +55,10 @@ struct _AdbscopeFastCollector
   gboolean           seen_app;
 
   /* previous sample */
-  AdbscopeProcStat  *prev_stat;
+  AdbscopeProcStat  *prev_stat;     /* the baseline: kept across a window too short to measure */
   double             prev_uptime;
+  double             last_uptime;   /* the previous sample's, for dt_s */
+  gint64             last_time_us;  /* and its host time */
   gboolean           have_prev_app;
   AdbscopePidStat    prev_app;
   GArray            *prev_tasks;
@@ -213,7 +216,8 @@ read_other_processes (AdbscopeFastCollector *self,
                       AdbscopeFastSample    *s,
                       AdbscopeGrepOutput    *grep,
                       AdbscopeCpuUsage      *usage,
-                      double                 window)
+                      double                 window,
+                      gboolean               carry)
 {
   for (guint i = 0; i < self->others->len; i++)
     {
@@ -267,10 +271,13 @@ read_other_processes (AdbscopeFastCollector *self,
           g_array_append_vals (s->threads, t->data, t->len);
         }
       o->seen = TRUE;
-      o->prev = st;
-      o->have_prev = TRUE;
-      g_clear_pointer (&o->prev_tasks, g_array_unref);
-      o->prev_tasks = g_steal_pointer (&tasks);
+      if (!(carry && same))
+        {
+          o->prev = st;
+          o->have_prev = TRUE;
+          g_clear_pointer (&o->prev_tasks, g_array_unref);
+          o->prev_tasks = g_steal_pointer (&tasks);
+        }
 
       if (s->processes != NULL)
         {
@@ -353,9 +360,10 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
   int pid = self->pid;
   double idle;
   double window = NAN;
+  gboolean carry = FALSE;
 
   s->time_us = time_us;
-  s->dt_s = s->system_pct = s->system_norm_pct = NAN;
+  s->dt_s = s->window_s = s->system_pct = s->system_norm_pct = NAN;
   s->app_pct = s->app_norm_pct = s->app_rss_kb = s->app_swap_kb = s->app_threads = NAN;
   s->mem_total_kb = s->mem_available_kb = s->swap_used_kb = NAN;
   s->psi_some_avg10 = s->psi_full_avg10 = NAN;
@@ -398,11 +406,25 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
    * every value across the two samples is NaN. */
   if (self->prev_stat != NULL)
     {
-      s->dt_s = s->uptime_s - self->prev_uptime;
+      s->dt_s = s->uptime_s - self->last_uptime;
       window = adbscope_delta_interval (self->prev_uptime, s->uptime_s);
+      /* An uptime that ran far ahead of the host's clock is no device
+       * time: no value across it, and this reading is the new base. */
+      if (!adbscope_plausible_clock_step (s->dt_s, (time_us - self->last_time_us) / 1e6))
+        {
+          s->clock_implausible = TRUE;
+          s->dt_s = window = NAN;
+        }
+      /* Too short to measure (fewer than ADBSCOPE_DELTA_MIN_TICKS since
+       * the baseline): this sample's values across two samples are NaN and
+       * the baseline stays, so its ticks are carried into the next sample
+       * instead of being thrown away.  A clock that went back (a reboot)
+       * starts again from here. */
+      carry = !isfinite (window) && s->uptime_s >= self->prev_uptime && !s->clock_implausible;
     }
   if (self->prev_stat != NULL && isfinite (window))
     {
+      s->window_s = window;
       usage = adbscope_delta_cpu (self->prev_stat, stat);
       s->system_pct = usage->total_pct;
       s->n_cores = MIN (usage->n_cpus, ADBSCOPE_MAX_CORES);
@@ -499,8 +521,15 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
           if (tasks != NULL && self->prev_tasks != NULL && isfinite (window))
             s->threads = adbscope_delta_threads (self->prev_tasks, tasks, window);
         }
-      self->prev_app = app;
-      self->have_prev_app = TRUE;
+      /* The baseline stays across a window too short to measure, unless
+       * this is another process (whose own baseline starts here). */
+      if (!(carry && same))
+        {
+          self->prev_app = app;
+          self->have_prev_app = TRUE;
+          g_clear_pointer (&self->prev_tasks, g_array_unref);
+          self->prev_tasks = g_steal_pointer (&tasks);
+        }
       self->pid = pid;
     }
   else
@@ -524,14 +553,18 @@ _adbscope_fast_collector_parse (AdbscopeFastCollector  *self,
       for (guint i = 0; s->threads != NULL && i < s->threads->len; i++)
         g_array_index (s->threads, AdbscopeThreadUsage, i).pid = s->pid;
     }
-  read_other_processes (self, s, grep, usage, window);
+  read_other_processes (self, s, grep, usage, window, carry);
   follow_other_processes (self, ps);
 
+  self->last_uptime = s->uptime_s;
+  self->last_time_us = time_us;
+  if (carry)
+    return g_steal_pointer (&s);
   g_clear_pointer (&self->prev_stat, adbscope_proc_stat_free);
   self->prev_stat = g_steal_pointer (&stat);
   self->prev_uptime = s->uptime_s;
-  g_clear_pointer (&self->prev_tasks, g_array_unref);
-  self->prev_tasks = g_steal_pointer (&tasks);
+  if (!s->app_running)
+    g_clear_pointer (&self->prev_tasks, g_array_unref);
   if (net != NULL)
     {
       g_clear_pointer (&self->prev_net, g_array_unref);

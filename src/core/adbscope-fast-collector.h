@@ -34,6 +34,9 @@ typedef struct
   gint64   time_us;            /* host monotonic, middle of the round trip */
   double   uptime_s;           /* device clock */
   double   dt_s;               /* Δ device uptime since the previous sample; NaN on the first */
+  double   window_s;           /* Δ device uptime the values across two samples cover: dt_s, or
+                                * longer when the samples before were too close to measure and
+                                * their ticks were carried into this one; NaN without a delta */
   double   system_pct;         /* share of all cores, 100 = every core busy */
   guint    n_cores;
   double  *core_pct;           /* n_cores, NaN for offline cores */
@@ -61,6 +64,9 @@ typedef struct
   double   gpu_freq_mhz;
   double   net_rx_bytes_per_s; /* all interfaces but lo */
   double   net_tx_bytes_per_s;
+  gboolean clock_implausible;  /* the device's uptime ran far ahead of the host's clock since
+                                * the sample before (adbscope_plausible_clock_step ()): nothing
+                                * across the two samples is taken as measured */
 } AdbscopeFastSample;
 
 void                   adbscope_fast_collector_set_max_freqs (AdbscopeFastCollector *self,

@@ -50,6 +50,7 @@ struct _AdbscopeFramesCollector
   char                   *list_error;
   AdbscopeFramesSource    last_source;
   gboolean                short_window; /* this dump came too soon for a rate */
+  char                   *gfx_failure;  /* this dump: "Failure while dumping the app…" */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeFramesCollector, adbscope_frames_collector, ADBSCOPE_TYPE_COLLECTOR)
@@ -167,6 +168,18 @@ parse_gfxinfo (AdbscopeFramesCollector  *self,
   cur = adbscope_gfxinfo_find_process (info, adbscope_collector_get_package (ADBSCOPE_COLLECTOR (self)));
   if (cur == NULL && info->processes->len == 1)
     cur = g_ptr_array_index (info->processes, 0);
+  /* "Failure while dumping the app": it runs, its counters could not be
+   * read this time.  Unreadable, not "not running": the previous dump
+   * stays the base, so the frames of this interval are counted with the
+   * next one and no restart is made up. */
+  if (cur != NULL && cur->dump_failure != NULL && !cur->stats.present)
+    {
+      s->app_running = TRUE;
+      s->pid = cur->pid;
+      g_free (self->gfx_failure);
+      self->gfx_failure = g_strdup (cur->dump_failure);
+      return TRUE;
+    }
   if (cur == NULL || !cur->stats.present)
     {
       g_clear_pointer (&self->prev_info, adbscope_gfxinfo_free);
@@ -415,6 +428,11 @@ choose_source (AdbscopeFramesCollector *self,
 
   if (!s->app_running)
     s->zero_reason = ADBSCOPE_FRAMES_ZERO_NOT_RUNNING;
+  else if (self->gfx_failure != NULL && !(s->fps > 0))
+    {
+      s->zero_reason = ADBSCOPE_FRAMES_ZERO_UNREADABLE;
+      s->zero_detail = g_strdup (self->gfx_failure);
+    }
   else if (s->fps == 0)
     {
       if (self->listed && self->layers->len == 0 && self->list_error == NULL)
@@ -464,6 +482,7 @@ _adbscope_frames_collector_parse (AdbscopeFramesCollector  *self,
 
   /* gfxinfo first: it says whether the app runs and gives the device clock. */
   self->short_window = FALSE;
+  g_clear_pointer (&self->gfx_failure, g_free);
   gfx_len = parse_sections (self, s, &scan, output, FALSE);
   if (!parse_gfxinfo (self, s, output, gfx_len, error))
     return NULL;
@@ -513,6 +532,7 @@ adbscope_frames_collector_finalize (GObject *object)
   g_clear_pointer (&self->layers, g_ptr_array_unref);
   g_clear_pointer (&self->asked, g_ptr_array_unref);
   g_clear_pointer (&self->trackers, g_hash_table_unref);
+  g_free (self->gfx_failure);
   g_free (self->list_error);
   G_OBJECT_CLASS (adbscope_frames_collector_parent_class)->finalize (object);
 }

@@ -97,6 +97,29 @@ run_command (Launch *l)
                           logcat, prep, comp, logcat);
 }
 
+/* One run from what `am start -W` printed.  "Status: timeout" is a start
+ * slower than am waits: a run, marked timed_out, with the times am gave
+ * (TotalTime usually none: -1, never a made-up number); a start without
+ * "Status: ok" and a time is an error. */
+gboolean
+_adbscope_launch_run_from_am (const AdbscopeAmStart *st,
+                              AdbscopeLaunchRun     *run,
+                              GError               **error)
+{
+  if (!st->timed_out && (!st->ok || st->total_ms < 0))
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
+                   _("The app did not start: %s"),
+                   st->warning != NULL ? st->warning : _("am start reported no start time"));
+      return FALSE;
+    }
+  run->timed_out = st->timed_out;
+  run->total_ms = st->total_ms;
+  run->wait_ms = st->wait_ms;
+  run->launch_state = g_strdup (st->launch_state);
+  return TRUE;
+}
+
 static void
 run_cb (GObject      *object,
         GAsyncResult *res,
@@ -130,16 +153,11 @@ run_cb (GObject      *object,
       next_step (g_steal_pointer (&task));
       return;
     }
-  if (!st->ok || st->total_ms < 0)
+  if (!_adbscope_launch_run_from_am (st, &run, &error))
     {
-      g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
-                               _("The app did not start: %s"),
-                               st->warning != NULL ? st->warning : _("am start reported no start time"));
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  run.total_ms = st->total_ms;
-  run.wait_ms = st->wait_ms;
-  run.launch_state = g_strdup (st->launch_state);
   if (mark != NULL)
     {
       const char *after = strchr (mark, '\n');
@@ -313,8 +331,8 @@ add_ms (JsonBuilder *b,
     json_builder_add_null_value (b);
 }
 
-/* {"package","component","mode","runs":[{"total_ms","wait_ms","displayed_ms","launch_state"}],
- *  "total_ms":{"p50","p90","min","max","n"}, "wait_ms":{…}, "displayed_ms":{…}} */
+/* {"package","component","mode","runs":[{"total_ms","wait_ms","displayed_ms","launch_state","timed_out"}],
+ *  "timeouts", "total_ms":{"p50","p90","min","max","n"}, "wait_ms":{…}, "displayed_ms":{…}} */
 JsonNode *
 adbscope_launch_result_to_json (const AdbscopeLaunchResult *result)
 {
@@ -343,9 +361,19 @@ adbscope_launch_result_to_json (const AdbscopeLaunchResult *result)
         json_builder_add_string_value (b, r->launch_state);
       else
         json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "timed_out");
+      json_builder_add_boolean_value (b, r->timed_out);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  {
+    guint timeouts = 0;
+
+    for (guint i = 0; i < result->runs->len; i++)
+      timeouts += g_array_index (result->runs, AdbscopeLaunchRun, i).timed_out;
+    json_builder_set_member_name (b, "timeouts");
+    json_builder_add_int_value (b, timeouts);
+  }
   for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
     {
       g_autofree char *key = g_strconcat (columns[c], "_ms", NULL);

@@ -4,6 +4,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "adbscope-parse-am.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -19,6 +21,8 @@ typedef struct
   gint64  wait_ms;        /* WaitTime */
   gint64  displayed_ms;   /* logcat "Displayed … +Nms", -1 where absent */
   char   *launch_state;   /* as am reported it (Android 10+), or NULL */
+  gboolean timed_out;     /* am start -W said "Status: timeout": a slow start, its
+                           * TotalTime unknown (-1) unless am printed one */
 } AdbscopeLaunchRun;
 
 typedef struct
@@ -51,5 +55,10 @@ JsonNode             *adbscope_launch_result_to_json (const AdbscopeLaunchResult
 void                  adbscope_launch_result_free    (AdbscopeLaunchResult *result);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AdbscopeLaunchResult, adbscope_launch_result_free)
+
+/* In-tree, for tests: one run from `am start -W`'s output. */
+gboolean              _adbscope_launch_run_from_am   (const AdbscopeAmStart *st,
+                                                      AdbscopeLaunchRun     *run,
+                                                      GError               **error);
 
 G_END_DECLS

@@ -331,7 +331,7 @@ update_hosts (AdbscopeNetwork *self)
       sum->up += adbscope_connection_get_payload_up (c);
       sum->down += adbscope_connection_get_payload_down (c);
       sum->connections++;
-      sum->failures += adbscope_connection_get_failure (c) != NULL;
+      sum->failures += adbscope_connection_is_failed (c);
     }
 
   self->dropped.hosts = 0;

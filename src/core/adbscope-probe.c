@@ -168,12 +168,14 @@ probe_gpu (AdbscopeProbeResult *r,
   for (guint i = 0; i < G_N_ELEMENTS (busy_files) && r->gpu_busy_path == NULL; i++)
     if (isfinite (adbscope_gpu_parse_busy_pct (readable (grep, busy_files[i]))))
       r->gpu_busy_path = g_strdup (busy_files[i]);
-  if (isfinite (adbscope_gpu_parse_freq_mhz (readable (grep, KGSL_DIR "/gpuclk"))))
+  /* A GPU that idles at the probe reads 0 Hz: readable is what counts;
+   * each sample then says what it read. */
+  if (adbscope_gpu_file_is_number (readable (grep, KGSL_DIR "/gpuclk")))
     {
       r->gpu_freq_path = g_strdup (KGSL_DIR "/gpuclk");
       r->gpu_max_freq_mhz = adbscope_gpu_parse_freq_mhz (readable (grep, KGSL_DIR "/max_gpuclk"));
     }
-  else if (df_cur != NULL && isfinite (adbscope_gpu_parse_freq_mhz (readable (grep, df_cur))))
+  else if (df_cur != NULL && adbscope_gpu_file_is_number (readable (grep, df_cur)))
     {
       r->gpu_freq_path = g_strdup (df_cur);
       r->gpu_max_freq_mhz = adbscope_gpu_parse_freq_mhz (readable (grep, df_max));

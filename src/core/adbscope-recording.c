@@ -33,6 +33,7 @@ typedef enum
   OP_MARKER,
   OP_GAP_START,
   OP_GAP_END,
+  OP_GAP_CANCEL,
   OP_FRAMES,
   OP_THREAD_NEW,
   OP_THREAD_END,
@@ -145,6 +146,7 @@ static const char * const op_sql[N_OPS] = {
   [OP_MARKER] = "INSERT INTO marker (t_us, label) VALUES (?1, ?2)",
   [OP_GAP_START] = "INSERT INTO gap (start_us, end_us) VALUES (?1, NULL)",
   [OP_GAP_END] = "UPDATE gap SET end_us = ?2 WHERE start_us = ?1 AND end_us IS NULL",
+  [OP_GAP_CANCEL] = "DELETE FROM gap WHERE start_us = ?1 AND end_us IS NULL",
   [OP_FRAMES] = "INSERT INTO frames VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
                 " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
   [OP_THREAD_NEW] = "INSERT INTO thread (tid, name, first_us, last_us) VALUES (?2, ?3, ?1, NULL)",
@@ -385,6 +387,7 @@ write_op (AdbscopeRecording *self,
       bind_text_or_null (st, 2, op->text);
       break;
     case OP_GAP_START:
+    case OP_GAP_CANCEL:
       sqlite3_bind_int64 (st, 1, op->t);
       break;
     case OP_GAP_END:
@@ -820,6 +823,15 @@ adbscope_recording_gap_ended (AdbscopeRecording *self,
                               gint64             end_us)
 {
   append (self, OP_GAP_END, end_us)->i[0] = start_us - self->origin_us;
+}
+
+/* A gap opened while no sample came, withdrawn: the sample that was on
+ * its way when it opened is close enough to the one before. */
+void
+adbscope_recording_gap_cancelled (AdbscopeRecording *self,
+                                  gint64             start_us)
+{
+  append (self, OP_GAP_CANCEL, start_us);
 }
 
 void

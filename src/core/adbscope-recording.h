@@ -71,6 +71,8 @@ void               adbscope_recording_gap_started   (AdbscopeRecording  *self,
 void               adbscope_recording_gap_ended     (AdbscopeRecording  *self,
                                                      gint64              start_us,
                                                      gint64              end_us);
+void               adbscope_recording_gap_cancelled (AdbscopeRecording  *self,
+                                                     gint64              start_us);
 void               adbscope_recording_add_frames    (AdbscopeRecording  *self,
                                                      const AdbscopeFramesSample *sample);
 /* @usage NULL: the app has no threads now (it is not running). */

@@ -182,7 +182,7 @@ adbscope_report_network_agent_of (AdbscopeNetwork *net,
   /* Every failed connection, then the biggest others. */
   g_ptr_array_sort (conn_items, by_bytes_desc);
   for (guint i = 0; i < conn_items->len; i++)
-    if (adbscope_connection_get_failure (g_ptr_array_index (conn_items, i)) != NULL)
+    if (adbscope_connection_is_failed (g_ptr_array_index (conn_items, i)))
       {
         if (failed_listed < ADBSCOPE_REPORT_MAX_LISTED)
           {
@@ -192,7 +192,7 @@ adbscope_report_network_agent_of (AdbscopeNetwork *net,
         failed++;
       }
   for (guint i = 0; i < conn_items->len && listed < ADBSCOPE_REPORT_TOP_CONNECTIONS; i++)
-    if (adbscope_connection_get_failure (g_ptr_array_index (conn_items, i)) == NULL)
+    if (!adbscope_connection_is_failed (g_ptr_array_index (conn_items, i)))
       {
         json_array_add_object_element (conns, connection_object (g_ptr_array_index (conn_items, i)));
         listed++;

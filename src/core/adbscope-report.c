@@ -566,6 +566,13 @@ run_object (const AdbscopeRun *run)
   set_number (o, "interval_ms_measured", median_dt);
   json_object_set_int_member (o, "samples", run ? run->n_samples : 0);
   json_object_set_int_member (o, "gaps", run ? run->gaps->len : 0);
+  {
+    JsonObject *io = json_object_new ();
+
+    for (guint k = 0; k < ADBSCOPE_IMPLAUSIBLE_N; k++)
+      json_object_set_int_member (io, adbscope_implausible_to_string (k), run ? run->implausible[k] : 0);
+    json_object_set_object_member (o, "implausible", io);
+  }
   for (guint i = 0; run != NULL && i < run->gaps->len; i++)
     {
       const AdbscopeGap *gap = &g_array_index (run->gaps, AdbscopeGap, i);

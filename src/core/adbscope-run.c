@@ -191,10 +191,11 @@ adbscope_run_new_from_session (AdbscopeSession *session)
   for (guint i = 0; i < a->len; i++)
     {
       AdbscopeGap g = g_array_index (a, AdbscopeGap, i);
-      gint64 last = adbscope_session_get_last_sample_us (session);
 
+      /* Still open (the session runs; stopping closes it): no sample
+       * since its start, up to now. */
       if (g.end_us == 0)
-        g.end_us = MAX (last, g.start_us);
+        g.end_us = MAX (g_get_monotonic_time (), g.start_us);
       g.start_us -= origin;
       g.end_us -= origin;
       g_array_append_val (run->gaps, g);
@@ -247,6 +248,8 @@ adbscope_run_new_from_session (AdbscopeSession *session)
     if (adbscope_session_get_screenshots_enabled (session, &interval_ms) || shots->len > 0)
       run->screenshot_interval_s = interval_ms / 1000.0;
     run->screenshots_skipped = adbscope_session_get_screenshots_skipped (session);
+    for (guint k = 0; k < ADBSCOPE_IMPLAUSIBLE_N; k++)
+      run->implausible[k] = adbscope_session_get_implausible (session, k);
     for (guint i = 0; i < shots->len; i++)
       {
         AdbscopeScreenshot *shot = adbscope_screenshot_copy (g_ptr_array_index (shots, i));
@@ -620,6 +623,12 @@ load_screenshots (AdbscopeRun *run,
     }
   sqlite3_finalize (st);
   run->screenshots_skipped = (guint) CLAMP (meta_int (meta, "screenshots_skipped"), 0, G_MAXUINT);
+  for (guint k = 0; k < ADBSCOPE_IMPLAUSIBLE_N; k++)
+    {
+      g_autofree char *key = g_strconcat ("implausible_", adbscope_implausible_to_string (k), NULL);
+
+      run->implausible[k] = (guint) CLAMP (meta_int (meta, key), 0, G_MAXUINT);
+    }
   if (interval != NULL)
     run->screenshot_interval_s = g_ascii_strtod (interval, NULL);
   else if (run->screenshots->len > 0)

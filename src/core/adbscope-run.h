@@ -69,6 +69,7 @@ typedef struct _AdbscopeRun
   GPtrArray  *screenshots;
   double      screenshot_interval_s;
   guint       screenshots_skipped;   /* over the whole run */
+  guint       implausible[ADBSCOPE_IMPLAUSIBLE_N]; /* values no device can have, by kind, over the whole run */
   /* A live run's session, for what recordings do not keep yet (frame
    * sources, the app's processes, the GPU node); NULL for a recording. */
   AdbscopeSession *session;

@@ -9,9 +9,17 @@
  * GUI's AdbscopeDataView) never see a collector's own struct and never
  * wait for one particular collector.  Nothing here knows about GTK.
  *
- * Gaps: when three or more sample intervals pass without a fast sample,
- * NaN is pushed into every series (the ADBSCOPE_SERIES_TABLE list, and the
- * per-core series) so charts show a hole and statistics skip it.
+ * Gaps: a gap is the span between two fast samples that are
+ * ADBSCOPE_GAP_INTERVALS (3) configured intervals or more apart, from the
+ * first one's time to the second one's, on the samples' own clock (the
+ * host's monotonic clock, the middle of each round trip): gaps never
+ * overlap and never contain a sample (adbscope_gap_between ()).  While
+ * none comes for that long the watchdog opens one (the window says "no
+ * data", the recording holds it open, so a killed run still shows it);
+ * the next sample closes it at its own time, or withdraws it when it was
+ * taken close enough to the one before (its answer was under way).
+ * Nothing is pushed into the series: no sample is no point, and the
+ * charts break a line across the missing stretch.
  */
 #include "config.h"
 
@@ -41,7 +49,6 @@
 #define DEFAULT_INTERVAL_MS          1000
 #define DEFAULT_MEMINFO_INTERVAL_MS  2000
 #define DEFAULT_HISTORY_S            (15 * 60)
-#define GAP_INTERVALS                3
 #define MAX_FRAME_TIMES              (1 << 20)
 /* Screenshots whose PNG stays in memory while a recording holds them all. */
 #define SCREENSHOTS_IN_MEMORY        60
@@ -126,6 +133,7 @@ struct _AdbscopeSession
   AdbscopeScreenshotCollector *shots;
   GPtrArray               *screenshots;        /* AdbscopeScreenshot*, oldest first */
   guint                    shots_skipped;      /* a session made from a recording */
+  guint                    implausible[ADBSCOPE_IMPLAUSIBLE_N]; /* values no device can have */
   /* The capture's rows in the recording */
   GHashTable              *conns_recorded;     /* AdbscopeConnection* written */
   guint                    dns_recorded;       /* lookups written (the model only appends) */
@@ -191,6 +199,9 @@ recording (AdbscopeSession *self)
   return self->recording && adbscope_recording_has_begun (self->recording) ? self->recording : NULL;
 }
 
+static void note_implausible (AdbscopeSession *self,
+                              guint            kinds);
+
 /* Collectors stamp a sample with the middle of its round trip, so a slow
  * answer can land "before" a gap marker pushed while it was under way:
  * never let a series go back in time.  The recording gets what the series
@@ -231,25 +242,58 @@ push_core (AdbscopeSession *self,
            g_ptr_array_index (self->core_paths, core), "%", time_us, value);
 }
 
-static void
-push_gap (AdbscopeSession *self,
-          gint64           time_us)
+/**
+ * adbscope_gap_between:
+ * @before_us: a fast sample's time
+ * @after_us: the next one's, on the same clock
+ * @interval_ms: the configured sample interval
+ *
+ * Returns: whether the span between them is a gap: %ADBSCOPE_GAP_INTERVALS
+ *   intervals or more
+ */
+gboolean
+adbscope_gap_between (gint64 before_us,
+                      gint64 after_us,
+                      guint  interval_ms)
 {
-  for (guint i = 0; i < ADBSCOPE_N_SERIES; i++)
-    push (self, i, time_us, NAN);
-  for (guint i = 0; i < self->core_series->len; i++)
-    push_core (self, i, time_us, NAN);
+  return after_us - before_us >= (gint64) ADBSCOPE_GAP_INTERVALS * interval_ms * 1000;
 }
 
-static gboolean
-watchdog_cb (gpointer data)
+/**
+ * adbscope_gaps_find:
+ * @times_us: (array length=n): sample times, ascending
+ *
+ * The gaps of a sequence of sample times, by adbscope_gap_between ().
+ *
+ * Returns: (transfer full) (element-type AdbscopeGap): the gaps, in order
+ */
+GArray *
+adbscope_gaps_find (const gint64 *times_us,
+                    guint         n,
+                    guint         interval_ms)
 {
-  AdbscopeSession *self = data;
-  gint64 now = g_get_monotonic_time ();
-  gint64 limit = (gint64) GAP_INTERVALS * self->interval_ms * 1000;
-  gint64 since = self->last_sample_us ? self->last_sample_us : self->start_us;
+  GArray *gaps = g_array_new (FALSE, FALSE, sizeof (AdbscopeGap));
 
-  if (!self->in_gap && now - since >= limit)
+  for (guint i = 1; i < n; i++)
+    if (adbscope_gap_between (times_us[i - 1], times_us[i], interval_ms))
+      {
+        AdbscopeGap g = { times_us[i - 1], times_us[i] };
+
+        g_array_append_val (gaps, g);
+      }
+  return gaps;
+}
+
+/* No fast sample for a gap's length: open one from the last sample (the
+ * window says so at once, the recording holds it open). */
+static void
+gap_check (AdbscopeSession *self,
+           gint64           now)
+{
+  gint64 since = self->last_sample_us;
+
+  /* Before the first sample there is nothing to be missing. */
+  if (since != 0 && !self->in_gap && adbscope_gap_between (since, now, self->interval_ms))
     {
       AdbscopeGap gap = { since, 0 };
 
@@ -257,10 +301,79 @@ watchdog_cb (gpointer data)
       g_array_append_val (self->gaps, gap);
       if (recording (self))
         adbscope_recording_gap_started (self->recording, since);
-      push_gap (self, now);
       g_signal_emit (self, signals[SIGNAL_GAP], 0, TRUE);
       queue_updated (self);
     }
+}
+
+/* A fast sample taken at @t: the gap before it, if any, ends at @t; one
+ * the watchdog opened while this sample's answer was under way, though
+ * it was taken close enough to the one before, was no gap. */
+static void
+gap_sample (AdbscopeSession *self,
+            gint64           t)
+{
+  gint64 before = self->last_sample_us;
+  gboolean real;
+
+  if (before == 0)
+    return;
+  /* A sample never lands before the one before (stamps are the middle of
+   * each round trip; answers come in order). */
+  t = MAX (t, before);
+  real = adbscope_gap_between (before, t, self->interval_ms);
+  if (self->in_gap)
+    {
+      AdbscopeGap *gap = &g_array_index (self->gaps, AdbscopeGap, self->gaps->len - 1);
+
+      self->in_gap = FALSE;
+      if (real)
+        {
+          gap->end_us = t;
+          if (recording (self))
+            adbscope_recording_gap_ended (self->recording, gap->start_us, gap->end_us);
+        }
+      else
+        {
+          if (recording (self))
+            adbscope_recording_gap_cancelled (self->recording, gap->start_us);
+          g_array_set_size (self->gaps, self->gaps->len - 1);
+        }
+      g_signal_emit (self, signals[SIGNAL_GAP], 0, FALSE);
+    }
+  else if (real)
+    {
+      /* Came before the watchdog looked. */
+      AdbscopeGap gap = { before, t };
+
+      g_array_append_val (self->gaps, gap);
+      if (recording (self))
+        {
+          adbscope_recording_gap_started (self->recording, gap.start_us);
+          adbscope_recording_gap_ended (self->recording, gap.start_us, gap.end_us);
+        }
+    }
+}
+
+void
+_adbscope_session_gap_check (AdbscopeSession *self,
+                             gint64           now_us)
+{
+  gap_check (self, now_us);
+}
+
+void
+_adbscope_session_gap_sample (AdbscopeSession *self,
+                              gint64           time_us)
+{
+  gap_sample (self, time_us);
+  self->last_sample_us = MAX (time_us, self->last_sample_us);
+}
+
+static gboolean
+watchdog_cb (gpointer data)
+{
+  gap_check (data, g_get_monotonic_time ());
   return G_SOURCE_CONTINUE;
 }
 
@@ -333,19 +446,10 @@ on_fast_sample (AdbscopeFastCollector    *fast,
   if (loss != NULL)
     loss->end_us = g_get_monotonic_time ();
 
-  if (self->in_gap)
-    {
-      AdbscopeGap *gap = &g_array_index (self->gaps, AdbscopeGap, self->gaps->len - 1);
-
-      /* The gap lasted until data arrived again (the sample's own stamp is
-       * the middle of a round trip that was stuck in the gap). */
-      gap->end_us = g_get_monotonic_time ();
-      self->in_gap = FALSE;
-      if (recording (self))
-        adbscope_recording_gap_ended (self->recording, gap->start_us, gap->end_us);
-      g_signal_emit (self, signals[SIGNAL_GAP], 0, FALSE);
-    }
-  self->last_sample_us = t;
+  gap_sample (self, t);
+  self->last_sample_us = MAX (t, self->last_sample_us);
+  if (s->clock_implausible)
+    note_implausible (self, 1u << ADBSCOPE_IMPLAUSIBLE_DEVICE_CLOCK);
   self->n_samples++;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SAMPLES]);
   if (isfinite (s->dt_s) && s->dt_s > 0)
@@ -583,6 +687,42 @@ replace_str (char       **field,
   *field = g_strdup (value);
 }
 
+/* Values no device can have, by kind: left out of the series (NaN) and
+ * counted over the whole run, kept with the recording like the capture's
+ * counts. */
+static void
+note_implausible (AdbscopeSession *self,
+                  guint            kinds)
+{
+  for (guint k = 0; k < ADBSCOPE_IMPLAUSIBLE_N; k++)
+    if (kinds & (1u << k))
+      {
+        self->implausible[k]++;
+        if (recording (self))
+          {
+            g_autofree char *key = g_strconcat ("implausible_", adbscope_implausible_to_string (k), NULL);
+            g_autofree char *n = g_strdup_printf ("%u", self->implausible[k]);
+
+            adbscope_recording_set_meta (self->recording, key, n);
+          }
+      }
+}
+
+/**
+ * adbscope_session_get_implausible:
+ *
+ * Returns: how many values of @kind no device can have were read (and
+ *   left out) over the whole run
+ */
+guint
+adbscope_session_get_implausible (AdbscopeSession     *self,
+                                  AdbscopeImplausible  kind)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_SESSION (self), 0);
+  g_return_val_if_fail (kind < ADBSCOPE_IMPLAUSIBLE_N, 0);
+  return self->implausible[kind];
+}
+
 static void
 on_slow_sample (AdbscopeSlowCollector    *collector,
                 const AdbscopeSlowSample *s,
@@ -590,6 +730,8 @@ on_slow_sample (AdbscopeSlowCollector    *collector,
 {
   AdbscopeSystemState *st = &self->system;
   gint64 t = s->time_us;
+
+  note_implausible (self, s->implausible);
 
   if (s->has_battery)
     {
@@ -1593,6 +1735,7 @@ adbscope_session_new_from_run (const AdbscopeRun *run)
     g_ptr_array_add (self->screenshots, adbscope_screenshot_copy (g_ptr_array_index (run->screenshots, i)));
   self->shots_enabled = isfinite (run->screenshot_interval_s);
   self->shots_skipped = run->screenshots_skipped;
+  memcpy (self->implausible, run->implausible, sizeof self->implausible);
   self->shots_interval_ms = self->shots_enabled ? (guint) (run->screenshot_interval_s * 1000) : 0;
   system_state_clear (&self->system);
   self->system.processes = run->system->processes ? g_array_ref (run->system->processes) : NULL;

@@ -6,6 +6,7 @@
 #include "adbscope-probe.h"
 #include "adbscope-series.h"
 #include "adbscope-network.h"
+#include "adbscope-plausible.h"
 #include "adbscope-screenshot.h"
 #include "adbscope-types.h"
 #include "adbscope-frames-summary.h"
@@ -77,6 +78,16 @@ typedef struct
   gint64 start_us;
   gint64 end_us;     /* 0 while the gap lasts */
 } AdbscopeGap;
+
+/* A gap: this many configured intervals or more between two fast samples. */
+#define ADBSCOPE_GAP_INTERVALS 3
+
+gboolean adbscope_gap_between (gint64        before_us,
+                               gint64        after_us,
+                               guint         interval_ms);
+GArray  *adbscope_gaps_find   (const gint64 *times_us,
+                               guint         n,
+                               guint         interval_ms);
 
 /* One process of the app, from its first to its last fast sample. */
 typedef struct
@@ -202,6 +213,8 @@ gboolean                   adbscope_session_get_screenshots_enabled (AdbscopeSes
                                                                  guint            *interval_ms);
 GPtrArray                 *adbscope_session_get_screenshots     (AdbscopeSession  *self);
 guint                      adbscope_session_get_screenshots_skipped (AdbscopeSession *self);
+guint                      adbscope_session_get_implausible (AdbscopeSession     *self,
+                                                             AdbscopeImplausible  kind);
 
 typedef struct _AdbscopeRun AdbscopeRun;
 

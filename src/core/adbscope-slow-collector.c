@@ -22,6 +22,7 @@
 #include "adbscope-parse-grep.h"
 #include "adbscope-parse-jobs.h"
 #include "adbscope-parse-ps.h"
+#include "adbscope-plausible.h"
 #include "adbscope-parse-thermal.h"
 #include "adbscope-slow-collector.h"
 #include "adbscope-slow-collector-private.h"
@@ -116,6 +117,7 @@ _adbscope_slow_collector_parse (AdbscopeSlowCollector *self,
     {
       const char *name = parts[i];
       const char *body = strstr (parts[i], "___\n");
+      guint bad = 0;
       g_autofree char *key = NULL;
 
       if (body == NULL)
@@ -134,6 +136,23 @@ _adbscope_slow_collector_parse (AdbscopeSlowCollector *self,
               s->battery_temp_c = b->temperature_decidegc != -1 ? b->temperature_decidegc / 10.0 : NAN;
               s->voltage_mv = b->voltage_mv > 0 ? (double) b->voltage_mv : NAN;
               s->charging = b->status == ADBSCOPE_BATTERY_STATUS_CHARGING;
+              /* Not measurements: a level above its scale, a battery
+               * below absolute zero, 1e11 mV. */
+              if (!adbscope_plausible_battery_level (s->battery_level_pct))
+                {
+                  bad |= 1u << ADBSCOPE_IMPLAUSIBLE_BATTERY_LEVEL;
+                  s->battery_level_pct = NAN;
+                }
+              if (!adbscope_plausible_temperature_c (s->battery_temp_c))
+                {
+                  bad |= 1u << ADBSCOPE_IMPLAUSIBLE_BATTERY_TEMP;
+                  s->battery_temp_c = NAN;
+                }
+              if (!adbscope_plausible_voltage_mv (s->voltage_mv))
+                {
+                  bad |= 1u << ADBSCOPE_IMPLAUSIBLE_VOLTAGE;
+                  s->voltage_mv = NAN;
+                }
             }
         }
       else if (g_str_equal (key, "power"))
@@ -145,8 +164,15 @@ _adbscope_slow_collector_parse (AdbscopeSlowCollector *self,
           /* current_now is µA and voltage_now µV on nearly every kernel. */
           if (cur != NULL)
             s->current_ma = g_ascii_strtod (cur, NULL) / 1000.0;
-          if (volt != NULL && !isfinite (s->voltage_mv))
-            s->voltage_mv = g_ascii_strtod (volt, NULL) / 1000.0;
+          if (volt != NULL && !isfinite (s->voltage_mv) && !(s->implausible & (1u << ADBSCOPE_IMPLAUSIBLE_VOLTAGE)))
+            {
+              s->voltage_mv = g_ascii_strtod (volt, NULL) / 1000.0;
+              if (!adbscope_plausible_voltage_mv (s->voltage_mv))
+                {
+                  bad |= 1u << ADBSCOPE_IMPLAUSIBLE_VOLTAGE;
+                  s->voltage_mv = NAN;
+                }
+            }
           if (isfinite (s->current_ma) && isfinite (s->voltage_mv))
             s->power_mw = fabs (s->current_ma * s->voltage_mv) / 1000.0;
         }
@@ -165,8 +191,12 @@ _adbscope_slow_collector_parse (AdbscopeSlowCollector *self,
                 {
                   const AdbscopeThermalTemperature *tt = &g_array_index (temps, AdbscopeThermalTemperature, k);
 
-                  if (is_temperature_type (tt->type) && isfinite (tt->value) &&
-                      !(tt->value <= s->max_temp_c))
+                  if (!is_temperature_type (tt->type) || !isfinite (tt->value))
+                    continue;
+                  /* a sensor below absolute zero is not the coolest one */
+                  if (!adbscope_plausible_temperature_c (tt->value))
+                    bad |= 1u << ADBSCOPE_IMPLAUSIBLE_TEMPERATURE;
+                  else if (!(tt->value <= s->max_temp_c))
                     s->max_temp_c = tt->value;
                 }
               adbscope_thermal_free (t);
@@ -241,6 +271,7 @@ _adbscope_slow_collector_parse (AdbscopeSlowCollector *self,
               g_array_append_val (s->processes, p);
             }
         }
+      s->implausible |= bad;
     }
   return s;
 }

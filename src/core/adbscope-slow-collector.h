@@ -37,6 +37,8 @@ typedef struct
   gint64     alarm_wakeups;   /* from the alarm stats; -1 when not listed */
   gboolean   has_processes;
   GArray    *processes;       /* AdbscopeAppProcess, the package and its :suffix processes */
+  guint      implausible;     /* 1 << AdbscopeImplausible for each value read that no device
+                               * can have (left NaN) */
 } AdbscopeSlowSample;
 
 AdbscopeSlowCollector *adbscope_slow_collector_new   (const char            *serial,

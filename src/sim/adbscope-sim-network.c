@@ -578,8 +578,12 @@ spawn_agent (AdbscopeSimNetwork *net)
   g_autofree char *dns = g_strdup_printf ("127.0.0.1:%u", adbscope_sim_servers_get_dns_port (net->servers));
   g_autofree char *uid = g_strdup_printf ("%u", getuid ());
   g_autofree char *proc_net = g_strdup_printf ("/proc/%d/net", net->anchor);
+  /* Tests that need UDP flows to end within a run shorten the agent's
+   * idle time (2 min) with ADBSCOPE_SIM_AGENT_UDP_IDLE_MS. */
+  const char *udp_idle = g_getenv ("ADBSCOPE_SIM_AGENT_UDP_IDLE_MS");
   const char *argv[] = { net->agent_exe, "--tun-fd", tun_fd, "--dns-upstream", dns,
-                         "--allow-uid", uid, "--proc-net", proc_net, NULL };
+                         "--allow-uid", uid, "--proc-net", proc_net,
+                         udp_idle ? "--udp-idle" : NULL, udp_idle, NULL };
   int out = -1;
 
   flush_tun (net->tun_fd);

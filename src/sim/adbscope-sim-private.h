@@ -96,6 +96,7 @@ struct _AdbscopeSimDevice
   char                     *replay_hostproc_dir; /* the real /proc, for /proc/self */
 
   gint64                    stall_until; /* monotonic µs; bytes to the host wait until then */
+  gboolean                  battery_frozen; /* `battery-freeze`: the battery files are the test's */
   GSocketService           *service;
   guint16                   port;
   GList                    *connections;

@@ -559,6 +559,7 @@ adbscope_sim_sandbox_tick (AdbscopeSimDevice *device)
   skin_temp = approach (skin_temp, 28.0 + 9.0 * load, dt, 40.0);
   cpu_temp = approach (cpu_temp, 33.0 + 25.0 * load, dt, 8.0);
 
+  if (!device->battery_frozen)
   {
       g_autofree char *bat = g_build_filename (device->sandbox, "sys", "power_supply", "battery", NULL);
       g_autofree char *usb = g_build_filename (device->sandbox, "sys", "power_supply", "usb", NULL);

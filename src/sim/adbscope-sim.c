@@ -198,6 +198,13 @@ adbscope_sim_control_run (AdbscopeSimDevice *device,
       kill (pid, SIGUSR1);
       return g_strdup ("ok");
     }
+  /* The battery files stay as they are (a test writes its own values into
+   * SANDBOX/sys/power_supply/battery); `battery-thaw` lets them move again. */
+  if (g_str_equal (words[0], "battery-freeze") || g_str_equal (words[0], "battery-thaw"))
+    {
+      device->battery_frozen = g_str_equal (words[0], "battery-freeze");
+      return g_strdup ("ok");
+    }
   if (g_str_equal (words[0], "pid") && words[1] != NULL)
     return g_strdup_printf ("ok %d", adbscope_sim_apps_get_pid (device, g_strstrip (words[1])));
   if (g_str_equal (words[0], "quit"))

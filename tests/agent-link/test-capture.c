@@ -456,6 +456,88 @@ traffic_rounds (AdbscopeTestDevice *dev)
  * download, upload, UDP echo, a refused and a timed-out connect) during a
  * 20 s capture: every byte the sim's servers served is in the report under
  * the right host, exactly. */
+/* UDP flows end when they fall silent (the agent's idle time, shortened
+ * here to 1.5 s).  An exchange that was answered — the DNS lookups, the
+ * echo — ended normally and is no failure: a healthy app's capture has
+ * `failed_connections == 0`.  A datagram into the black hole that nothing
+ * answered is a failure (TIMED_OUT), counted once. */
+static void
+udp_idle_run (gboolean blackhole)
+{
+  g_autofree char *app = g_strdup_printf ("com.example.udp=/usr/bin/python3 %s/agent-link/udp-app.py %s",
+                                          g_getenv ("G_TEST_SRCDIR"), blackhole ? "blackhole" : "");
+  g_autoptr(AdbscopeTestDevice) dev = NULL;
+  g_autofree char *report = temp_path ("udp-idle.json");
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) counts = NULL;
+  g_autoptr(JsonObject) agent = NULL;
+  g_autoptr(JsonObject) echo = NULL;
+  JsonArray *conns, *hosts;
+  guint udp_closed = 0, failed_listed = 0, host_failures = 0;
+  int status;
+
+  g_setenv ("ADBSCOPE_SIM_AGENT_UDP_IDLE_MS", "1500", TRUE);
+  dev = start_device ("--agent-installed", "--demo-traffic", "off", "--app", app, NULL);
+  g_unsetenv ("ADBSCOPE_SIM_AGENT_UDP_IDLE_MS");
+  summary = run_adbscope (&status, "record", "-s", adbscope_test_device_get_serial (dev), "-p", "com.example.udp",
+                          "--capture", "--duration", "10s", "-o", report,
+                          "--assert", blackhole ? "network.agent.failed_connections == 1"
+                                                : "network.agent.failed_connections == 0", NULL);
+  root = load_json_file (report);
+  agent = path_object (root, "$.network.agent");
+  g_assert_true (json_object_get_boolean_member (agent, "enabled"));
+  /* The echo server answered both datagrams (its own count). */
+  counts = sim_counts (dev);
+  echo = path_object (counts, "$.hosts['echo.demo.test']");
+  g_assert_cmpint (json_object_get_int_member (echo, "bytes_out"), ==, 600);
+
+  conns = json_object_get_array_member (agent, "connections");
+  for (guint i = 0; i < json_array_get_length (conns); i++)
+    {
+      JsonObject *c = json_array_get_object_element (conns, i);
+      const char *remote = json_object_get_string_member (c, "remote");
+      const char *state = json_object_get_string_member (c, "state");
+      const char *failure = json_object_get_string_member (c, "failure");
+
+      g_test_message ("%s %s %s %s down %" G_GINT64_FORMAT, json_object_get_string_member (c, "protocol"),
+                      remote, state, failure ? failure : "-", json_object_get_int_member (c, "bytes_down"));
+      if (g_str_equal (remote, "198.19.0.1:7"))
+        {
+          g_assert_true (blackhole);
+          g_assert_cmpstr (state, ==, "FAILED");
+          g_assert_cmpstr (failure, ==, "TIMED_OUT");
+          failed_listed++;
+          continue;
+        }
+      g_assert_null (failure);
+      if (g_str_equal (json_object_get_string_member (c, "protocol"), "UDP") && g_str_equal (state, "CLOSED"))
+        udp_closed++;
+    }
+  hosts = json_object_get_array_member (agent, "hosts");
+  for (guint i = 0; i < json_array_get_length (hosts); i++)
+    host_failures += json_object_get_int_member (json_array_get_object_element (hosts, i), "failures");
+  /* Not vacuous: the lookups and the echo flow were closed as idle inside
+   * the run (two lookups and the echo at least). */
+  g_assert_cmpuint (udp_closed, >=, 3);
+  g_assert_cmpint (json_object_get_int_member (agent, "failed_connections"), ==, blackhole ? 1 : 0);
+  g_assert_cmpuint (failed_listed, ==, blackhole ? 1 : 0);
+  g_assert_cmpuint (host_failures, ==, blackhole ? 1 : 0);
+  g_assert_cmpint (status, ==, 0);
+}
+
+static void
+test_udp_idle_healthy (void)
+{
+  udp_idle_run (FALSE);
+}
+
+static void
+test_udp_idle_blackhole (void)
+{
+  udp_idle_run (TRUE);
+}
+
 static void
 test_demo (void)
 {
@@ -938,6 +1020,8 @@ main (int    argc,
   work_dir = g_dir_make_tmp ("adbscope-capture-XXXXXX", NULL);
   g_test_add_func ("/capture/traffic", test_traffic);
   g_test_add_func ("/capture/demo", test_demo);
+  g_test_add_func ("/capture/udp-idle-healthy", test_udp_idle_healthy);
+  g_test_add_func ("/capture/udp-idle-blackhole", test_udp_idle_blackhole);
   g_test_add_func ("/capture/agent-killed", test_agent_killed);
   g_test_add_func ("/capture/adb-killed", test_adb_killed);
   g_test_add_func ("/capture/install", test_install);

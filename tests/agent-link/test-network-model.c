@@ -332,6 +332,59 @@ test_failures_and_runs (void)
   }
 }
 
+/* Older agents (and recordings they made) close every silent UDP flow as
+ * CLOSED with failure IDLE, answered or not.  One that got packets back
+ * ended normally; one that never did got no answer: only that one is a
+ * failure, in the connection, the hosts' counts and the timeline. */
+static void
+test_idle_udp_of_old_agents (void)
+{
+  g_autoptr(AdbscopeNetwork) net = adbscope_network_new ();
+  GListModel *conns = adbscope_network_get_connections (net);
+  GListModel *hosts = adbscope_network_get_hosts (net);
+  Adbscope__Agent__V1__Hello hello = ADBSCOPE__AGENT__V1__HELLO__INIT;
+  const GArray *events;
+  guint failures = 0;
+  Fake f;
+
+  hello.protocol_version = 1;
+  hello.agent_version = (char *) "0.9";
+  hello.platform = (char *) "android";
+  hello.start_time_ms = 1700000000000;
+  adbscope_network_begin_run (net, &hello);
+  for (guint k = 0; k < 2; k++)
+    {
+      fake_init (&f, 1 + k, 10 + k, ADBSCOPE__AGENT__V1__FAILURE__FAILURE_IDLE,
+                 ADBSCOPE__AGENT__V1__DNS_RESULT__DNS_RESULT_NOERROR);
+      f.conn.protocol = ADBSCOPE__AGENT__V1__PROTOCOL__PROTOCOL_UDP;
+      f.conn.state = ADBSCOPE__AGENT__V1__CONNECTION_STATE__CONNECTION_STATE_CLOSED;
+      f.conn.close_time_ms = 1700000130000;
+      f.conn.packets_up = 2;
+      f.conn.packets_down = k == 0 ? 2 : 0;   /* the first was answered */
+      f.conn.payload_down = k == 0 ? 96 : 0;
+      adbscope_network_apply_snapshot (net, &f.snap, (50 + k) * G_USEC_PER_SEC);
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (conns), ==, 2);
+  {
+    g_autoptr(AdbscopeConnection) answered = g_list_model_get_item (conns, 0);
+    g_autoptr(AdbscopeConnection) unanswered = g_list_model_get_item (conns, 1);
+
+    g_assert_cmpstr (adbscope_connection_get_failure (answered), ==, "IDLE");
+    g_assert_false (adbscope_connection_is_failed (answered));
+    g_assert_true (adbscope_connection_is_failed (unanswered));
+  }
+  events = adbscope_network_get_events (net);
+  g_assert_cmpuint (events->len, ==, 1);
+  g_assert_cmpint (g_array_index (events, AdbscopeNetEvent, 0).kind, ==, ADBSCOPE_NET_EVENT_CONNECTION_FAILED);
+  for (guint i = 0; i < g_list_model_get_n_items (hosts); i++)
+    {
+      g_autoptr(AdbscopeNetHost) h = g_list_model_get_item (hosts, i);
+
+      failures += adbscope_net_host_get_failures (h);
+    }
+  g_assert_cmpuint (failures, ==, 1);
+}
+
 static void
 test_enum_names (void)
 {
@@ -596,6 +649,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/network/golden-merge", test_golden_merge);
   g_test_add_func ("/network/failures-and-runs", test_failures_and_runs);
+  g_test_add_func ("/network/idle-udp-of-old-agents", test_idle_udp_of_old_agents);
   g_test_add_func ("/network/enum-names", test_enum_names);
   g_test_add_func ("/network/hello-check", test_hello_check);
   g_test_add_func ("/network/outlives-session", test_outlives_session);

@@ -7,6 +7,7 @@
 
 #include "adbscope-core.h"
 #include "adbscope-fast-collector-private.h"
+#include "adbscope-frames-collector-private.h"
 #include "adbscope-meminfo-collector-private.h"
 #include "adbscope-slow-collector-private.h"
 
@@ -167,6 +168,116 @@ test_probe_parse (void)
   g_assert_true (r->supported[ADBSCOPE_SOURCE_FRAMES]);
   g_assert_nonnull (strstr (cmd, "pm path com.example"));
   g_assert_nonnull (strstr (cmd, "service check $s"));
+}
+
+/* A probe taken while the GPU is powered down (kgsl gpubusy "0 0", gpuclk
+ * 0): both sources are supported, the counters are there. */
+static void
+test_probe_gpu_idle (void)
+{
+  const char *out =
+    "prop:ro.build.version.sdk=33\n"
+    "gpudir:/sys/class/kgsl/kgsl-3d0\n"
+    "/sys/devices/system/cpu/present:0-1\n"
+    "/sys/class/kgsl/kgsl-3d0/gpubusy:      0       0\n"
+    "/sys/class/kgsl/kgsl-3d0/gpuclk:0\n"
+    "/sys/class/kgsl/kgsl-3d0/max_gpuclk:840000000\n"
+    "/proc/stat:cpu  1 2 3 4 5 6 7 0 0 0\n"
+    "/proc/stat:cpu0 1 2 3 4 5 6 7 0 0 0\n"
+    "/proc/stat:cpu1 1 2 3 4 5 6 7 0 0 0\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeProbeResult) r = adbscope_probe_parse (out, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (r->supported[ADBSCOPE_SOURCE_GPU_BUSY]);
+  g_assert_true (r->supported[ADBSCOPE_SOURCE_GPU_FREQ]);
+  g_assert_cmpstr (r->gpu_node, ==, "kgsl-3d0");
+  g_assert_cmpfloat (r->gpu_max_freq_mhz, ==, 840.0);
+}
+
+#define FRAMES_GFX(uptime_ms, total) \
+  "Applications Graphics Acceleration Info:\n" \
+  "Uptime: " uptime_ms " Realtime: " uptime_ms "\n\n" \
+  "** Graphics info for pid 4242 [com.example.app] **\n\n" \
+  "Stats since: 9656484850794ns\n" \
+  "Total frames rendered: " total "\n" \
+  "Janky frames: 1 (1.00%)\n"
+
+/* `dumpsys gfxinfo` answering "Failure while dumping the app" (the app
+ * did not answer ActivityManager in time, synthetic in the shape of a real
+ * capture): the app runs and is unreadable this time — not "not running",
+ * no restart, and the frame baseline stays, so the next interval counts
+ * every frame since the last good dump. */
+static void
+test_frames_dump_failure (void)
+{
+  g_autoptr(AdbscopeFramesCollector) c = adbscope_frames_collector_new ("S", "com.example.app");
+  g_autoptr(AdbscopeFramesSample) s1 = NULL;
+  g_autoptr(AdbscopeFramesSample) s2 = NULL;
+  g_autoptr(AdbscopeFramesSample) s3 = NULL;
+  g_autoptr(GError) error = NULL;
+
+  s1 = _adbscope_frames_collector_parse (c, "uptime:100.00\n" FRAMES_GFX ("100000", "1000"), 1000000, &error);
+  g_assert_no_error (error);
+  s2 = _adbscope_frames_collector_parse (c, "uptime:101.00\n"
+                                         "Applications Graphics Acceleration Info:\n"
+                                         "Uptime: 101000 Realtime: 101000\n\n"
+                                         "** Graphics info for pid 4242 [com.example.app] **\n\n"
+                                         "Failure while dumping the app: ProcessRecord{d2f1c0a 4242:com.example.app/u0a123}\n"
+                                         "java.io.IOException: Timeout\n", 2000000, &error);
+  g_assert_no_error (error);
+  g_assert_true (s2->app_running);
+  g_assert_false (s2->restarted);
+  g_assert_true (isnan (s2->fps));
+  g_assert_cmpint (s2->zero_reason, ==, ADBSCOPE_FRAMES_ZERO_UNREADABLE);
+  g_assert_nonnull (strstr (s2->zero_detail, "Failure while dumping"));
+  s3 = _adbscope_frames_collector_parse (c, "uptime:102.00\n" FRAMES_GFX ("102000", "1120"), 3000000, &error);
+  g_assert_no_error (error);
+  g_assert_true (s3->app_running);
+  g_assert_false (s3->restarted);
+  /* both seconds' frames, from the last good dump */
+  g_assert_cmpint (s3->new_frames, ==, 120);
+  g_assert_cmpfloat (fabs (s3->hwui_fps - 60.0), <, 0.01);
+}
+
+/* `am start -W` that ended in "Status: timeout" is a slow start: a run,
+ * marked as such, without a made-up TotalTime; "Status: ok" without a time
+ * is still "did not start". */
+static void
+test_launch_timeout_is_slow_start (void)
+{
+  g_autoptr(AdbscopeAmStart) slow = adbscope_am_start_parse ("Status: timeout\nActivity: com.example/.Main\n"
+                                                             "WaitTime: 10021\nComplete\n", -1, NULL);
+  g_autoptr(AdbscopeAmStart) none = adbscope_am_start_parse ("Status: ok\nWaitTime: 12\nComplete\n", -1, NULL);
+  g_autoptr(GError) error = NULL;
+  AdbscopeLaunchResult result = { (char *) "com.example", (char *) "com.example/.Main", ADBSCOPE_LAUNCH_COLD, NULL };
+  AdbscopeLaunchRun run = { -1, -1, -1, NULL, FALSE };
+  AdbscopeLaunchRun fast = { 812, 815, 900, NULL, FALSE };
+  g_autoptr(JsonNode) json = NULL;
+  JsonObject *o, *r1;
+
+  g_assert_true (_adbscope_launch_run_from_am (slow, &run, &error));
+  g_assert_no_error (error);
+  g_assert_true (run.timed_out);
+  g_assert_cmpint (run.total_ms, ==, -1);
+  g_assert_cmpint (run.wait_ms, ==, 10021);
+  g_assert_false (_adbscope_launch_run_from_am (none, &fast, &error));
+  g_assert_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED);
+
+  result.runs = g_array_new (FALSE, TRUE, sizeof (AdbscopeLaunchRun));
+  g_array_append_val (result.runs, fast);
+  g_array_append_val (result.runs, run);
+  json = adbscope_launch_result_to_json (&result);
+  o = json_node_get_object (json);
+  g_assert_cmpint (json_object_get_int_member (o, "timeouts"), ==, 1);
+  r1 = json_array_get_object_element (json_object_get_array_member (o, "runs"), 1);
+  g_assert_true (json_object_get_boolean_member (r1, "timed_out"));
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (r1, "total_ms")));
+  g_assert_cmpint (json_object_get_int_member (r1, "wait_ms"), ==, 10021);
+  /* the statistics are of the starts that have a time */
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "total_ms"), "n"), ==, 1);
+  g_free (run.launch_state);
+  g_array_unref (result.runs);
 }
 
 static void
@@ -358,6 +469,79 @@ test_fast_lookup_skips_forks (void)
     }
 }
 
+/* Values no device can have (synthetic, in the shapes of real dumps): a
+ * level above its scale, a battery below absolute zero, 1e11 mV, a thermal
+ * sensor at -300 °C.  Each is NaN — not a measurement — and flagged. */
+static void
+test_slow_implausible (void)
+{
+  g_autoptr(AdbscopeSlowCollector) c = adbscope_slow_collector_new ("S", "com.example", FALSE, FALSE, FALSE, FALSE);
+  static const char output[] =
+    "___S:battery___\n"
+    "Current Battery Service state:\n  AC powered: false\n  USB powered: false\n  Wireless powered: false\n"
+    "  status: 3\n  health: 2\n  present: true\n  level: 250\n  scale: 100\n"
+    "  voltage: 100000000000\n  temperature: -3000\n  technology: Li-ion\n"
+    "___S:power___\n"
+    "/sys/class/power_supply/battery/current_now:-512000\n"
+    "___S:thermal___\n"
+    "Thermal Status: 0\nCurrent temperatures from HAL:\n"
+    "\tTemperature{mValue=-300.0, mType=0, mName=cpu0, mStatus=0}\n"
+    "\tTemperature{mValue=41.5, mType=3, mName=skin, mStatus=0}\n";
+  g_autoptr(AdbscopeSlowSample) s = _adbscope_slow_collector_parse (c, output, 1000);
+
+  g_assert_true (s->has_battery);
+  g_assert_true (isnan (s->battery_level_pct));
+  g_assert_true (isnan (s->battery_temp_c));
+  g_assert_true (isnan (s->voltage_mv));
+  g_assert_true (isnan (s->power_mw));
+  g_assert_cmpfloat (s->current_ma, ==, -512.0);
+  g_assert_cmpfloat (s->max_temp_c, ==, 41.5);
+  g_assert_cmpuint (s->implausible, ==, (1u << ADBSCOPE_IMPLAUSIBLE_BATTERY_LEVEL) |
+                                        (1u << ADBSCOPE_IMPLAUSIBLE_BATTERY_TEMP) |
+                                        (1u << ADBSCOPE_IMPLAUSIBLE_VOLTAGE) |
+                                        (1u << ADBSCOPE_IMPLAUSIBLE_TEMPERATURE));
+  g_assert_true (adbscope_plausible_temperature_c (-273.15));
+  g_assert_false (adbscope_plausible_temperature_c (-273.2));
+  g_assert_true (adbscope_plausible_battery_level (100));
+  g_assert_true (adbscope_plausible_voltage_mv (NAN));
+}
+
+/* A device clock that jumps forward far more than the host's (an hour of
+ * uptime in one second): nothing across it is a measurement. */
+static void
+test_fast_clock_jump (void)
+{
+  g_autoptr(AdbscopeCollector) c = g_object_new (ADBSCOPE_TYPE_FAST_COLLECTOR, "name", "fast", "serial", "S",
+                                                 "package", "com.example.app", "interval", 1000, NULL);
+  const char *uptimes[] = { "100.00", "101.00", "3701.00", "3702.00" };
+  const char *stats[] = { "100 0 100 800", "150 0 100 850", "300 0 100 900", "350 0 100 950" };
+  AdbscopeFastSample *s[4] = { NULL };
+
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *app = pid_stat_line (4000, 428, 50 + 10 * i);
+      g_autofree char *output = g_strdup_printf ("pidof:4000\n/proc/uptime:%s 50.00\n"
+                                                 "/proc/stat:cpu  %s 0 0 0 0 0 0\n/proc/stat:cpu0 %s 0 0 0 0 0 0\n%s",
+                                                 uptimes[i], stats[i], stats[i], app);
+      g_autoptr(GError) error = NULL;
+
+      s[i] = _adbscope_fast_collector_parse (ADBSCOPE_FAST_COLLECTOR (c), output, (gint64) (i + 1) * G_USEC_PER_SEC, &error);
+      g_assert_no_error (error);
+    }
+  g_assert_false (s[1]->clock_implausible);
+  g_assert_true (isfinite (s[1]->system_pct));
+  g_assert_true (s[2]->clock_implausible);
+  g_assert_true (isnan (s[2]->system_pct));
+  g_assert_true (isnan (s[2]->app_pct));
+  g_assert_true (isnan (s[2]->dt_s));
+  /* the next one measures again, from the jumped reading */
+  g_assert_false (s[3]->clock_implausible);
+  g_assert_true (isfinite (s[3]->system_pct));
+  g_assert_cmpfloat (fabs (s[3]->dt_s - 1.0), <, 1e-9);
+  for (guint i = 0; i < 4; i++)
+    adbscope_fast_sample_free (s[i]);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -370,6 +554,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/collectors/fast/lookup-skips-forks", test_fast_lookup_skips_forks);
   g_test_add_func ("/probe/parse", test_probe_parse);
   g_test_add_func ("/probe/garbage", test_probe_garbage);
+  g_test_add_func ("/probe/gpu-idle", test_probe_gpu_idle);
+  g_test_add_func ("/collectors/slow/implausible", test_slow_implausible);
+  g_test_add_func ("/collectors/fast/clock-jump", test_fast_clock_jump);
+  g_test_add_func ("/launch/timeout-is-slow-start", test_launch_timeout_is_slow_start);
+  g_test_add_func ("/collectors/frames/dump-failure", test_frames_dump_failure);
   g_test_add_func ("/report/assertions", test_assertions);
   g_test_add_func ("/report/skeleton", test_skeleton_paths);
   return g_test_run ();

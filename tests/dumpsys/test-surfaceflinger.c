@@ -70,6 +70,31 @@ test_latency_rows (void)
   g_assert_cmpint (g_array_index (lat->frames, AdbscopeSfFrame, 2).actual_present_ns, ==, 1033000000);
 }
 
+/* A buffer SurfaceFlinger presented three times (the app queued nothing
+ * new: same desired-present and frame-ready times, later present times)
+ * is one frame, at its first presentation (synthetic, the shape of a real
+ * capture). */
+static void
+test_latency_repeated_buffer (void)
+{
+  static const char text[] =
+    "16666666\n"
+    "1000000000\t1008000000\t999000000\n"
+    "1016666666\t1024700000\t1015000000\n"
+    "1016666666\t1041300000\t1015000000\n"
+    "1016666666\t1058000000\t1015000000\n"
+    "1066666666\t1074600000\t1065000000\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeSfLatency) lat = adbscope_sf_latency_parse (text, -1, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (lat->n_rows, ==, 5);
+  g_assert_cmpuint (lat->n_repeats, ==, 2);
+  g_assert_cmpuint (lat->frames->len, ==, 3);
+  g_assert_cmpint (g_array_index (lat->frames, AdbscopeSfFrame, 1).actual_present_ns, ==, 1024700000);
+  g_assert_cmpint (g_array_index (lat->frames, AdbscopeSfFrame, 2).actual_present_ns, ==, 1074600000);
+}
+
 static void
 test_latency_errors (void)
 {
@@ -298,6 +323,7 @@ main (int    argc,
   g_test_add_func ("/surfaceflinger/latency/all-zero", test_latency_all_zero);
   g_test_add_func ("/surfaceflinger/latency/rows", test_latency_rows);
   g_test_add_func ("/surfaceflinger/latency/errors", test_latency_errors);
+  g_test_add_func ("/surfaceflinger/latency/repeated-buffer", test_latency_repeated_buffer);
   g_test_add_func ("/surfaceflinger/list/android15", test_list_android15);
   g_test_add_func ("/surfaceflinger/list/versions", test_list_versions);
   g_test_add_func ("/surfaceflinger/list/every-fixture", test_every_fixture);

@@ -286,6 +286,36 @@ test_status_and_nan (void)
   g_assert_cmpint (temp_at (th->current, 1)->status, ==, 2);
 }
 
+/* A sensor's name is the vendor's label, not its type: Qualcomm's battery
+ * state of charge is mName=soc, mType=8 (BCL_PERCENTAGE), and must not
+ * become a SoC temperature of 0 °C.  A name fills in only where the
+ * number is unknown or vendor-specific (synthetic, the shape of a real
+ * capture). */
+static void
+test_name_only_fills_in (void)
+{
+  g_autoptr(AdbscopeThermal) th =
+    adbscope_thermal_parse ("Thermal Status: 0\nCurrent temperatures from HAL:\n"
+                            "\tTemperature{mValue=0.0, mType=8, mName=soc, mStatus=0}\n"
+                            "\tTemperature{mValue=38.5, mType=0, mName=gpu, mStatus=0}\n"
+                            "\tTemperature{mValue=31.5, mType=2, mName=skin, mStatus=0}\n"
+                            "\tTemperature{mValue=44.0, mType=-1, mName=soc, mStatus=0}\n"
+                            "\tTemperature{mValue=36.0, mType=42, mName=cpu, mStatus=0}\n", -1, NULL);
+  double v = 0;
+
+  g_assert_nonnull (th);
+  g_assert_cmpint (temp_at (th->current, 0)->type, ==, ADBSCOPE_THERMAL_TYPE_BCL_PERCENTAGE);
+  g_assert_cmpint (temp_at (th->current, 1)->type, ==, ADBSCOPE_THERMAL_TYPE_CPU);
+  g_assert_cmpint (temp_at (th->current, 2)->type, ==, ADBSCOPE_THERMAL_TYPE_BATTERY);
+  /* unknown or vendor-specific numbers: the name fills in */
+  g_assert_cmpint (temp_at (th->current, 3)->type, ==, ADBSCOPE_THERMAL_TYPE_SOC);
+  g_assert_cmpint (temp_at (th->current, 4)->type, ==, ADBSCOPE_THERMAL_TYPE_CPU);
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_SOC, &v));
+  g_assert_cmpfloat_with_epsilon (v, 44.0, 1e-9);
+  g_assert_true (adbscope_thermal_max_of_type (th, ADBSCOPE_THERMAL_TYPE_CPU, &v));
+  g_assert_cmpfloat_with_epsilon (v, 38.5, 1e-9);
+}
+
 static void
 test_errors (void)
 {
@@ -319,6 +349,7 @@ main (int   argc,
   g_test_add_func ("/dumpsys/thermal/names-with-spaces", test_names_with_spaces);
   g_test_add_func ("/dumpsys/thermal/status-and-nan", test_status_and_nan);
   g_test_add_func ("/dumpsys/thermal/errors", test_errors);
+  g_test_add_func ("/dumpsys/thermal/name-only-fills-in", test_name_only_fills_in);
 
   return g_test_run ();
 }

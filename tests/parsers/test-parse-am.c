@@ -48,6 +48,25 @@ test_am_start_old_and_warning (void)
   g_assert_cmpint (b->total_ms, ==, -1);
 }
 
+/* A start slower than am waits ends in "Status: timeout" (synthetic, the
+ * shape of ActivityManagerShellCommand's output): a slow start, not an
+ * error, with no TotalTime. */
+static void
+test_am_start_timeout (void)
+{
+  static const char text[] =
+    "Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] cmp=com.example/.Main }\r\n"
+    "Status: timeout\r\nLaunchState: UNKNOWN (0)\r\nActivity: com.example/.Main\r\nWaitTime: 10021\r\nComplete\r\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeAmStart) st = adbscope_am_start_parse (text, -1, &error);
+
+  g_assert_no_error (error);
+  g_assert_false (st->ok);
+  g_assert_true (st->timed_out);
+  g_assert_cmpint (st->total_ms, ==, -1);
+  g_assert_cmpint (st->wait_ms, ==, 10021);
+}
+
 static void
 test_am_start_errors (void)
 {
@@ -101,6 +120,7 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/am/start/timeout", test_am_start_timeout);
   g_test_add_func ("/am/start/android14", test_am_start_android14);
   g_test_add_func ("/am/start/old-and-warning", test_am_start_old_and_warning);
   g_test_add_func ("/am/start/errors", test_am_start_errors);

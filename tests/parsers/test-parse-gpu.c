@@ -14,7 +14,12 @@ test_busy (void)
   g_assert_cmpfloat (adbscope_gpu_parse_busy_pct ("35 %\n"), ==, 35.0);
   g_assert_cmpfloat (adbscope_gpu_parse_busy_pct ("0 %"), ==, 0.0);
   g_assert_cmpfloat (adbscope_gpu_parse_busy_pct ("   3500   10000\n"), ==, 35.0);
-  g_assert_true (isnan (adbscope_gpu_parse_busy_pct ("      0       0\n")));
+  /* powered down: no busy time in no window — idle, not unknown */
+  g_assert_cmpfloat (adbscope_gpu_parse_busy_pct ("      0       0\n"), ==, 0.0);
+  g_assert_true (isnan (adbscope_gpu_parse_busy_pct ("      5       0\n")));
+  g_assert_true (adbscope_gpu_file_is_number ("0\n"));
+  g_assert_false (adbscope_gpu_file_is_number ("Permission denied"));
+  g_assert_false (adbscope_gpu_file_is_number (NULL));
   g_assert_true (isnan (adbscope_gpu_parse_busy_pct ("120 %")));
   g_assert_true (isnan (adbscope_gpu_parse_busy_pct ("Permission denied")));
   g_assert_true (isnan (adbscope_gpu_parse_busy_pct (NULL)));

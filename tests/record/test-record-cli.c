@@ -1362,6 +1362,170 @@ test_slow_series_at_short_interval (void)
     }
 }
 
+/* Counts the lines of the CSV at @path. */
+static guint
+csv_lines (const char *path)
+{
+  g_autofree char *text = NULL;
+  guint rows = 0;
+
+  if (g_file_get_contents (path, &text, NULL, NULL))
+    for (const char *p = text; *p != '\0'; p++)
+      rows += *p == '\n';
+  return rows;
+}
+
+/* The gaps of a record at 100 ms are the spans between two samples three
+ * intervals or more apart, computed here from the CSV's own sample times:
+ * each listed gap starts and ends at a sample, contains none, overlaps no
+ * other, and every such span is listed.  Two stalls of the phone make sure
+ * there are some. */
+static void
+test_gaps_are_between_samples (void)
+{
+  const double slack = 0.0015;   /* the CSV rounds to 1 ms */
+  g_autofree char *csv_path = g_build_filename (runtime_dir, "gaps.csv", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) rec = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char *out = NULL, *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+  JsonArray *gap_list;
+  guint n_gaps, true_gaps = 0, listed_true = 0, ambiguous = 0, rows;
+  double true_s = 0;
+
+  rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
+               "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
+               "--interval", "100ms", "--samples", csv_path, "--duration", "12s", NULL);
+  g_assert_no_error (error);
+  wait_for_csv_lines (csv_path, 15);
+  adbscope_test_device_control (device, "stall 1000");
+  rows = csv_lines (csv_path);
+  wait_for_csv_lines (csv_path, rows + 15);
+  adbscope_test_device_control (device, "stall 700");
+  g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (rec), ==, 0);
+  report = parse_json (out);
+  gap_list = json_node_get_array (adbscope_report_lookup (report, "run.gap_list"));
+  n_gaps = json_array_get_length (gap_list);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "run.gaps")), ==, n_gaps);
+
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  lines = g_strsplit (g_strstrip (csv), "\n", -1);
+  for (guint r = 1; lines[r] != NULL; r++)
+    {
+      double t = g_ascii_strtod (lines[r], NULL);
+
+      g_array_append_val (times, t);
+    }
+  g_assert_cmpuint (times->len, ==, json_node_get_int (adbscope_report_lookup (report, "run.samples")));
+
+  for (guint g = 0; g < n_gaps; g++)
+    {
+      JsonObject *o = json_array_get_object_element (gap_list, g);
+      double start = json_object_get_double_member (o, "start_s");
+      double end = json_object_get_double_member (o, "end_s");
+      gboolean at_start = FALSE, at_end = FALSE;
+
+      g_test_message ("gap %.3f → %.3f s", start, end);
+      g_assert_cmpfloat (end - start, >=, 0.3 - slack);
+      for (guint i = 0; i < times->len; i++)
+        {
+          double t = g_array_index (times, double, i);
+
+          /* never a sample inside */
+          g_assert_false (t > start + slack && t < end - slack);
+          at_start |= fabs (t - start) <= slack;
+          at_end |= fabs (t - end) <= slack;
+        }
+      g_assert_true (at_start && at_end);
+      if (g > 0)
+        g_assert_cmpfloat (start, >=, json_object_get_double_member (json_array_get_object_element (gap_list, g - 1),
+                                                                    "end_s") - slack);
+    }
+  /* Every span of three intervals or more between two samples is listed. */
+  for (guint i = 1; i < times->len; i++)
+    {
+      double a = g_array_index (times, double, i - 1), b = g_array_index (times, double, i);
+      gboolean listed = FALSE;
+
+      if (b - a >= 0.3 - slack && b - a < 0.3 + slack)
+        ambiguous++;
+      if (b - a < 0.3 + slack)
+        continue;
+      true_gaps++;
+      true_s += b - a;
+      for (guint g = 0; g < n_gaps && !listed; g++)
+        {
+          JsonObject *o = json_array_get_object_element (gap_list, g);
+
+          listed = fabs (json_object_get_double_member (o, "start_s") - a) <= slack &&
+                   fabs (json_object_get_double_member (o, "end_s") - b) <= slack;
+        }
+      listed_true += listed;
+      if (!listed)
+        g_test_message ("not listed: %.3f → %.3f s", a, b);
+    }
+  g_test_message ("%u samples; %u gaps listed, %u spans of 0.3 s or more (%.2f s)", times->len, n_gaps,
+                  true_gaps, true_s);
+  g_assert_cmpuint (true_gaps, >=, 2);
+  g_assert_cmpuint (listed_true, ==, true_gaps);
+  /* and nothing else but spans within the CSV's rounding of 0.3 s */
+  g_assert_cmpuint (n_gaps, <=, true_gaps + ambiguous);
+}
+
+static void
+write_battery_file (const char *name,
+                    const char *value)
+{
+  g_autofree char *path = g_build_filename (adbscope_test_device_get_sandbox (device), "sys", "power_supply",
+                                            "battery", name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, value, -1, &error);
+  g_assert_no_error (error);
+}
+
+/* A phone whose battery says what no battery can (a level of 250 on a
+ * scale of 100, 1e11 mV, -300 °C, written by the test into the files the
+ * phone's `dumpsys battery` prints): the report has no such value — the
+ * series are null — and counts each in run.implausible. */
+static void
+test_implausible_battery (void)
+{
+  g_autofree char *answer = adbscope_test_device_query (device, "battery-freeze");
+  g_autofree char *thawed = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonNode) report = NULL;
+  double n_level;
+  int rc;
+
+  g_assert_cmpstr (answer, ==, "ok");
+  write_battery_file ("capacity", "250\n");
+  write_battery_file ("voltage_now", "100000000000000\n");
+  write_battery_file ("temp", "-3000\n");
+  rc = run_as (NULL, NULL, &out, &err, "record", "-s", adbscope_test_device_get_serial (device),
+               "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "5s", NULL);
+  thawed = adbscope_test_device_query (device, "battery-thaw");
+  g_assert_cmpstr (thawed, ==, "ok");
+  g_assert_cmpint (rc, ==, 0);
+  report = parse_json (out);
+  n_level = json_node_get_int (adbscope_report_lookup (report, "run.implausible.battery_level"));
+  g_test_message ("battery read %.0f times, every time implausible", n_level);
+  g_assert_cmpfloat (n_level, >=, 1);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "run.implausible.voltage")), ==, n_level);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "run.implausible.battery_temp")), ==, n_level);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "run.implausible.device_clock")), ==, 0);
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "power.battery_level_pct.n")), ==, 0);
+  g_assert_true (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (report, "power.battery_level_pct.max")));
+  g_assert_true (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (report, "power.voltage_mv.max")));
+  g_assert_true (JSON_NODE_HOLDS_NULL (adbscope_report_lookup (report, "power.battery_temp_c.min")));
+  /* the rest of the battery is still measured */
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "power.current_ma.n")), >=, 1);
+}
+
 static void
 test_no_recording (void)
 {
@@ -1557,6 +1721,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/cli/hostile-bodies", test_hostile_bodies);
   g_test_add_func ("/record/cli/control-port-flood", test_control_port_flood);
   g_test_add_func ("/record/cli/slow-series-at-short-interval", test_slow_series_at_short_interval);
+  g_test_add_func ("/record/cli/gaps-are-between-samples", test_gaps_are_between_samples);
+  g_test_add_func ("/record/cli/implausible-battery", test_implausible_battery);
   g_test_add_func ("/record/cli/failing-test-leaves-nothing", test_failing_test_leaves_nothing);
   g_test_add_func ("/record/cli/never-ran-is-null", test_never_ran_is_null);
   g_test_add_func ("/record/cli/output-unprivileged", test_output_unprivileged);

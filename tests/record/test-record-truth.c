@@ -388,7 +388,11 @@ test_restart (void)
   watch_clear (&w);
 }
 
-/* A 4 s stall shows as a gap in the samples and in the report. */
+/* A 7 s stall shows as gaps in the samples and in the report.  The phone
+ * reads on time and its answer is held, and a sample's time is the middle
+ * of its round trip, so the stall is split between the two intervals
+ * around the held answer (3.5 s + one interval each): each is a gap from
+ * one sample to the next. */
 static void
 test_stall_gap (void)
 {
@@ -396,11 +400,12 @@ test_stall_gap (void)
   g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start ("pixel-14", NULL, &error);
   g_autoptr(AdbscopeSession) session = NULL;
   g_autoptr(JsonNode) report = NULL;
-  Control stall = { NULL, "stall 4000" };
+  Control stall = { NULL, "stall 7000" };
   Watch w = { 0 };
-  JsonNode *gaps, *gap_list;
+  JsonArray *gap_list;
   AdbscopeSeries *cpu;
-  gboolean saw_nan = FALSE;
+  const GArray *gaps;
+  double total = 0;
 
   g_assert_no_error (error);
   stall.dev = dev;
@@ -410,30 +415,47 @@ test_stall_gap (void)
   g_main_loop_run (w.loop);
   adbscope_session_stop (session);
 
+  /* A gap runs from one sample to the next: the series has both ends and
+   * nothing between them. */
+  gaps = adbscope_session_get_gaps (session);
+  g_assert_cmpuint (gaps->len, >=, 1);
+  g_assert_cmpuint (gaps->len, <=, 2);
   cpu = adbscope_session_get_series (session, ADBSCOPE_SERIES_CPU_APP);
-  for (guint i = 1; i < adbscope_series_get_length (cpu); i++)
-    if (isnan (adbscope_series_get (cpu, i)->value))
-      saw_nan = TRUE;
-  g_assert_true (saw_nan);
-  g_assert_cmpuint (adbscope_session_get_gaps (session)->len, ==, 1);
+  for (guint k = 0; k < gaps->len; k++)
+    {
+      const AdbscopeGap *gap = &g_array_index (gaps, AdbscopeGap, k);
+      gboolean at_start = FALSE, at_end = FALSE;
+
+      for (guint i = 0; i < adbscope_series_get_length (cpu); i++)
+        {
+          gint64 t = adbscope_series_get (cpu, i)->time_us;
+
+          g_assert_false (t > gap->start_us && t < gap->end_us);
+          at_start |= t == gap->start_us;
+          at_end |= t == gap->end_us;
+        }
+      g_assert_true (at_start && at_end);
+    }
 
   report = adbscope_report_build (session, NULL);
-  gaps = adbscope_report_lookup (report, "run.gaps");
-  g_assert_cmpint (json_node_get_int (gaps), ==, 1);
-  gap_list = adbscope_report_lookup (report, "run.gap_list");
-  {
-    JsonObject *g = json_array_get_object_element (json_node_get_array (gap_list), 0);
-    double d = json_object_get_double_member (g, "duration_s");
-    g_test_message ("gap of %.2f s", d);
-    g_assert_cmpfloat (d, >=, 3.0);
-    g_assert_cmpfloat (d, <=, 6.5);
-  }
+  g_assert_cmpint (json_node_get_int (adbscope_report_lookup (report, "run.gaps")), ==, gaps->len);
+  gap_list = json_node_get_array (adbscope_report_lookup (report, "run.gap_list"));
+  for (guint k = 0; k < gaps->len; k++)
+    {
+      double d = json_object_get_double_member (json_array_get_object_element (gap_list, k), "duration_s");
+
+      g_test_message ("gap of %.2f s", d);
+      g_assert_cmpfloat (d, >=, 3.0);
+      total += d;
+    }
+  /* the held 7 s and at most the two intervals around them */
+  g_assert_cmpfloat (total, <=, 7.0 + 2 * 1.5 + 1.0);
   watch_clear (&w);
 }
 
 typedef struct
 {
-  double uptime_s, dt_s, system_pct, app_pct;
+  double uptime_s, dt_s, window_s, system_pct, app_pct;
 } StallRow;
 
 typedef struct
@@ -451,7 +473,7 @@ on_stall_sample (AdbscopeSession          *session,
                  const AdbscopeFastSample *s,
                  StallWatch               *w)
 {
-  StallRow row = { s->uptime_s, s->dt_s, s->system_pct, s->app_pct };
+  StallRow row = { s->uptime_s, s->dt_s, s->window_s, s->system_pct, s->app_pct };
 
   g_array_append_val (w->fast, row);
   /* Truth from the second read on: samples 3… cover that span. */
@@ -528,19 +550,22 @@ stall_run (const char *how)
                       how, r->uptime_s, r->dt_s, r->system_pct, r->app_pct);
       if (i > 0 && r->dt_s < 0.5)
         short_reads++;
-      /* A delta over a window too short for 1/100 s ticks is NaN. */
-      if (isfinite (r->dt_s) && r->dt_s < ADBSCOPE_DELTA_MIN_WINDOW_S)
+      /* A delta over a window too short for 1/100 s ticks is NaN (its
+       * ticks go to the next sample, whose window covers both). */
+      if (!isfinite (r->window_s))
         {
           g_assert_true (isnan (r->system_pct));
           g_assert_true (isnan (r->app_pct));
         }
+      if (isfinite (r->window_s))
+        g_assert_cmpfloat (r->window_s, >=, ADBSCOPE_DELTA_MIN_WINDOW_S - 1e-9);
       if (isfinite (r->system_pct))
         g_assert_cmpfloat (r->system_pct, <=, 100.0);
       if (i >= 2)
         {
           g_assert_true (isfinite (r->app_pct));
-          sum += r->app_pct * r->dt_s;
-          span += r->dt_s;
+          sum += r->app_pct * r->window_s;
+          span += r->window_s;
         }
     }
   /* No near-duplicate read: every device read is at least half an interval
@@ -574,6 +599,90 @@ static void
 test_short_stall_sigstop (void)
 {
   stall_run ("sigstop");
+}
+
+typedef struct
+{
+  GPid       pid;
+  GMainLoop *loop;
+  guint      n, n_null, want;
+  gboolean   started;
+  guint64    ticks0, ticks1;
+  double     cpu_s;       /* Σ app_pct/100 × cores × window_s */
+  double     span_s;      /* Σ window_s */
+} CarryWatch;
+
+static void
+on_carry_sample (AdbscopeSession          *session,
+                 const AdbscopeFastSample *s,
+                 CarryWatch               *w)
+{
+  long ncores = sysconf (_SC_NPROCESSORS_ONLN);
+
+  w->n++;
+  if (!w->started)
+    {
+      /* The baseline of the next delta: from here on every tick of the
+       * app is in some sample's window. */
+      if (w->n >= 2 && isfinite (s->app_pct))
+        {
+          w->ticks0 = read_app_ticks (w->pid);
+          w->started = TRUE;
+          w->n = 0;
+        }
+      return;
+    }
+  if (!isfinite (s->app_pct))
+    {
+      w->n_null++;
+      return;
+    }
+  g_assert_true (isfinite (s->window_s));
+  w->cpu_s += s->app_pct / 100.0 * ncores * s->window_s;
+  w->span_s += s->window_s;
+  /* End on a sample that was measured, so no tick is left in a carry. */
+  if (w->n >= w->want)
+    {
+      w->ticks1 = read_app_ticks (w->pid);
+      g_main_loop_quit (w->loop);
+    }
+}
+
+/* At 100 ms a sample's window is often under ten ticks (too short to
+ * measure): its CPU is NaN and its ticks are carried into the next sample,
+ * never lost.  The app's CPU time added up from the samples (pct × cores
+ * × window) equals the kernel's own utime + stime of the process over the
+ * same span. */
+static void
+test_cpu_carried_at_100ms (void)
+{
+  const char *args[] = { "--app", "com.example.busy=sh -c 'while :; do :; done'", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start ("pixel-14", args, &error);
+  g_autoptr(AdbscopeSession) session = NULL;
+  CarryWatch w = { 0 };
+  double truth_s;
+
+  g_assert_no_error (error);
+  w.pid = adbscope_test_device_get_app_pid (dev, "com.example.busy");
+  g_assert_cmpint (w.pid, >, 0);
+  w.want = 100;
+  w.loop = g_main_loop_new (NULL, FALSE);
+  session = adbscope_session_new (adbscope_test_device_get_serial (dev), "com.example.busy");
+  adbscope_session_set_interval (session, 100);
+  g_signal_connect (session, "sample", G_CALLBACK (on_carry_sample), &w);
+  adbscope_session_start_async (session, NULL, started_cb, NULL);
+  g_main_loop_run (w.loop);
+  adbscope_session_stop (session);
+
+  truth_s = (w.ticks1 - w.ticks0) / 100.0;
+  g_test_message ("100 ms: %u samples, %u null (%.0f %%); app CPU %.2f s from the samples over %.2f s, "
+                  "/proc %.2f s", w.n, w.n_null, 100.0 * w.n_null / MAX (w.n, 1), w.cpu_s, w.span_s, truth_s);
+  g_assert_cmpfloat (truth_s, >, 1.0);
+  /* Tick resolution: one tick at each end, and the all-core tick count of
+   * each window against cores × window (a few per cent). */
+  g_assert_cmpfloat (fabs (w.cpu_s - truth_s), <=, 0.02 + 0.05 * truth_s);
+  g_main_loop_unref (w.loop);
 }
 
 /* Threads named with a newline, or cut by the kernel's 15-byte limit in
@@ -683,5 +792,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/truth/odd-thread-names", test_odd_thread_names);
   g_test_add_func ("/record/truth/short-stall-sigstop", test_short_stall_sigstop);
   g_test_add_func ("/record/truth/legacy-unsupported", test_legacy_unsupported);
+  g_test_add_func ("/record/truth/cpu-carried-at-100ms", test_cpu_carried_at_100ms);
   return g_test_run ();
 }

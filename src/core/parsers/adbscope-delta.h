@@ -10,9 +10,12 @@
  *              frames counter in whole frames, so over W seconds each read
  *              is off by up to one tick, about 1 / (W · USER_HZ) of the
  *              value: 10 % at 100 ms, 100 % at 10 ms.  A window shorter
- *              than ADBSCOPE_DELTA_MIN_WINDOW_S (ten ticks; also the
- *              shortest sample interval) is NaN, and so is every value
- *              across it: never a number made of noise.
+ *              than ADBSCOPE_DELTA_MIN_WINDOW_S (eight ticks: a 100 ms
+ *              interval, the shortest, reads 9 to 11 ticks of the
+ *              centisecond uptime) is NaN, and so is every value across
+ *              it: never a number made of noise.  Its ticks are not lost:
+ *              the collector keeps the reading before it as the base, so
+ *              the next sample's window covers both (window_s).
  *  CPU %       Δ busy ticks / Δ all ticks of /proc/stat, idle = idle +
  *              iowait.  System and app CPU are a share of all cores (100 =
  *              every core busy); a core present in only one snapshot or
@@ -46,7 +49,7 @@
 
 G_BEGIN_DECLS
 
-#define ADBSCOPE_DELTA_MIN_TICKS    10
+#define ADBSCOPE_DELTA_MIN_TICKS    8
 #define ADBSCOPE_DELTA_MIN_WINDOW_S (ADBSCOPE_DELTA_MIN_TICKS / 100.0)
 
 typedef struct

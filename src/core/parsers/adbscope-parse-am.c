@@ -85,6 +85,7 @@ adbscope_am_start_parse (const char  *text,
           g_autofree char *v = value_after (line, n, "Status:");
 
           st->ok = g_strcmp0 (v, "ok") == 0;
+          st->timed_out = g_strcmp0 (v, "timeout") == 0;
           seen = TRUE;
         }
       else if (_adbscope_has_prefix_len (line, n, "LaunchState:"))

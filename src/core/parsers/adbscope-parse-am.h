@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 typedef struct
 {
   gboolean ok;              /* "Status: ok" */
+  gboolean timed_out;       /* "Status: timeout": the start took longer than am waits (a slow
+                             * start, not a failed one); TotalTime is then usually absent */
   char    *launch_state;    /* "COLD", "WARM", "HOT", or NULL */
   char    *activity;        /* NULL when not printed */
   gint64   total_ms;        /* -1 when not printed */

@@ -33,8 +33,10 @@ _adbscope_lines_init (AdbscopeLines *lines,
 
   lines->buf = g_malloc (n + 1);
 
-  /* One pass: drop the CR of CRLF, turn stray NULs of binary junk into
-   * blanks, and split lines in place so each is a C string. */
+  /* One pass: drop the CRs before a line end (CRLF of a legacy shell's
+   * pty, CR CR LF of a capture saved again through Windows), turn stray
+   * NULs of binary junk into blanks, and split lines in place so each is
+   * a C string. */
   {
     gsize o = 0;
 
@@ -42,8 +44,18 @@ _adbscope_lines_init (AdbscopeLines *lines,
       {
         char c = text[i];
 
-        if (c == '\r' && (i + 1 == n || text[i + 1] == '\n'))
-          continue;
+        if (c == '\r')
+          {
+            gsize k = i;
+
+            while (k < n && text[k] == '\r')
+              k++;
+            if (k == n || text[k] == '\n')
+              {
+                i = k - 1;
+                continue;
+              }
+          }
         if (c == '\0')
           c = ' ';
         else if (c == '\n')

@@ -102,6 +102,7 @@ process_free (gpointer data)
   AdbscopeGfxinfoProcess *process = data;
 
   g_free (process->package);
+  g_free (process->dump_failure);
   stats_clear (&process->stats);
   g_ptr_array_unref (process->windows);
   g_free (process);
@@ -607,6 +608,16 @@ adbscope_gfxinfo_parse (const char  *text,
 
       if (strcmp (t, "---PROFILEDATA---") == 0)
         continue;
+      /* ActivityManager could not get the app's dump (it was busy, the
+       * pipe timed out): the process is there, its numbers are not. */
+      if (g_str_has_prefix (t, "Failure while dumping the app"))
+        {
+          AdbscopeGfxinfoProcess *proc = parser_process (&p);
+
+          g_free (proc->dump_failure);
+          proc->dump_failure = _adbscope_dup_valid (t, -1);
+          continue;
+        }
       if (g_str_has_prefix (t, "Flags,"))
         {
           parse_header (&p, t);

@@ -81,6 +81,9 @@ typedef struct
   char                 *package; /* NULL likewise */
   AdbscopeGfxinfoStats  stats;
   GPtrArray            *windows; /* AdbscopeGfxinfoWindow */
+  char                 *dump_failure; /* "Failure while dumping the app: …": the app runs but did
+                                       * not answer this time (its counters are unknown, not reset);
+                                       * NULL otherwise */
 } AdbscopeGfxinfoProcess;
 
 typedef struct

@@ -7,7 +7,8 @@
 #include "adbscope-parse-gpu.h"
 
 /* "35 %" (gpu_busy_percentage) or "  3500  10000" (gpubusy: busy and total
- * time of the last window); NaN for anything else. */
+ * time of the last window; "0 0" while the GPU is powered down, which is
+ * idle: 0 %); NaN for anything else. */
 double
 adbscope_gpu_parse_busy_pct (const char *text)
 {
@@ -28,12 +29,27 @@ adbscope_gpu_parse_busy_pct (const char *text)
       const char *p = end;
 
       b = g_ascii_strtod (p, &end);
-      if (end == p || !(b > 0) || a > b)
+      if (end == p || !isfinite (b) || b < 0 || a > b)
         return NAN;
-      return 100.0 * a / b;
+      return b > 0 ? 100.0 * a / b : 0.0;
     }
   /* a bare number: a percentage on some drivers */
   return (*end == '\0' || *end == '\n') && a <= 100 ? a : NAN;
+}
+
+/* Whether @text is a counter the shell can read: a number, whatever its
+ * value (a GPU that idles or is powered down reads 0 % or 0 Hz at the
+ * probe; that is not "not supported"). */
+gboolean
+adbscope_gpu_file_is_number (const char *text)
+{
+  char *end;
+  double v;
+
+  if (text == NULL)
+    return FALSE;
+  v = g_ascii_strtod (text, &end);
+  return end != text && isfinite (v) && v >= 0;
 }
 
 /* Hz → MHz; NaN unless a positive number. */

@@ -11,6 +11,7 @@
 
 G_BEGIN_DECLS
 
+gboolean adbscope_gpu_file_is_number (const char *text);
 double   adbscope_gpu_parse_busy_pct  (const char *text);
 double   adbscope_gpu_parse_freq_mhz  (const char *text);
 gboolean adbscope_gpu_devfreq_is_gpu  (const char *node_name);

@@ -254,6 +254,26 @@ adbscope_sf_latency_parse (const char  *text,
       return NULL;
     }
   g_array_sort (lat->frames, compare_present);
+  /* Rows that share the desired-present and frame-ready times are one
+   * buffer SurfaceFlinger presented several times (nothing new was
+   * queued): one frame, at its first presentation. */
+  for (guint i = 0; i < lat->frames->len; i++)
+    {
+      const AdbscopeSfFrame *f = &g_array_index (lat->frames, AdbscopeSfFrame, i);
+      gboolean repeat = FALSE;
+
+      for (guint k = 0; k < i && !repeat; k++)
+        {
+          const AdbscopeSfFrame *e = &g_array_index (lat->frames, AdbscopeSfFrame, k);
+
+          repeat = e->desired_present_ns == f->desired_present_ns && e->frame_ready_ns == f->frame_ready_ns;
+        }
+      if (repeat)
+        {
+          g_array_remove_index (lat->frames, i--);
+          lat->n_repeats++;
+        }
+    }
   return g_steal_pointer (&lat);
 }
 

@@ -42,6 +42,8 @@ typedef struct
   guint   n_empty;                 /* unused rows (all 0) */
   guint   n_pending;               /* present fence not signalled (INT64_MAX) */
   guint   n_bad_rows;              /* not three numbers; dropped */
+  guint   n_repeats;               /* a buffer presented again (same desired-present and
+                                    * frame-ready times as an earlier row): one frame */
 } AdbscopeSfLatency;
 
 /* The frames of one interval, found by adbscope_sf_tracker_advance(). */

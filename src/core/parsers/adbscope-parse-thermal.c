@@ -119,9 +119,16 @@ parse_temperature (const char                 *t,
   int_field (t, "mStatus=", &status);
   temp->type = (int) CLAMP (type, G_MININT, G_MAXINT);
   temp->name = name_field (t);
-  /* Some Samsung HALs number the types one above AOSP's (mType=1 for
-   * mName=TYPE_CPU): a name that is a type's name wins over the number. */
-  if (temp->name != NULL)
+  /* The type is the number.  A sensor's name is a vendor's label ("soc" is
+   * the battery's state of charge, mType=8 BCL_PERCENTAGE, on Qualcomm):
+   * it only fills in where the number is unknown or vendor-specific, and
+   * only when it is a type's name.  The exception is a name spelled as
+   * the enum constant itself: Samsung's own HAL numbers the types one
+   * above AOSP's and names each "TYPE_CPU", "TYPE_BATTERY", … — that name
+   * is the type. */
+  if (temp->name != NULL &&
+      (g_str_has_prefix (temp->name, "TYPE_") ||
+       temp->type < ADBSCOPE_THERMAL_TYPE_CPU || temp->type > ADBSCOPE_THERMAL_TYPE_POGO))
     {
       const char *n = g_str_has_prefix (temp->name, "TYPE_") ? temp->name + 5 : temp->name;
 
