@@ -3,7 +3,12 @@
  *   adbscope-agent-linux --tun NAME | --tun-fd N [--dns-upstream IP:PORT] [--allow-uid UID]…
  *                        [--idle-exit SECONDS] [--socket-name NAME] [--mtu N]
  *                        [--fwmark MARK] [--proc-net DIR] [--snapshot-interval MS]
+ *                        [--dns-server ADDR]… [--instance-token TOKEN]
  *
+ * --dns-server (up to 4, instead of --dns-upstream) runs the engine as on
+ * Android before 10, where DnsResolver is missing: no resolve callback, and
+ * the engine itself forwards the app's DNS to these resolvers over protected
+ * UDP sockets.  --instance-token is echoed in the Hello.
  * Opens (creating if absent) the TUN interface in the current network
  * namespace with the agent's addresses, serves @NAME and @NAME-pcap, and
  * prints one JSON line on stdout once the sockets listen.  Routing the app
@@ -53,7 +58,8 @@ usage (FILE *out)
            "usage: adbscope-agent-linux --tun NAME | --tun-fd N [--dns-upstream IP:PORT] [--allow-uid UID]...\n"
            "                            [--idle-exit SECONDS] [--socket-name NAME] [--mtu N (65535)]\n"
            "                            [--fwmark MARK] [--proc-net DIR]\n"
-           "                            [--snapshot-interval MS] [--verbose]\n");
+           "                            [--snapshot-interval MS] [--dns-server ADDR]...\n"
+           "                            [--instance-token TOKEN] [--verbose]\n");
 }
 
 static bool
@@ -88,6 +94,8 @@ main (int    argc,
     { "fwmark", required_argument, NULL, 'f' },
     { "proc-net", required_argument, NULL, 'p' },
     { "snapshot-interval", required_argument, NULL, 'n' },
+    { "dns-server", required_argument, NULL, 'D' },
+    { "instance-token", required_argument, NULL, 'T' },
     { "verbose", no_argument, NULL, 'v' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
@@ -105,6 +113,8 @@ main (int    argc,
   AdbscopeAgentExit result;
   int opt, tun_fd, given_fd = -1;
   long v;
+  const char *dns_servers[5] = { NULL };
+  size_t n_dns_servers = 0;
 
   agent_linux_init (&al);
   al.log = log_stderr;
@@ -185,6 +195,17 @@ main (int    argc,
             }
           config.snapshot_interval_ms = (int) v;
           break;
+        case 'D':
+          if (n_dns_servers == 4)
+            {
+              fprintf (stderr, "adbscope-agent: at most 4 --dns-server\n");
+              return 2;
+            }
+          dns_servers[n_dns_servers++] = optarg;
+          break;
+        case 'T':
+          config.instance_token = optarg;
+          break;
         case 'v':
           verbose = 1;
           break;
@@ -238,6 +259,12 @@ main (int    argc,
   config.agent_version = PACKAGE_VERSION;
 
   agent_linux_callbacks (&al, &cb);
+  if (n_dns_servers > 0)
+    {
+      /* As on Android 8-9: the engine forwards DNS itself. */
+      config.dns_servers = dns_servers;
+      cb.resolve_dns = NULL;
+    }
   the_engine = adbscope_agent_engine_new (&config, &cb, error, sizeof error);
   if (the_engine == NULL)
     {

@@ -418,6 +418,14 @@ at_engine_start (AtNet                 *net,
   config.pcap_from_start_ms = opt->pcap_from_start_ms;
   config.platform = "linux";
   config.agent_version = "test";
+  config.instance_token = opt->instance_token;
+  if (opt->dns_servers)
+    {
+      /* the engine's own forwarding waits config.dns_timeout_ms */
+      config.dns_servers = opt->dns_servers;
+      config.dns_timeout_ms = opt->dns_timeout_ms;
+      cb.resolve_dns = NULL;
+    }
 
   at->engine = adbscope_agent_engine_new (&config, &cb, error, sizeof error);
   if (at->engine == NULL)
@@ -1273,6 +1281,7 @@ struct _AtUdpServer {
   guint16  port;
   GThread *thread;
   gboolean dns;
+  gint     received;
   char    *name;
   guint8   a_addr[4];
   char    *ignore_name;
@@ -1333,6 +1342,7 @@ udp_main (gpointer data)
       n = recvfrom (s->fd, buf, sizeof buf, 0, (struct sockaddr *) &from, &fl);
       if (n < 0)
         continue;
+      g_atomic_int_inc (&s->received);
       if (s->dns)
         {
           gsize r = dns_reply (s, buf, (gsize) n, out);
@@ -1384,6 +1394,12 @@ guint16
 at_udp_server_port (AtUdpServer *s)
 {
   return s->port;
+}
+
+guint
+at_udp_server_received (AtUdpServer *s)
+{
+  return (guint) g_atomic_int_get (&s->received);
 }
 
 void
