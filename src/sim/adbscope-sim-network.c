@@ -76,6 +76,8 @@ struct _AdbscopeSimNetwork
   char               *package;
   char               *version;
   char               *state;
+  char               *token;         /* echoed in the agent's Hello (-e token) */
+  gboolean            respawn;       /* the running agent exits to start with a new token */
 };
 
 /* STATE is ours; the line says what the contract knows (starting is
@@ -497,6 +499,8 @@ agent_clear_io (AdbscopeSimNetwork *net)
   net->agent_out = -1;
 }
 
+static void spawn_agent (AdbscopeSimNetwork *net);
+
 static void
 on_agent_exit (GPid     pid,
                int      status,
@@ -511,6 +515,14 @@ on_agent_exit (GPid     pid,
   net->agent_pid = 0;
   net->agent_watch = 0;
   agent_clear_io (net);
+  if (net->respawn)
+    {
+      /* A START with another token: the VPN comes up again for it (the
+       * consent holds), as the phone's agent restarts its engine. */
+      net->respawn = FALSE;
+      spawn_agent (net);
+      return;
+    }
   if (g_str_equal (net->state, "running") || g_str_equal (net->state, "stopping"))
     write_state (net, "stopped");
   else
@@ -578,12 +590,30 @@ spawn_agent (AdbscopeSimNetwork *net)
   g_autofree char *dns = g_strdup_printf ("127.0.0.1:%u", adbscope_sim_servers_get_dns_port (net->servers));
   g_autofree char *uid = g_strdup_printf ("%u", getuid ());
   g_autofree char *proc_net = g_strdup_printf ("/proc/%d/net", net->anchor);
-  const char *argv[] = { net->agent_exe, "--tun-fd", tun_fd, "--dns-upstream", dns,
-                         "--allow-uid", uid, "--proc-net", proc_net, NULL };
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   int out = -1;
 
+  g_ptr_array_add (argv, net->agent_exe);
+  g_ptr_array_add (argv, (char *) "--tun-fd");
+  g_ptr_array_add (argv, tun_fd);
+  /* Before Android 10 there is no DnsResolver: the agent forwards DNS to
+   * the network's resolver itself (over protected UDP), as the phone's
+   * agent does there. */
+  g_ptr_array_add (argv, (char *) (net->device->profile->sdk < 29 ? "--dns-server" : "--dns-upstream"));
+  g_ptr_array_add (argv, dns);
+  g_ptr_array_add (argv, (char *) "--allow-uid");
+  g_ptr_array_add (argv, uid);
+  g_ptr_array_add (argv, (char *) "--proc-net");
+  g_ptr_array_add (argv, proc_net);
+  if (net->token != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "--instance-token");
+      g_ptr_array_add (argv, net->token);
+    }
+  g_ptr_array_add (argv, NULL);
+
   flush_tun (net->tun_fd);
-  if (!g_spawn_async_with_pipes (net->device->fs_root, (char **) argv, net->device->child_env,
+  if (!g_spawn_async_with_pipes (net->device->fs_root, (char **) argv->pdata, net->device->child_env,
                                  G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL,
                                  agent_child_setup, net, &net->agent_pid, NULL, &out, NULL, &error))
     {
@@ -632,16 +662,29 @@ on_consent (gpointer user_data)
 static char *
 agent_start (AdbscopeSimNetwork *net,
              const char         *package,
-             const char         *version)
+             const char         *version,
+             const char         *token)
 {
+  gboolean same_token = g_strcmp0 (token, net->token) == 0;
+
   g_free (net->version);
   net->version = g_strdup (version);
+  g_free (net->token);
+  net->token = g_strdup (token);
   /* Another package while running: the VPN stays, the label moves (the
-   * simulated TUN carries every app). */
+   * simulated TUN carries every app); another token restarts the engine
+   * so its Hello carries the new one. */
   if (net->agent_pid > 0)
     {
       g_free (net->package);
       net->package = g_strdup (package);
+      if (!same_token && !g_str_equal (net->state, "stopping"))
+        {
+          net->respawn = TRUE;
+          write_state (net, "starting");
+          kill (net->agent_pid, SIGTERM);
+          return g_strdup ("ok");
+        }
       write_state (net, net->state);
       return g_strdup ("ok");
     }
@@ -663,6 +706,7 @@ agent_stop (AdbscopeSimNetwork *net)
       net->consent_id = 0;
       write_state (net, "stopped");
     }
+  net->respawn = FALSE;
   if (net->agent_pid > 0)
     {
       write_state (net, "stopping");
@@ -670,7 +714,7 @@ agent_stop (AdbscopeSimNetwork *net)
     }
 }
 
-/* agent-start PKG VERSIONCODE | agent-stop | net-counts */
+/* agent-start PKG VERSIONCODE [TOKEN] | agent-stop | net-counts */
 char *
 adbscope_sim_network_control (AdbscopeSimDevice *device,
                               const char        *command,
@@ -686,10 +730,10 @@ adbscope_sim_network_control (AdbscopeSimDevice *device,
     }
   if (g_str_equal (command, "agent-start"))
     {
-      g_auto(GStrv) words = g_strsplit (args != NULL ? args : "", " ", 2);
+      g_auto(GStrv) words = g_strsplit (args != NULL ? args : "", " ", 3);
 
       if (words[0] == NULL || words[1] == NULL)
-        return g_strdup_printf ("error %s", _("agent-start wants PKG VERSIONCODE"));
+        return g_strdup_printf ("error %s", _("agent-start wants PKG VERSIONCODE [TOKEN]"));
       if (net == NULL)
         {
           /* The agent is installed but the VPN cannot come up. */
@@ -700,7 +744,8 @@ adbscope_sim_network_control (AdbscopeSimDevice *device,
           adbscope_sim_write_atomic (path, line);
           return g_strdup ("ok");
         }
-      return agent_start (net, g_strstrip (words[0]), g_strstrip (words[1]));
+      return agent_start (net, g_strstrip (words[0]), g_strstrip (words[1]),
+                          words[2] != NULL && *g_strstrip (words[2]) ? words[2] : NULL);
     }
   if (g_str_equal (command, "agent-stop"))
     {
@@ -756,6 +801,7 @@ adbscope_sim_network_free (AdbscopeSimNetwork *net)
   g_free (net->agent_exe);
   g_free (net->package);
   g_free (net->version);
+  g_free (net->token);
   g_free (net->state);
   g_free (net->mode);
   g_free (net);

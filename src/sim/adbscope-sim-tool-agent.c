@@ -191,7 +191,7 @@ adbscope_sim_tool_am_start_agent (const char *sandbox,
 {
   g_auto(Installed) info = { 0 };
   g_autofree char *reply = NULL;
-  const char *package = NULL;
+  const char *package = NULL, *token = NULL;
   gboolean stop = FALSE, extras = FALSE;
 
   if (!g_str_has_prefix (component, AGENT_PACKAGE "/"))
@@ -202,6 +202,8 @@ adbscope_sim_tool_am_start_agent (const char *sandbox,
         extras = TRUE;
         if (g_str_equal (argv[i + 1], "package"))
           package = argv[i + 2];
+        else if (g_str_equal (argv[i + 1], "token"))
+          token = argv[i + 2];
         else if (g_str_equal (argv[i + 1], "stop"))
           stop = g_str_equal (argv[i + 2], "1") || g_str_equal (argv[i + 2], "true");
         i += 2;
@@ -218,7 +220,15 @@ adbscope_sim_tool_am_start_agent (const char *sandbox,
     reply = adbscope_sim_tool_control (sandbox, "agent-stop");
   else if (package != NULL && package_name_ok (package))
     {
-      g_autofree char *line = g_strdup_printf ("agent-start %s %" G_GINT64_FORMAT, package, info.version_code);
+      /* the token is one word of [A-Za-z0-9] (else dropped, as a phone's
+       * agent would ignore a malformed extra) */
+      gboolean token_ok = token != NULL && *token != '\0' && strlen (token) <= 64;
+      g_autofree char *line = NULL;
+
+      for (const char *p = token; token_ok && *p; p++)
+        token_ok = g_ascii_isalnum (*p);
+      line = g_strdup_printf ("agent-start %s %" G_GINT64_FORMAT "%s%s", package, info.version_code,
+                              token_ok ? " " : "", token_ok ? token : "");
 
       reply = adbscope_sim_tool_control (sandbox, line);
     }

@@ -290,6 +290,21 @@ tool_settings (Tool  *tool,
 
   if (argc >= 4 && g_str_equal (argv[1], "get"))
     {
+      /* What `adbscope sim` was told (--private-dns): SANDBOX/state/settings */
+      g_autofree char *path = sandbox_path (tool, "state", "settings", NULL);
+      g_autofree char *text = read_text (path);
+      g_auto(GStrv) lines = text != NULL ? g_strsplit (text, "\n", -1) : NULL;
+
+      for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+        {
+          g_auto(GStrv) w = g_strsplit (lines[i], " ", 3);
+
+          if (g_strv_length (w) == 3 && g_str_equal (w[0], argv[2]) && g_str_equal (w[1], argv[3]))
+            {
+              printf ("%s\n", w[2]);
+              return 0;
+            }
+        }
       if (g_str_equal (argv[3], "peak_refresh_rate") || g_str_equal (argv[3], "min_refresh_rate"))
         {
           printf ("%d.0\n", tool->profile->refresh_hz);

@@ -318,6 +318,16 @@ test_traffic (void)
   agent = path_object (root, "$.network.agent");
   g_assert_true (json_object_get_boolean_member (agent, "enabled"));
   g_assert_cmpstr (json_object_get_string_member (agent, "platform"), ==, "linux");
+  /* The sim's settings leave Private DNS unset: Android's default, Automatic. */
+  {
+    JsonObject *pd = json_object_get_object_member (agent, "private_dns");
+
+    g_assert_nonnull (pd);
+    g_assert_cmpstr (json_object_get_string_member (pd, "mode"), ==, "opportunistic");
+    g_assert_true (json_object_get_boolean_member (pd, "default"));
+    g_assert_true (json_object_get_boolean_member (pd, "lookups_visible"));
+    g_assert_true (json_object_get_null_member (pd, "specifier"));
+  }
 
   /* Per host: payload both ways equals what the sim's servers counted. */
   hosts = json_object_get_array_member (agent, "hosts");
@@ -813,6 +823,37 @@ test_consent_denied (void)
   assert_no_forwards (dev);
 }
 
+/* Private DNS set to a provider on the phone (`settings get global
+ * private_dns_mode` says hostname): the report says lookups are invisible
+ * and where host names come from. */
+static void
+test_private_dns_strict (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off",
+                                                    "--private-dns", "hostname:dns.example.org", NULL);
+  g_autofree char *report = temp_path ("strict.json");
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonObject) pd = NULL;
+  g_autofree char *mode = NULL;
+  int status;
+
+  /* the sim answers what a phone would */
+  mode = adbscope_test_device_adb (dev, &status, "shell", "settings get global private_dns_mode", NULL);
+  g_assert_cmpstr (g_strstrip (mode), ==, "hostname");
+  summary = run_adbscope (&status, "record", "-s", adbscope_test_device_get_serial (dev), "-p",
+                          ADBSCOPE_DEMO_PACKAGE, "--capture", "--duration", "3s", "-o", report,
+                          "--assert", "network.agent.private_dns.lookups_visible == false", NULL);
+  g_assert_cmpint (status, ==, 0);
+  root = load_json_file (report);
+  pd = path_object (root, "$.network.agent.private_dns");
+  g_assert_cmpstr (json_object_get_string_member (pd, "mode"), ==, "hostname");
+  g_assert_cmpstr (json_object_get_string_member (pd, "specifier"), ==, "dns.example.org");
+  g_assert_false (json_object_get_boolean_member (pd, "default"));
+  g_assert_false (json_object_get_boolean_member (pd, "lookups_visible"));
+  g_assert_nonnull (strstr (json_object_get_string_member (pd, "note"), "SNI"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -834,6 +875,7 @@ main (int    argc,
   g_test_add_func ("/capture/adb-killed", test_adb_killed);
   g_test_add_func ("/capture/install", test_install);
   g_test_add_func ("/capture/consent-denied", test_consent_denied);
+  g_test_add_func ("/capture/private-dns-strict", test_private_dns_strict);
   rc = g_test_run ();
   return rc;
 }
