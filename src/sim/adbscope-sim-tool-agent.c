@@ -2,7 +2,12 @@
  * the agent app (docs/agent-protocol.md, "Control from the desktop")
  *
  *   pm install [-r] FILE / cmd package install [-r] -S SIZE   reads the APK's
- *        package and versionCode with the core APK reader, as Android does
+ *        package and versionCode with the core APK reader, as Android does,
+ *        and refuses as Android does: minSdk above the device's SDK
+ *        (INSTALL_FAILED_OLDER_SDK), another signing certificate than the
+ *        installed one's (INSTALL_FAILED_UPDATE_INCOMPATIBLE), a lower
+ *        versionCode, and the fault `adbscope sim --install-fault` set
+ *   pm grant PKG PERMISSION                                   recorded
  *   pm uninstall PKG                                          Success
  *   dumpsys package PKG                 the Packages: section with versionCode
  *   am start -n io.github.adbscope.agent/.ControlActivity -e package PKG | -e stop 1
@@ -19,6 +24,7 @@
 #include <glib/gstdio.h>
 
 #include "adbscope-apk.h"
+#include "adbscope-apk-sig.h"
 #include "adbscope-sim-private.h"
 
 #define AGENT_PACKAGE    "io.github.adbscope.agent"
@@ -31,12 +37,16 @@ typedef struct
   char   *version_name;
   int     min_sdk;
   int     target_sdk;
+  char   *signer;      /* SHA-256 of the signing certificate, or NULL */
+  GPtrArray *granted;  /* permissions `pm grant` gave */
 } Installed;
 
 static void
 installed_clear (Installed *info)
 {
   g_clear_pointer (&info->version_name, g_free);
+  g_clear_pointer (&info->signer, g_free);
+  g_clear_pointer (&info->granted, g_ptr_array_unref);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Installed, installed_clear)
@@ -78,8 +88,33 @@ read_installed (const char *sandbox,
         info->min_sdk = (int) g_ascii_strtoll (lines[i] + 7, NULL, 10);
       else if (g_str_has_prefix (lines[i], "targetSdk="))
         info->target_sdk = (int) g_ascii_strtoll (lines[i] + 10, NULL, 10);
+      else if (g_str_has_prefix (lines[i], "signer=") && info->signer == NULL)
+        info->signer = g_strdup (lines[i] + 7);
+      else if (g_str_has_prefix (lines[i], "granted="))
+        {
+          if (info->granted == NULL)
+            info->granted = g_ptr_array_new_with_free_func (g_free);
+          g_ptr_array_add (info->granted, g_strdup (lines[i] + 8));
+        }
     }
   return TRUE;
+}
+
+/* Appends a line to the package's file. */
+static gboolean
+append_line (const char *sandbox,
+             const char *package,
+             const char *line)
+{
+  g_autofree char *dir = adbscope_sim_packages_dir (sandbox);
+  g_autofree char *path = g_build_filename (dir, package, NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *joined = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return FALSE;
+  joined = g_strconcat (text, line, "\n", NULL);
+  return g_file_set_contents (path, joined, -1, NULL);
 }
 
 GPtrArray *
@@ -148,10 +183,19 @@ adbscope_sim_tool_dumpsys_package (const char *sandbox,
           "    flags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]\n"
           "    timeStamp=2026-01-01 00:00:00\n"
           "    lastUpdateTime=2026-01-01 00:00:00\n"
-          "    installerPackageName=null\n"
-          "\n",
+          "    installerPackageName=null\n",
           package, package, package, package, package, package, info.version_code,
           info.min_sdk, info.target_sdk, info.version_name != NULL ? info.version_name : "");
+  if (info.signer != NULL)
+    printf ("    signatures=PackageSignatures{7c8d9e0 version:3, signatures:[%.8s], past signatures:[]}\n",
+            info.signer);
+  if (info.granted != NULL && info.granted->len > 0)
+    {
+      printf ("    runtime permissions:\n");
+      for (guint i = 0; i < info.granted->len; i++)
+        printf ("      %s: granted=true\n", (char *) info.granted->pdata[i]);
+    }
+  printf ("\n");
   return 0;
 }
 
@@ -283,6 +327,40 @@ adbscope_sim_tool_package_uninstall (const char *sandbox,
   return 0;
 }
 
+/* ---- pm grant ---------------------------------------------------------- */
+
+int
+adbscope_sim_tool_package_grant (const char *sandbox,
+                                 int         sdk,
+                                 const char *package,
+                                 const char *permission)
+{
+  g_auto(Installed) info = { 0 };
+
+  if (!read_installed (sandbox, package, &info))
+    {
+      fprintf (stderr, "Exception occurred while executing 'grant':\n"
+               "java.lang.IllegalArgumentException: Unknown package: %s\n", package);
+      return 255;
+    }
+  /* POST_NOTIFICATIONS exists from Android 13 (API 33) */
+  if (g_str_equal (permission, "android.permission.POST_NOTIFICATIONS") && sdk < 33)
+    {
+      fprintf (stderr, "Exception occurred while executing 'grant':\n"
+               "java.lang.IllegalArgumentException: Unknown permission: %s\n", permission);
+      return 255;
+    }
+  for (guint i = 0; info.granted != NULL && i < info.granted->len; i++)
+    if (g_str_equal (info.granted->pdata[i], permission))
+      return 0;
+  {
+    g_autofree char *line = g_strdup_printf ("granted=%s", permission);
+
+    append_line (sandbox, package, line);
+  }
+  return 0;
+}
+
 /* ---- pm install -------------------------------------------------------- */
 
 /* An absolute device path in the sandbox's root; a relative one from the
@@ -337,11 +415,34 @@ copy_stdin (const char *dest,
 /* `pm install [-r] [-d] FILE` and `cmd package install [-r] [-d] -S SIZE`
  * (the streamed install `adb install` runs): package and versionCode come
  * from the APK's AndroidManifest.xml, as Android reads them. */
+/* `adbscope sim --install-fault`: the failure every install prints, as
+ * Android prints it; NULL when none was set. */
+static char *
+install_fault (const char *sandbox)
+{
+  g_autofree char *path = g_build_filename (sandbox, "state", "install-fault", NULL);
+  g_autofree char *fault = NULL;
+
+  if (!g_file_get_contents (path, &fault, NULL, NULL))
+    return NULL;
+  g_strstrip (fault);
+  if (g_str_equal (fault, "storage"))
+    return g_strdup ("Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE]");
+  if (g_str_equal (fault, "aborted"))
+    return g_strdup ("Failure [INSTALL_FAILED_ABORTED: User rejected permissions]");
+  if (g_str_equal (fault, "user-restricted"))
+    return g_strdup ("Failure [INSTALL_FAILED_USER_RESTRICTED: Install canceled by user]");
+  return NULL;
+}
+
 int
 adbscope_sim_tool_package_install (const char *sandbox,
+                                   int         sdk,
                                    int         argc,
                                    char      **argv)
 {
+  g_autofree char *fault = NULL;
+  g_autofree char *signer = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(AdbscopeApkManifest) manifest = NULL;
   g_auto(Installed) old = { 0 };
@@ -402,6 +503,24 @@ adbscope_sim_tool_package_install (const char *sandbox,
               error != NULL ? error->message : "no package name in the manifest");
       return 1;
     }
+  if ((fault = install_fault (sandbox)) != NULL)
+    {
+      g_unlink (staged);
+      printf ("%s\n", fault);
+      return 1;
+    }
+  if (manifest->min_sdk > sdk)
+    {
+      g_unlink (staged);
+      printf ("Failure [INSTALL_FAILED_OLDER_SDK: Failed parse during installPackageLI: "
+              "/data/app/vmdl%d.tmp/base.apk (at Binary XML file line #7): "
+              "Requires newer sdk version #%d (current version is #%d)]\n",
+              (int) getpid (), manifest->min_sdk, sdk);
+      return 1;
+    }
+  /* An APK without a v2/v3 signature (aapt's unsigned test APKs) is taken
+   * as it is here; Android would refuse it (INSTALL_PARSE_FAILED_NO_CERTIFICATES). */
+  signer = adbscope_apk_file_signer_sha256 (staged, NULL);
   if (read_installed (sandbox, manifest->package, &old))
     {
       if (!replace)
@@ -415,6 +534,13 @@ adbscope_sim_tool_package_install (const char *sandbox,
         {
           g_unlink (staged);
           printf ("Failure [INSTALL_FAILED_VERSION_DOWNGRADE: Package Verification Result]\n");
+          return 1;
+        }
+      if (old.signer != NULL && g_strcmp0 (old.signer, signer) != 0)
+        {
+          g_unlink (staged);
+          printf ("Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE: Package %s signatures do not match "
+                  "previously installed version; ignoring!]\n", manifest->package);
           return 1;
         }
     }
@@ -433,6 +559,19 @@ adbscope_sim_tool_package_install (const char *sandbox,
       printf ("Failure [INSTALL_FAILED_INTERNAL_ERROR: %s]\n",
               error != NULL ? error->message : g_strerror (errno));
       return 1;
+    }
+  if (signer != NULL)
+    {
+      g_autofree char *line = g_strdup_printf ("signer=%s", signer);
+
+      append_line (sandbox, manifest->package, line);
+    }
+  /* An update keeps the permissions granted before (same signer). */
+  for (guint i = 0; old.granted != NULL && i < old.granted->len; i++)
+    {
+      g_autofree char *line = g_strdup_printf ("granted=%s", (char *) old.granted->pdata[i]);
+
+      append_line (sandbox, manifest->package, line);
     }
   printf ("Success\n");
   return 0;

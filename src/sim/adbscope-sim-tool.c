@@ -1000,7 +1000,7 @@ package_install (Tool  *tool,
                  int    argc,
                  char **argv)
 {
-  return adbscope_sim_tool_package_install (tool->sandbox, argc, argv);
+  return adbscope_sim_tool_package_install (tool->sandbox, tool->profile->sdk, argc, argv);
 }
 
 static int
@@ -1029,6 +1029,8 @@ tool_pm (Tool  *tool,
     return package_install (tool, argc - 1, argv + 1);
   if (argc >= 3 && g_str_equal (argv[1], "uninstall"))
     return adbscope_sim_tool_package_uninstall (tool->sandbox, argv[argc - 1]);
+  if (argc >= 4 && g_str_equal (argv[1], "grant"))
+    return adbscope_sim_tool_package_grant (tool->sandbox, tool->profile->sdk, argv[argc - 2], argv[argc - 1]);
   fprintf (stderr, "usage: pm list packages [-3] [-f] [-U] [FILTER] | pm path PACKAGE\n");
   return 1;
 }

@@ -764,8 +764,8 @@ test_install (void)
   json_node_unref (node);
 
   node = run_adbscope (&status, "agent", "install", "-s", serial, "--apk", other_apk, NULL);
-  g_assert_cmpint (status, ==, 2);
-  assert_error (node, "usage", "com.example.other");
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, "apk_wrong_package", "com.example.other");
   json_node_unref (node);
 
   node = run_adbscope (&status, "agent", "install", "-s", serial, "--apk", old_apk, NULL);
@@ -823,6 +823,207 @@ test_consent_denied (void)
   assert_no_forwards (dev);
 }
 
+/* A device without a network (install rules need none); NULL (and the test
+ * skipped) where this system cannot give the sim that profile. */
+static AdbscopeTestDevice *
+start_plain (const char *first_arg,
+             ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  AdbscopeTestDevice *dev;
+  const char *arg;
+  va_list ap;
+
+  va_start (ap, first_arg);
+  for (arg = first_arg; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  dev = adbscope_test_device_start (NULL, (const char * const *) args->pdata, &error);
+  if (dev == NULL && adbscope_test_device_skip_if_unsupported (error))
+    return NULL;
+  g_assert_no_error (error);
+  return dev;
+}
+
+/* tests/apk/build-signed-apk.sh: aapt + zipalign + apksigner, one key per
+ * keystore name. */
+static char *
+build_signed_apk (const char *package,
+                  gint64      version_code,
+                  int         min_sdk,
+                  const char *key)
+{
+  g_autofree char *script = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "apk", "build-signed-apk.sh", NULL);
+  g_autofree char *ks = g_strdup_printf ("%s/%s.jks", work_dir, key);
+  g_autofree char *v = g_strdup_printf ("%" G_GINT64_FORMAT, version_code);
+  g_autofree char *m = g_strdup_printf ("%d", min_sdk);
+  char *out = g_strdup_printf ("%s/signed-%s-%s-%s-%s.apk", work_dir, package, v, m, key);
+  const char *argv[] = { script, out, package, v, m, ks, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("build-signed-apk.sh: %s", err);
+  return out;
+}
+
+/* `adb -s SERIAL install [-r] APK`: stdout and stderr (adb prints a
+ * failure there). */
+static char *
+adb_install (AdbscopeTestDevice *dev,
+             const char         *flag,
+             const char         *apk)
+{
+  const char *args[] = { "install", flag, apk, NULL };
+  g_autofree char *err = NULL;
+  g_autofree char *out = NULL;
+  int status;
+
+  if (flag == NULL)
+    {
+      args[1] = apk;
+      args[2] = NULL;
+    }
+  out = adbscope_test_device_adbv (dev, args, &status, &err);
+  return g_strconcat (out ? out : "", err ? err : "", NULL);
+}
+
+/* What the phone says about the agent: pm list + dumpsys package. */
+static char *
+device_agent_state (AdbscopeTestDevice *dev)
+{
+  int status;
+  g_autofree char *list = adbscope_test_device_adb (dev, &status, "shell", "pm list packages " ADBSCOPE_AGENT_PACKAGE, NULL);
+  g_autofree char *dump = adbscope_test_device_adb (dev, &status, "shell", "dumpsys package " ADBSCOPE_AGENT_PACKAGE, NULL);
+
+  return g_strconcat (list, dump, NULL);
+}
+
+/* One refused install: exit 1, the JSON code, words in the message, and
+ * the phone exactly as before. */
+static void
+refused_install (AdbscopeTestDevice *dev,
+                 const char         *apk,
+                 const char         *code,
+                 const char         *in_message)
+{
+  g_autofree char *before = device_agent_state (dev);
+  g_autofree char *after = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  int status;
+
+  node = run_adbscope (&status, "agent", "install", "-s", adbscope_test_device_get_serial (dev), "--apk", apk, NULL);
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, code, in_message);
+  after = device_agent_state (dev);
+  g_assert_cmpstr (after, ==, before);
+}
+
+/* The install rules as Android applies them, each refusal a clear JSON
+ * error and nothing changed on the phone; the notification permission
+ * granted on Android 13+ only. */
+static void
+test_install_rules (void)
+{
+  gint64 ours = adbscope_agent_our_version_code ();
+  g_autofree char *corrupt = temp_path ("corrupt.apk");
+  g_autofree char *apk_a = build_signed_apk (ADBSCOPE_AGENT_PACKAGE, ours, 26, "a");
+  g_autofree char *apk_a_old = build_signed_apk (ADBSCOPE_AGENT_PACKAGE, 1, 26, "a");
+  g_autofree char *apk_b = build_signed_apk (ADBSCOPE_AGENT_PACKAGE, ours, 26, "b");
+  g_autofree char *apk_29 = build_signed_apk (ADBSCOPE_AGENT_PACKAGE, ours, 29, "a");
+  g_autofree char *other = build_signed_apk ("com.example.other", ours, 26, "a");
+  static const char *const faults[][2] = {
+    { "storage", "device_storage_full" },
+    { "aborted", "install_rejected" },
+    { "user-restricted", "install_rejected" },
+  };
+  AdbscopeTestDevice *dev;
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *state = NULL;
+  g_autofree char *signed_a = NULL;
+  g_autofree char *out = NULL;
+  int status;
+
+  g_assert_true (g_file_set_contents (corrupt, "PK\3\4 this is not an APK at all", -1, NULL));
+
+  /* Android 13 (tablet-13, SDK 33) */
+  dev = start_plain ("--profile", "tablet-13", NULL);
+  refused_install (dev, corrupt, "apk_invalid", "not an Android app");
+  refused_install (dev, other, "apk_wrong_package", "com.example.other");
+  node = run_adbscope (&status, "agent", "install", "-s", adbscope_test_device_get_serial (dev), "--apk", apk_a, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&node, json_node_unref);
+  state = device_agent_state (dev);
+  g_assert_nonnull (strstr (state, "package:" ADBSCOPE_AGENT_PACKAGE));
+  g_assert_nonnull (strstr (state, "android.permission.POST_NOTIFICATIONS: granted=true"));
+  g_assert_nonnull ((signed_a = g_strdup (strstr (state, "signatures:["))));
+  refused_install (dev, apk_a_old, "agent_downgrade", "--replace");
+  refused_install (dev, apk_b, "agent_signature_mismatch", "--replace");
+  /* the sim refuses by itself, as Android does */
+  out = adb_install (dev, "-r", apk_b);
+  g_assert_nonnull (strstr (out, "INSTALL_FAILED_UPDATE_INCOMPATIBLE"));
+  g_clear_pointer (&out, g_free);
+  {
+    g_autoptr(JsonNode) n = run_adbscope (&status, "agent", "install", "-s", adbscope_test_device_get_serial (dev),
+                                          "--apk", apk_b, NULL);
+    JsonObject *e = json_object_get_object_member (json_node_get_object (n), "error");
+
+    g_assert_nonnull (strstr (json_object_get_string_member (e, "message"), "VPN consent"));
+  }
+  node = run_adbscope (&status, "agent", "install", "-s", adbscope_test_device_get_serial (dev), "--apk", apk_b,
+                       "--replace", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (node), "replaced"));
+  g_clear_pointer (&node, json_node_unref);
+  g_clear_pointer (&state, g_free);
+  state = device_agent_state (dev);
+  g_assert_nonnull (strstr (state, "signatures:["));
+  g_assert_cmpstr (strstr (state, "signatures:["), !=, signed_a);     /* another signer now */
+  adbscope_test_device_free (dev);
+  g_clear_pointer (&state, g_free);
+
+  /* Android 8.0 (legacy-8, SDK 26) */
+  dev = start_plain ("--profile", "legacy-8", NULL);
+  if (dev != NULL)
+    {
+      refused_install (dev, apk_29, "device_too_old", "26");
+      node = run_adbscope (&status, "agent", "install", "-s", adbscope_test_device_get_serial (dev), "--apk", apk_29, NULL);
+      assert_error (node, "device_too_old", "29");
+      g_clear_pointer (&node, json_node_unref);
+      out = adb_install (dev, NULL, apk_29);
+      g_assert_nonnull (strstr (out, "INSTALL_FAILED_OLDER_SDK"));
+      g_assert_nonnull (strstr (out, "Requires newer sdk version #29 (current version is #26)"));
+      g_clear_pointer (&out, g_free);
+      state = device_agent_state (dev);
+      g_assert_null (strstr (state, "package:" ADBSCOPE_AGENT_PACKAGE));
+      g_clear_pointer (&state, g_free);
+      node = run_adbscope (&status, "agent", "install", "-s", adbscope_test_device_get_serial (dev), "--apk", apk_a, NULL);
+      g_assert_cmpint (status, ==, 0);
+      g_clear_pointer (&node, json_node_unref);
+      state = device_agent_state (dev);
+      g_assert_nonnull (strstr (state, "package:" ADBSCOPE_AGENT_PACKAGE));
+      g_assert_null (strstr (state, "POST_NOTIFICATIONS"));        /* no such permission before 13 */
+      g_clear_pointer (&state, g_free);
+      adbscope_test_device_free (dev);
+    }
+
+  /* Faults on the phone, as Android prints them */
+  for (guint i = 0; i < G_N_ELEMENTS (faults); i++)
+    {
+      dev = start_plain ("--install-fault", faults[i][0], NULL);
+      refused_install (dev, apk_a, faults[i][1], NULL);
+      state = device_agent_state (dev);
+      g_assert_null (strstr (state, "package:" ADBSCOPE_AGENT_PACKAGE));
+      g_clear_pointer (&state, g_free);
+      adbscope_test_device_free (dev);
+    }
+}
+
 /* Private DNS set to a provider on the phone (`settings get global
  * private_dns_mode` says hostname): the report says lookups are invisible
  * and where host names come from. */
@@ -876,6 +1077,7 @@ main (int    argc,
   g_test_add_func ("/capture/install", test_install);
   g_test_add_func ("/capture/consent-denied", test_consent_denied);
   g_test_add_func ("/capture/private-dns-strict", test_private_dns_strict);
+  g_test_add_func ("/capture/install-rules", test_install_rules);
   rc = g_test_run ();
   return rc;
 }

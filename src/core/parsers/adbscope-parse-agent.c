@@ -137,6 +137,70 @@ adbscope_agent_state_to_string (AdbscopeAgentState state)
   return state_names[state];
 }
 
+gboolean
+adbscope_agent_parse_install_failure (const char  *text,
+                                      char       **code,
+                                      char       **detail)
+{
+  const char *p, *end, *colon;
+
+  *code = NULL;
+  if (detail)
+    *detail = NULL;
+  if (text == NULL || (p = strstr (text, "Failure [")) == NULL)
+    return FALSE;
+  p += 9;
+  end = strchr (p, ']');
+  if (end == NULL)
+    end = p + strcspn (p, "\r\n");
+  /* the detail may itself hold ']' (Android's messages do): to the last ']' of the line */
+  {
+    const char *eol = p + strcspn (p, "\r\n");
+    const char *last = NULL;
+
+    for (const char *q = p; q < eol; q++)
+      if (*q == ']')
+        last = q;
+    if (last != NULL)
+      end = last;
+  }
+  colon = memchr (p, ':', end - p);
+  *code = _adbscope_strndup_utf8 (p, (colon ? colon : end) - p);
+  g_strstrip (*code);
+  if (detail && colon != NULL)
+    {
+      *detail = _adbscope_strndup_utf8 (colon + 1, end - colon - 1);
+      g_strstrip (*detail);
+    }
+  if (**code == '\0')
+    {
+      g_clear_pointer (code, g_free);
+      if (detail)
+        g_clear_pointer (detail, g_free);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int
+adbscope_agent_parse_sdk (const char *text)
+{
+  guint64 v;
+  const char *s, *e;
+
+  if (text == NULL)
+    return -1;
+  s = text;
+  while (g_ascii_isspace (*s))
+    s++;
+  e = s;
+  while (g_ascii_isdigit (*e))
+    e++;
+  if (e == s || !_adbscope_parse_u64 (s, e - s, &v) || v > 1000)
+    return -1;
+  return (int) v;
+}
+
 void
 adbscope_private_dns_clear (AdbscopePrivateDns *dns)
 {

@@ -51,6 +51,15 @@ gboolean adbscope_agent_parse_service_state  (const char                *text,
 void     adbscope_agent_service_state_clear  (AdbscopeAgentServiceState *state);
 const char *adbscope_agent_state_to_string   (AdbscopeAgentState         state);
 
+/* `pm install` / `adb install` output: the code of "Failure [CODE: …]"
+ * or "Failure [CODE]" (also "adb: failed to install X: Failure [CODE: …]"),
+ * and the text after the colon; FALSE when there is no Failure line. */
+gboolean adbscope_agent_parse_install_failure (const char               *text,
+                                               char                    **code,
+                                               char                    **detail);
+/* `getprop ro.build.version.sdk`: the API level, or -1. */
+int      adbscope_agent_parse_sdk            (const char                *text);
+
 /* The phone's Private DNS setting, read once per capture with
  * `getprop ro.build.version.sdk; settings get global private_dns_mode;
  * settings get global private_dns_specifier` (three lines). */
