@@ -1024,6 +1024,70 @@ test_install_rules (void)
     }
 }
 
+/* Android 8 has no DnsResolver: on the legacy-8 profile the sim runs the
+ * agent with --dns-server, and the engine forwards the app's lookups to
+ * the sim's resolver over its own protected sockets.  The resolver's own
+ * count and the agent's command line are the truth. */
+static void
+test_legacy_dns (void)
+{
+  g_autofree char *app = net_app_arg ();
+  g_autofree char *report = temp_path ("legacy.json");
+  const char *args[] = { "--network", "--profile", "legacy-8", "--agent-installed", "--demo-traffic", "off",
+                         "--app", app, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start (NULL, args, &error);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) counts = NULL;
+  g_autoptr(JsonObject) dns = NULL;
+  g_autoptr(JsonObject) sim_dns = NULL;
+  g_autofree char *cmdline = NULL;
+  gsize cmdline_len = 0;
+  gint64 deadline;
+  pid_t pid;
+  int status;
+
+  if (dev == NULL && adbscope_test_device_skip_if_unsupported (error))
+    return;
+  g_assert_no_error (error);
+  {
+    const char *full[] = { "record", "-s", adbscope_test_device_get_serial (dev), "-p", NET_APP, "--capture",
+                           "--duration", "8s", "-o", report, NULL };
+
+    proc = spawn_adbscope (full, &error);
+  }
+  g_assert_no_error (error);
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while ((pid = find_agent_pid (dev)) == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (100 * 1000);
+    }
+  {
+    g_autofree char *path = g_strdup_printf ("/proc/%d/cmdline", pid);
+
+    g_assert_true (g_file_get_contents (path, &cmdline, &cmdline_len, NULL));
+    for (gsize i = 0; i + 1 < cmdline_len; i++)
+      if (cmdline[i] == '\0')
+        cmdline[i] = ' ';
+  }
+  g_assert_nonnull (strstr (cmdline, "--dns-server"));
+  g_assert_null (strstr (cmdline, "--dns-upstream"));
+  summary = finish_adbscope (proc, &status);
+  g_assert_cmpint (status, ==, 0);
+  root = load_json_file (report);
+  dns = path_object (root, "$.network.agent.dns");
+  counts = sim_counts (dev);
+  sim_dns = path_object (counts, "$.dns");
+  g_test_message ("agent lookups %" G_GINT64_FORMAT ", resolver queries %" G_GINT64_FORMAT,
+                  json_object_get_int_member (dns, "lookups"), json_object_get_int_member (sim_dns, "queries"));
+  g_assert_cmpint (json_object_get_int_member (dns, "lookups"), >=, 1);
+  /* every lookup the agent listed reached the real resolver */
+  g_assert_cmpint (json_object_get_int_member (sim_dns, "queries"), >=, json_object_get_int_member (dns, "lookups"));
+}
+
 /* Private DNS set to a provider on the phone (`settings get global
  * private_dns_mode` says hostname): the report says lookups are invisible
  * and where host names come from. */
@@ -1078,6 +1142,7 @@ main (int    argc,
   g_test_add_func ("/capture/consent-denied", test_consent_denied);
   g_test_add_func ("/capture/private-dns-strict", test_private_dns_strict);
   g_test_add_func ("/capture/install-rules", test_install_rules);
+  g_test_add_func ("/capture/legacy-dns", test_legacy_dns);
   rc = g_test_run ();
   return rc;
 }
