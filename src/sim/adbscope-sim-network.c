@@ -77,6 +77,11 @@ struct _AdbscopeSimNetwork
   char               *version;
   char               *state;
   char               *token;         /* echoed in the agent's Hello (-e token) */
+  char               *selftest;      /* HOST:PORT of the selftest traffic (-e selftest), or NULL */
+  char               *selftest_result; /* ok | fail:WHY once the client ended */
+  GPid                selftest_pid;
+  guint               selftest_watch;
+  int                 selftest_out;
   gboolean            respawn;       /* the running agent exits to start with a new token */
 };
 
@@ -94,9 +99,11 @@ write_state (AdbscopeSimNetwork *net,
 
   g_free (net->state);
   net->state = copy;
-  line = g_strdup_printf ("  adbscope-agent state=%s package=%s version=%s\n", shown,
+  line = g_strdup_printf ("  adbscope-agent state=%s package=%s version=%s%s%s\n", shown,
                           net->package != NULL ? net->package : "",
-                          net->version != NULL ? net->version : "0");
+                          net->version != NULL ? net->version : "0",
+                          net->selftest_result != NULL ? " selftest=" : "",
+                          net->selftest_result != NULL ? net->selftest_result : "");
   adbscope_sim_write_atomic (path, line);
 }
 
@@ -425,7 +432,7 @@ adbscope_sim_network_enter (AdbscopeSimDevice *device,
   int start_ns = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 
   net->device = device;
-  net->phone_ns = net->app_ns = net->tun_fd = net->blackhole_fd = net->agent_out = -1;
+  net->phone_ns = net->app_ns = net->tun_fd = net->blackhole_fd = net->agent_out = net->selftest_out = -1;
   net->consent_accept = consent_accept;
   net->agent_line = g_string_new (NULL);
 
@@ -532,6 +539,65 @@ on_agent_exit (GPid     pid,
     }
 }
 
+/* The selftest client (`sim-tool selftest-client`) ended: its one line is
+ * the agent's verdict on the state line. */
+static void
+on_selftest_exit (GPid     pid,
+                  int      status,
+                  gpointer user_data)
+{
+  AdbscopeSimNetwork *net = user_data;
+  char buf[128] = "";
+  ssize_t n;
+
+  g_spawn_close_pid (pid);
+  if (net->selftest_pid != pid)
+    return;
+  net->selftest_pid = 0;
+  net->selftest_watch = 0;
+  n = net->selftest_out >= 0 ? read (net->selftest_out, buf, sizeof buf - 1) : -1;
+  buf[MAX (n, 0)] = '\0';
+  g_strstrip (buf);
+  if (net->selftest_out >= 0)
+    close (net->selftest_out);
+  net->selftest_out = -1;
+  g_free (net->selftest_result);
+  net->selftest_result = g_strdup (buf[0] != '\0' && strchr (buf, ' ') == NULL ? buf : "fail:client_died");
+  write_state (net, net->state);
+}
+
+static void
+selftest_child_setup (gpointer user_data)
+{
+  AdbscopeSimNetwork *net = user_data;
+
+  adbscope_sim_child_setup (net->device);
+  adbscope_sim_network_child_setup (net);
+}
+
+/* As the phone's agent does for `-e selftest HOST:PORT`: its own traffic
+ * through the VPN once it runs, from the apps' namespace here. */
+static void
+start_selftest (AdbscopeSimNetwork *net)
+{
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { net->device->self_exe, "sim-tool", "selftest-client", net->selftest, NULL };
+
+  if (net->selftest == NULL || net->selftest_pid > 0)
+    return;
+  if (!g_spawn_async_with_pipes (net->device->fs_root, (char **) argv, net->device->child_env,
+                                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL,
+                                 selftest_child_setup, net, &net->selftest_pid, NULL, &net->selftest_out, NULL,
+                                 &error))
+    {
+      g_free (net->selftest_result);
+      net->selftest_result = g_strdup ("fail:spawn");
+      write_state (net, net->state);
+      return;
+    }
+  net->selftest_watch = g_child_watch_add (net->selftest_pid, on_selftest_exit, net);
+}
+
 /* The agent prints one JSON line once its sockets listen. */
 static gboolean
 on_agent_output (int          fd,
@@ -546,7 +612,10 @@ on_agent_output (int          fd,
     {
       g_string_append_len (net->agent_line, buf, n);
       if (strchr (net->agent_line->str, '\n') != NULL && g_str_equal (net->state, "starting"))
-        write_state (net, "running");
+        {
+          write_state (net, "running");
+          start_selftest (net);
+        }
       return G_SOURCE_CONTINUE;
     }
   if (n < 0 && errno == EINTR)
@@ -663,10 +732,14 @@ static char *
 agent_start (AdbscopeSimNetwork *net,
              const char         *package,
              const char         *version,
-             const char         *token)
+             const char         *token,
+             const char         *selftest)
 {
   gboolean same_token = g_strcmp0 (token, net->token) == 0;
 
+  g_free (net->selftest);
+  net->selftest = g_strdup (selftest);
+  g_clear_pointer (&net->selftest_result, g_free);
   g_free (net->version);
   net->version = g_strdup (version);
   g_free (net->token);
@@ -714,7 +787,7 @@ agent_stop (AdbscopeSimNetwork *net)
     }
 }
 
-/* agent-start PKG VERSIONCODE [TOKEN] | agent-stop | net-counts */
+/* agent-start PKG VERSIONCODE [token=T] [selftest=HOST:PORT] | agent-stop | net-counts */
 char *
 adbscope_sim_network_control (AdbscopeSimDevice *device,
                               const char        *command,
@@ -730,10 +803,19 @@ adbscope_sim_network_control (AdbscopeSimDevice *device,
     }
   if (g_str_equal (command, "agent-start"))
     {
-      g_auto(GStrv) words = g_strsplit (args != NULL ? args : "", " ", 3);
+      g_auto(GStrv) words = g_strsplit (args != NULL ? args : "", " ", -1);
+      const char *token = NULL, *selftest = NULL;
 
       if (words[0] == NULL || words[1] == NULL)
-        return g_strdup_printf ("error %s", _("agent-start wants PKG VERSIONCODE [TOKEN]"));
+        return g_strdup_printf ("error %s", _("agent-start wants PKG VERSIONCODE [token=T] [selftest=HOST:PORT]"));
+      for (guint i = 2; words[i] != NULL; i++)
+        {
+          g_strstrip (words[i]);
+          if (g_str_has_prefix (words[i], "token=") && words[i][6] != '\0')
+            token = words[i] + 6;
+          else if (g_str_has_prefix (words[i], "selftest=") && words[i][9] != '\0')
+            selftest = words[i] + 9;
+        }
       if (net == NULL)
         {
           /* The agent is installed but the VPN cannot come up. */
@@ -744,8 +826,7 @@ adbscope_sim_network_control (AdbscopeSimDevice *device,
           adbscope_sim_write_atomic (path, line);
           return g_strdup ("ok");
         }
-      return agent_start (net, g_strstrip (words[0]), g_strstrip (words[1]),
-                          words[2] != NULL && *g_strstrip (words[2]) ? words[2] : NULL);
+      return agent_start (net, g_strstrip (words[0]), g_strstrip (words[1]), token, selftest);
     }
   if (g_str_equal (command, "agent-stop"))
     {
@@ -802,6 +883,17 @@ adbscope_sim_network_free (AdbscopeSimNetwork *net)
   g_free (net->package);
   g_free (net->version);
   g_free (net->token);
+  g_free (net->selftest);
+  g_free (net->selftest_result);
+  if (net->selftest_watch != 0)
+    g_source_remove (net->selftest_watch);
+  if (net->selftest_pid > 0)
+    {
+      kill (net->selftest_pid, SIGKILL);
+      waitpid (net->selftest_pid, NULL, 0);
+    }
+  if (net->selftest_out >= 0)
+    close (net->selftest_out);
   g_free (net->state);
   g_free (net->mode);
   g_free (net);

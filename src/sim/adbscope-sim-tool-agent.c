@@ -16,8 +16,12 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdio.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -235,7 +239,7 @@ adbscope_sim_tool_am_start_agent (const char *sandbox,
 {
   g_auto(Installed) info = { 0 };
   g_autofree char *reply = NULL;
-  const char *package = NULL, *token = NULL;
+  const char *package = NULL, *token = NULL, *selftest = NULL;
   gboolean stop = FALSE, extras = FALSE;
 
   if (!g_str_has_prefix (component, AGENT_PACKAGE "/"))
@@ -248,6 +252,8 @@ adbscope_sim_tool_am_start_agent (const char *sandbox,
           package = argv[i + 2];
         else if (g_str_equal (argv[i + 1], "token"))
           token = argv[i + 2];
+        else if (g_str_equal (argv[i + 1], "selftest"))
+          selftest = argv[i + 2];
         else if (g_str_equal (argv[i + 1], "stop"))
           stop = g_str_equal (argv[i + 2], "1") || g_str_equal (argv[i + 2], "true");
         i += 2;
@@ -267,12 +273,16 @@ adbscope_sim_tool_am_start_agent (const char *sandbox,
       /* the token is one word of [A-Za-z0-9] (else dropped, as a phone's
        * agent would ignore a malformed extra) */
       gboolean token_ok = token != NULL && *token != '\0' && strlen (token) <= 64;
+      gboolean selftest_ok = selftest != NULL && *selftest != '\0' && strlen (selftest) <= 200;
       g_autofree char *line = NULL;
 
       for (const char *p = token; token_ok && *p; p++)
         token_ok = g_ascii_isalnum (*p);
-      line = g_strdup_printf ("agent-start %s %" G_GINT64_FORMAT "%s%s", package, info.version_code,
-                              token_ok ? " " : "", token_ok ? token : "");
+      for (const char *p = selftest; selftest_ok && *p; p++)
+        selftest_ok = g_ascii_isalnum (*p) || strchr (".-_:[]", *p) != NULL;
+      line = g_strdup_printf ("agent-start %s %" G_GINT64_FORMAT "%s%s%s%s", package, info.version_code,
+                              token_ok ? " token=" : "", token_ok ? token : "",
+                              selftest_ok ? " selftest=" : "", selftest_ok ? selftest : "");
 
       reply = adbscope_sim_tool_control (sandbox, line);
     }
@@ -286,6 +296,159 @@ adbscope_sim_tool_am_start_agent (const char *sandbox,
       fprintf (stderr, "Error: %s\n", reply);
       return 1;
     }
+  return 0;
+}
+
+/* ---- the agent's selftest traffic -------------------------------------- */
+
+static void
+dns_put_name (GByteArray *q,
+              const char *name)
+{
+  g_auto(GStrv) labels = g_strsplit (name, ".", -1);
+
+  for (guint i = 0; labels[i] != NULL; i++)
+    {
+      guint8 len = (guint8) MIN (strlen (labels[i]), 63);
+
+      if (len == 0)
+        continue;
+      g_byte_array_append (q, &len, 1);
+      g_byte_array_append (q, (const guint8 *) labels[i], len);
+    }
+  g_byte_array_append (q, (const guint8 *) "\0\0\1\0\1", 5);   /* end, A, IN */
+}
+
+/* The first A record of a response, or a reason. */
+static const char *
+dns_first_a (const guint8 *r,
+             gsize         n,
+             guint16       id,
+             guint8        addr[4])
+{
+  gsize pos = 12;
+  guint qd, an;
+
+  if (n < 12 || ((r[0] << 8) | r[1]) != id || !(r[2] & 0x80))
+    return "dns_bad_answer";
+  if ((r[3] & 0x0f) == 3)
+    return "dns_nxdomain";
+  if ((r[3] & 0x0f) != 0)
+    return "dns_servfail";
+  qd = (r[4] << 8) | r[5];
+  an = (r[6] << 8) | r[7];
+  for (guint i = 0; i < qd; i++)
+    {
+      while (pos < n && r[pos] != 0 && (r[pos] & 0xc0) != 0xc0)
+        pos += 1 + r[pos];
+      pos += (pos < n && (r[pos] & 0xc0) == 0xc0) ? 2 : 1;
+      pos += 4;
+    }
+  for (guint i = 0; i < an && pos < n; i++)
+    {
+      guint type, rdlen;
+
+      while (pos < n && r[pos] != 0 && (r[pos] & 0xc0) != 0xc0)
+        pos += 1 + r[pos];
+      pos += (pos < n && (r[pos] & 0xc0) == 0xc0) ? 2 : 1;
+      if (pos + 10 > n)
+        break;
+      type = (r[pos] << 8) | r[pos + 1];
+      rdlen = (r[pos + 8] << 8) | r[pos + 9];
+      pos += 10;
+      if (pos + rdlen > n)
+        break;
+      if (type == 1 && rdlen == 4)
+        {
+          memcpy (addr, r + pos, 4);
+          return NULL;
+        }
+      pos += rdlen;
+    }
+  return "dns_no_address";
+}
+
+/* `sim-tool selftest-client HOST:PORT`, run by the device in the apps'
+ * namespace for the agent's `-e selftest`: one lookup through the agent's
+ * resolver, one TCP connection and a small HTTP request.  Prints `ok` or
+ * `fail:WHY`, as the phone's agent reports it. */
+int
+adbscope_sim_tool_selftest_client (int    argc,
+                                   char **argv)
+{
+  const char *colon = argc >= 2 ? strrchr (argv[1], ':') : NULL;
+  g_autofree char *host = colon ? g_strndup (argv[1], colon - argv[1]) : NULL;
+  guint64 port = 0;
+  g_autoptr(GByteArray) q = g_byte_array_new ();
+  guint16 id = (guint16) g_random_int_range (1, 65535);
+  guint8 hdr[12] = { id >> 8, id & 0xff, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0 };
+  struct sockaddr_in dns = { 0 }, dst = { 0 };
+  guint8 addr[4] = { 0 };
+  const char *why = "dns_timeout";
+  int fd;
+
+  if (host == NULL || !g_ascii_string_to_unsigned (colon + 1, 10, 1, 65535, &port, NULL))
+    {
+      printf ("fail:bad_target\n");
+      return 1;
+    }
+  g_byte_array_append (q, hdr, sizeof hdr);
+  dns_put_name (q, host);
+  dns.sin_family = AF_INET;
+  dns.sin_port = htons (53);
+  inet_pton (AF_INET, "10.215.173.2", &dns.sin_addr);
+  fd = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  for (int attempt = 0; attempt < 3 && why != NULL; attempt++)
+    {
+      struct timeval tv = { 2, 0 };
+      guint8 r[1500];
+      ssize_t n;
+
+      setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+      if (sendto (fd, q->data, q->len, 0, (struct sockaddr *) &dns, sizeof dns) < 0)
+        {
+          why = "dns_send";
+          break;
+        }
+      n = recv (fd, r, sizeof r, 0);
+      if (n > 0)
+        why = dns_first_a (r, (gsize) n, id, addr);
+    }
+  close (fd);
+  if (why != NULL)
+    {
+      printf ("fail:%s\n", why);
+      return 1;
+    }
+  dst.sin_family = AF_INET;
+  dst.sin_port = htons ((guint16) port);
+  memcpy (&dst.sin_addr, addr, 4);
+  fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  {
+    struct timeval tv = { 8, 0 };
+    g_autofree char *req = g_strdup_printf ("HEAD / HTTP/1.0\r\nHost: %s\r\n\r\n", host);
+    char buf[512];
+
+    setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    if (connect (fd, (struct sockaddr *) &dst, sizeof dst) < 0)
+      {
+        int err = errno;
+
+        printf ("fail:connect_%s\n", err == ECONNREFUSED ? "refused" : err == ETIMEDOUT || err == EINPROGRESS
+                                                                      ? "timeout" : "error");
+        close (fd);
+        return 1;
+      }
+    if (write (fd, req, strlen (req)) < 0 || read (fd, buf, sizeof buf) < 0)
+      {
+        printf ("fail:tcp_io\n");
+        close (fd);
+        return 1;
+      }
+  }
+  close (fd);
+  printf ("ok\n");
   return 0;
 }
 

@@ -1890,6 +1890,8 @@ adbscope_sim_tool_main (int    argc,
     return tool_wm (&tool, argc, argv);
   if (g_str_equal (name, "settings"))
     return tool_settings (&tool, argc, argv);
+  if (g_str_equal (name, "selftest-client"))
+    return adbscope_sim_tool_selftest_client (argc, argv);
   if (g_str_equal (name, "service"))
     return tool_service (&tool, argc, argv);
   if (g_str_equal (name, "pidof"))

@@ -1088,6 +1088,111 @@ test_legacy_dns (void)
   g_assert_cmpint (json_object_get_int_member (sim_dns, "queries"), >=, json_object_get_int_member (dns, "lookups"));
 }
 
+static JsonObject *
+find_step (JsonNode   *node,
+           const char *name)
+{
+  JsonArray *steps = json_object_get_array_member (json_node_get_object (node), "steps");
+
+  for (guint i = 0; i < json_array_get_length (steps); i++)
+    {
+      JsonObject *o = json_array_get_object_element (steps, i);
+
+      if (g_strcmp0 (json_object_get_string_member (o, "step"), name) == 0)
+        return o;
+    }
+  return NULL;
+}
+
+/* tshark's count of packets matching @filter in @pcap. */
+static guint
+tshark_filter_count (const char *pcap,
+                     const char *filter)
+{
+  const char *argv[] = { "tshark", "-r", pcap, "-Y", filter, "-T", "fields", "-e", "frame.number", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n = 0;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                &out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      n++;
+  return n;
+}
+
+/* `adbscope agent selftest`: the agent's own lookup and connection (the
+ * sim's selftest client in the apps' namespace) seen in the snapshots and
+ * the pcap; the sim's servers and tshark say what really happened.  A
+ * refused consent fails at its step, in words. */
+static void
+test_selftest (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off", NULL);
+  g_autoptr(AdbscopeTestDevice) denied = NULL;
+  g_autofree char *pcap = temp_path ("selftest.pcap");
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonNode) counts = NULL;
+  g_autoptr(JsonObject) api = NULL;
+  JsonObject *s;
+  guint tcp_packets, dns_packets;
+  g_autofree char *tcp_reason = NULL;
+  int status;
+
+  node = run_adbscope (&status, "agent", "selftest", "-s", adbscope_test_device_get_serial (dev),
+                       "--host", "api.demo.test:80", "--pcap", pcap, NULL);
+  {
+    g_autoptr(JsonGenerator) gen = json_generator_new ();
+    g_autofree char *text = NULL;
+
+    json_generator_set_root (gen, node);
+    text = json_generator_to_data (gen, NULL);
+    g_test_message ("%s", text);
+  }
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (node), "passed"));
+  g_assert_false (json_object_has_member (json_node_get_object (node), "error"));
+  for (const char *const *n = (const char *const[]) { "agent_installed", "capture_started", "snapshot_dns",
+                                                        "snapshot_tcp", "agent_selftest", "stopped", "pcap_dns",
+                                                        "pcap_tcp", NULL }; *n; n++)
+    {
+      s = find_step (node, *n);
+      g_assert_nonnull (s);
+      g_assert_true (json_object_get_boolean_member (s, "pass"));
+    }
+  /* the sim's servers saw the lookup and the connection */
+  counts = sim_counts (dev);
+  api = path_object (counts, "$.hosts['api.demo.test']");
+  g_assert_cmpint (json_object_get_int_member (api, "connections"), >=, 1);
+  g_assert_cmpint (json_object_get_int_member (path_object (counts, "$.dns"), "queries"), >=, 1);
+  /* tshark agrees with the counts the command read from the pcap */
+  tcp_packets = tshark_filter_count (pcap, "tcp.port == 80");
+  dns_packets = tshark_filter_count (pcap, "udp.port == 53 && dns.qry.name == \"api.demo.test\"");
+  g_test_message ("tshark: %u TCP packets to port 80, %u DNS packets for api.demo.test", tcp_packets, dns_packets);
+  g_assert_cmpuint (tcp_packets, >=, 4);
+  g_assert_cmpuint (dns_packets, >=, 2);
+  tcp_reason = g_strdup_printf ("%u packets", tcp_packets);
+  g_assert_nonnull (strstr (json_object_get_string_member (find_step (node, "pcap_tcp"), "reason"), tcp_reason));
+  g_clear_pointer (&node, json_node_unref);
+
+  /* refused consent: exit 1, the failing step says why */
+  denied = start_device ("--agent-installed", "--vpn-consent", "deny", "--demo-traffic", "off", NULL);
+  node = run_adbscope (&status, "agent", "selftest", "-s", adbscope_test_device_get_serial (denied),
+                       "--host", "api.demo.test:80", NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_false (json_object_get_boolean_member (json_node_get_object (node), "passed"));
+  s = find_step (node, "capture_started");
+  g_assert_false (json_object_get_boolean_member (s, "pass"));
+  g_assert_nonnull (strstr (json_object_get_string_member (s, "reason"), "vpn_consent_denied"));
+  assert_error (node, "selftest_failed", "capture_started");
+  g_assert_null (find_step (node, "snapshot_tcp"));
+  assert_no_forwards (denied);
+}
+
 /* Private DNS set to a provider on the phone (`settings get global
  * private_dns_mode` says hostname): the report says lookups are invisible
  * and where host names come from. */
@@ -1143,6 +1248,7 @@ main (int    argc,
   g_test_add_func ("/capture/private-dns-strict", test_private_dns_strict);
   g_test_add_func ("/capture/install-rules", test_install_rules);
   g_test_add_func ("/capture/legacy-dns", test_legacy_dns);
+  g_test_add_func ("/capture/selftest", test_selftest);
   rc = g_test_run ();
   return rc;
 }
