@@ -28,6 +28,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <net/if.h>
 #include <linux/if_tun.h>
 #include <net/route.h>
@@ -252,8 +253,30 @@ build_phone (AdbscopeSimNetwork *net,
   return ok && write_proc ("/proc/sys/net/ipv4/tcp_syn_retries", "2", error);
 }
 
+/* Whether this namespace has a global unicast IPv6 address (2000::/3),
+ * i.e. the phone's network gives IPv6. */
+static gboolean
+has_global_ipv6 (void)
+{
+  struct ifaddrs *ifs = NULL;
+  gboolean found = FALSE;
+
+  if (getifaddrs (&ifs) != 0)
+    return FALSE;
+  for (struct ifaddrs *i = ifs; i != NULL && !found; i = i->ifa_next)
+    if (i->ifa_addr != NULL && i->ifa_addr->sa_family == AF_INET6)
+      {
+        const guint8 *a = ((struct sockaddr_in6 *) (void *) i->ifa_addr)->sin6_addr.s6_addr;
+
+        found = (a[0] & 0xe0) == 0x20;
+      }
+  freeifaddrs (ifs);
+  return found;
+}
+
 static gboolean
 add_default_routes (const char *dev,
+                    gboolean    with_ipv6,
                     GError    **error)
 {
   struct rtentry rt = { 0 };
@@ -269,8 +292,11 @@ add_default_routes (const char *dev,
   rt.rt_dev = (char *) dev;
   if (sock < 0 || ioctl (sock, SIOCADDRT, &rt) != 0)
     ok = fail_errno (error, "SIOCADDRT");
-  /* IPv6 only where the kernel has it. */
-  if (ok && sock6 >= 0)
+  /* IPv6 only where the phone's network has it (as the phone's agent
+   * decides) and the kernel too; otherwise an app's IPv6 attempt fails
+   * at once in the app (no route) instead of becoming a failed
+   * connection of the agent. */
+  if (ok && with_ipv6 && sock6 >= 0)
     {
       rt6.rtmsg_ifindex = (int) if_nametoindex (dev);
       rt6.rtmsg_flags = RTF_UP;
@@ -293,6 +319,7 @@ build_app (AdbscopeSimNetwork *net,
   char message[256] = "";
   int sock;
   gboolean ok;
+  gboolean ipv6 = has_global_ipv6 ();   /* the phone's network, still current */
 
   if (unshare (CLONE_NEWNET) != 0)
     return fail_errno (error, "unshare(CLONE_NEWNET)");
@@ -308,7 +335,7 @@ build_app (AdbscopeSimNetwork *net,
     }
   sock = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   ok = sock >= 0 && if_set (sock, "lo", NULL, 0, error) &&
-       add_default_routes (ADBSCOPE_SIM_NET_TUN_NAME, error);
+       add_default_routes (ADBSCOPE_SIM_NET_TUN_NAME, ipv6, error);
   if (sock >= 0)
     close (sock);
   if (setns (net->phone_ns, CLONE_NEWNET) != 0)

@@ -1193,6 +1193,38 @@ test_selftest (void)
   assert_no_forwards (denied);
 }
 
+/* IPv6 on an IPv4-only network: the sim's network has no global IPv6, so
+ * (as the phone's agent decides) no IPv6 default route goes into the VPN;
+ * the app's IPv6 attempts fail in the app at once (ENETUNREACH) and are
+ * not the agent's failed connections, while IPv4 works. */
+static void
+test_ipv4_only (void)
+{
+  g_autofree char *log = temp_path ("ipv6-app.log");
+  g_autofree char *app = g_strdup_printf ("com.example.v6=/usr/bin/python3 %s/agent-link/ipv6-app.py %s",
+                                          g_getenv ("G_TEST_SRCDIR"), log);
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off", "--app", app, NULL);
+  g_autofree char *report = temp_path ("ipv4only.json");
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonObject) agent = NULL;
+  g_autofree char *text = NULL;
+  int status;
+
+  summary = run_adbscope (&status, "record", "-s", adbscope_test_device_get_serial (dev), "-p", "com.example.v6",
+                          "--capture", "--duration", "4s", "-o", report,
+                          "--assert", "network.agent.failed_connections == 0", NULL);
+  g_assert_cmpint (status, ==, 0);
+  root = load_json_file (report);
+  agent = path_object (root, "$.network.agent");
+  g_assert_cmpint (json_object_get_int_member (agent, "connections_total"), >=, 1);   /* the IPv4 ones */
+  g_assert_cmpint (json_object_get_int_member (agent, "failed_connections"), ==, 0);
+  g_assert_true (g_file_get_contents (log, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "v6 101\n"));      /* ENETUNREACH, in the app */
+  g_assert_null (strstr (text, "v6 connected"));
+  g_assert_nonnull (strstr (text, "v4 ok"));
+}
+
 /* Private DNS set to a provider on the phone (`settings get global
  * private_dns_mode` says hostname): the report says lookups are invisible
  * and where host names come from. */
@@ -1249,6 +1281,7 @@ main (int    argc,
   g_test_add_func ("/capture/install-rules", test_install_rules);
   g_test_add_func ("/capture/legacy-dns", test_legacy_dns);
   g_test_add_func ("/capture/selftest", test_selftest);
+  g_test_add_func ("/capture/ipv4-only", test_ipv4_only);
   rc = g_test_run ();
   return rc;
 }
