@@ -117,6 +117,24 @@ agent_status (const char *serial)
     json_builder_add_string_value (b, st->service.package);
   else
     json_builder_add_null_value (b);
+  /* error:<code> and the platform's reason=…, and all of it in words */
+  json_builder_set_member_name (b, "error_code");
+  if (st->service.state == ADBSCOPE_AGENT_STATE_ERROR && st->service.error_code != NULL)
+    json_builder_add_string_value (b, st->service.error_code);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "reason");
+  if (st->service.reason != NULL)
+    json_builder_add_string_value (b, st->service.reason);
+  else
+    json_builder_add_null_value (b);
+  {
+    g_autofree char *words = adbscope_agent_state_describe (st->service.state, st->service.error_code,
+                                                            st->service.reason);
+
+    json_builder_set_member_name (b, "state_text");
+    json_builder_add_string_value (b, words);
+  }
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   adbscope_cli_print_json (root);

@@ -1225,6 +1225,39 @@ test_ipv4_only (void)
   g_assert_nonnull (strstr (text, "v4 ok"));
 }
 
+/* Agent states in words: on a device without a network the agent reports
+ * error:network_not_supported; `record --capture` and `agent status` say
+ * it as a sentence, with the code beside it. */
+static void
+test_states_in_words (void)
+{
+  AdbscopeTestDevice *dev = start_plain ("--agent-installed", NULL);
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *st;
+  int status;
+
+  node = run_adbscope (&status, "agent", "status", "-s", adbscope_test_device_get_serial (dev), NULL);
+  g_assert_cmpint (status, ==, 0);
+  st = json_node_get_object (node);
+  g_assert_cmpstr (json_object_get_string_member (st, "state"), ==, "none");
+  g_assert_nonnull (strstr (json_object_get_string_member (st, "state_text"), "has not run"));
+  g_clear_pointer (&node, json_node_unref);
+
+  node = run_adbscope (&status, "record", "-s", adbscope_test_device_get_serial (dev), "-p", ADBSCOPE_DEMO_PACKAGE,
+                       "--capture", "--duration", "3s", NULL);
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, "agent_failed", "no network");
+  g_clear_pointer (&node, json_node_unref);
+
+  node = run_adbscope (&status, "agent", "status", "-s", adbscope_test_device_get_serial (dev), NULL);
+  st = json_node_get_object (node);
+  g_assert_cmpstr (json_object_get_string_member (st, "state"), ==, "error");
+  g_assert_cmpstr (json_object_get_string_member (st, "error_code"), ==, "network_not_supported");
+  g_assert_true (json_object_get_null_member (st, "reason"));
+  g_assert_nonnull (strstr (json_object_get_string_member (st, "state_text"), "no network"));
+  adbscope_test_device_free (dev);
+}
+
 /* Private DNS set to a provider on the phone (`settings get global
  * private_dns_mode` says hostname): the report says lookups are invisible
  * and where host names come from. */
@@ -1282,6 +1315,7 @@ main (int    argc,
   g_test_add_func ("/capture/legacy-dns", test_legacy_dns);
   g_test_add_func ("/capture/selftest", test_selftest);
   g_test_add_func ("/capture/ipv4-only", test_ipv4_only);
+  g_test_add_func ("/capture/states-in-words", test_states_in_words);
   rc = g_test_run ();
   return rc;
 }
