@@ -454,12 +454,18 @@ agent_selftest (const char *serial,
         step (&st, "snapshot_dns", !adbscope_dns_lookup_is_failed (lookup), _("%s: %s"),
               adbscope_dns_lookup_get_name (lookup), adbscope_dns_lookup_get_result (lookup));
       else
-        step (&st, "snapshot_dns", FALSE, _("no DNS lookup%s%s in the agent's snapshots within %u s"),
-              own ? _(" of ") : "", own ? host : "", SELFTEST_WAIT_MS / 1000);
+        {
+          if (own)
+            step (&st, "snapshot_dns", FALSE, _("no DNS lookup of %s in the agent's snapshots within %u s"),
+                  host, SELFTEST_WAIT_MS / 1000);
+          else
+            step (&st, "snapshot_dns", FALSE, _("no DNS lookup in the agent's snapshots within %u s"),
+                  SELFTEST_WAIT_MS / 1000);
+        }
       if (tcp != NULL)
-        step (&st, "snapshot_tcp", TRUE, _("%s (%s), %" G_GUINT64_FORMAT " bytes down"),
+        step (&st, "snapshot_tcp", TRUE, _("%s (%s), %.0f bytes down"),
               adbscope_connection_get_remote (tcp), adbscope_connection_get_state (tcp),
-              adbscope_connection_get_payload_down (tcp));
+              (double) adbscope_connection_get_payload_down (tcp));
       else
         step (&st, "snapshot_tcp", FALSE, _("no TCP connection to port %u in the agent's snapshots within %u s"),
               (guint) port, SELFTEST_WAIT_MS / 1000);
@@ -486,11 +492,11 @@ agent_selftest (const char *serial,
           gint64 n_dns = dns_flow ? pcap_packets_of (pcap, dns_flow, NULL) : -1;
           gint64 n_tcp = tcp ? pcap_packets_of (pcap, tcp, NULL) : -1;
 
-          step (&st, "pcap_dns", n_dns >= 2, _("%" G_GINT64_FORMAT " packets of the DNS flow in the pcap"),
-                MAX (n_dns, 0));
+          step (&st, "pcap_dns", n_dns >= 2, _("%.0f packets of the DNS flow in the pcap"),
+                (double) MAX (n_dns, 0));
           /* a handshake, a request and an answer at least */
-          step (&st, "pcap_tcp", n_tcp >= 4, _("%" G_GINT64_FORMAT " packets of the TCP connection in the pcap"),
-                MAX (n_tcp, 0));
+          step (&st, "pcap_tcp", n_tcp >= 4, _("%.0f packets of the TCP connection in the pcap"),
+                (double) MAX (n_tcp, 0));
           if (keep_pcap == NULL)
             g_unlink (pcap);
         }
@@ -531,7 +537,7 @@ adbscope_cli_agent (int    argc,
   const GOptionEntry entries[] = {
     { "pcap", 0, 0, G_OPTION_ARG_FILENAME, &pcap, N_("selftest: keep the capture's packets in FILE"), N_("FILE") },
     { "package", 'p', 0, G_OPTION_ARG_STRING, &package, N_("selftest: capture this app instead of the agent's own test traffic"), N_("PKG") },
-    { "host", 0, 0, G_OPTION_ARG_STRING, &host, N_("selftest: where the agent's test traffic goes (default " SELFTEST_DEFAULT_HOST ")"), N_("HOST:PORT") },
+    { "host", 0, 0, G_OPTION_ARG_STRING, &host, N_("selftest: where the agent's test traffic goes (default connectivitycheck.gstatic.com:80)"), N_("HOST:PORT") },
     { "serial", 's', 0, G_OPTION_ARG_STRING, &serial, N_("Device serial (default: the only device)"), N_("SERIAL") },
     { "apk", 0, 0, G_OPTION_ARG_FILENAME, &apk, N_("install: the agent APK to install (default: the one built in)"), N_("FILE") },
     { "replace", 0, 0, G_OPTION_ARG_NONE, &replace, N_("install: uninstall the agent first (needed when it was signed differently)"), NULL },
