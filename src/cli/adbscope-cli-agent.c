@@ -251,13 +251,13 @@ step (Steps      *st,
     }
 }
 
-/* The TCP connection to @port (and @host when the agent learned names), or NULL. */
+/* A TCP connection that did not fail, to @port (0: any), or NULL. */
 static AdbscopeConnection *
 find_tcp (AdbscopeNetwork *net,
           guint            port)
 {
   GListModel *conns = adbscope_network_get_connections (net);
-  g_autofree char *suffix = g_strdup_printf (":%u", port);
+  g_autofree char *suffix = port ? g_strdup_printf (":%u", port) : g_strdup ("");
 
   for (guint i = 0; i < g_list_model_get_n_items (conns); i++)
     {
@@ -438,7 +438,7 @@ agent_selftest (const char *serial,
           if (lookup == NULL)
             lookup = find_lookup (net, own ? host : NULL);
           if (tcp == NULL)
-            tcp = find_tcp (net, (guint) port);
+            tcp = find_tcp (net, own ? (guint) port : 0);
           if (own && agent_verdict == NULL && lookup != NULL && tcp != NULL)
             {
               g_autoptr(AdbscopeAgentStatus) now = query_status (serial, NULL);
@@ -466,9 +466,12 @@ agent_selftest (const char *serial,
         step (&st, "snapshot_tcp", TRUE, _("%s (%s), %.0f bytes down"),
               adbscope_connection_get_remote (tcp), adbscope_connection_get_state (tcp),
               (double) adbscope_connection_get_payload_down (tcp));
-      else
+      else if (own)
         step (&st, "snapshot_tcp", FALSE, _("no TCP connection to port %u in the agent's snapshots within %u s"),
               (guint) port, SELFTEST_WAIT_MS / 1000);
+      else
+        step (&st, "snapshot_tcp", FALSE, _("no TCP connection of the app in the agent's snapshots within %u s"),
+              SELFTEST_WAIT_MS / 1000);
       if (own)
         step (&st, "agent_selftest", g_strcmp0 (agent_verdict, "ok") == 0, _("the agent says: %s"),
               agent_verdict ? agent_verdict : _("nothing (no selftest= on its state line)"));

@@ -1191,12 +1191,29 @@ test_selftest (void)
   assert_error (node, "selftest_failed", "capture_started");
   g_assert_null (find_step (node, "snapshot_tcp"));
   assert_no_forwards (denied);
+  g_clear_pointer (&node, json_node_unref);
+
+  /* -p: a chosen app's own traffic (the stand-in app looks up and connects) */
+  {
+    g_autofree char *app = net_app_arg ();
+    g_autoptr(AdbscopeTestDevice) with_app = start_device ("--agent-installed", "--demo-traffic", "off",
+                                                           "--app", app, NULL);
+
+    node = run_adbscope (&status, "agent", "selftest", "-s", adbscope_test_device_get_serial (with_app),
+                         "-p", NET_APP, NULL);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_true (json_object_get_boolean_member (json_node_get_object (node), "passed"));
+    g_assert_null (find_step (node, "agent_selftest"));
+    g_assert_true (json_object_get_boolean_member (find_step (node, "pcap_tcp"), "pass"));
+  }
 }
 
 /* IPv6 on an IPv4-only network: the sim's network has no global IPv6, so
  * (as the phone's agent decides) no IPv6 default route goes into the VPN;
  * the app's IPv6 attempts fail in the app at once (ENETUNREACH) and are
- * not the agent's failed connections, while IPv4 works. */
+ * not the agent's failed connections, while IPv4 works.  The same app
+ * probes DoT on 853 of the agent's resolver as Private DNS does: refused,
+ * and not a failed connection either. */
 static void
 test_ipv4_only (void)
 {
@@ -1223,6 +1240,9 @@ test_ipv4_only (void)
   g_assert_nonnull (strstr (text, "v6 101\n"));      /* ENETUNREACH, in the app */
   g_assert_null (strstr (text, "v6 connected"));
   g_assert_nonnull (strstr (text, "v4 ok"));
+  /* Private DNS's probe: refused at once, and not a failure above */
+  g_assert_nonnull (strstr (text, "dot 111\n"));     /* ECONNREFUSED */
+  g_assert_null (strstr (text, "dot connected"));
 }
 
 /* Agent states in words: on a device without a network the agent reports
