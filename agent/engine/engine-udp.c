@@ -284,7 +284,7 @@ dns_answer_pending (AdbscopeAgentEngine *e,
       r->qtype = q.qtype;
     }
 
-  if (response && len >= 12 && len <= max && (copy = malloc (len)) != NULL)
+  if (response && len >= 12 && len <= 65535 && (copy = malloc (len)) != NULL)
     {
       memcpy (copy, response, len);
       /* The platform resolver may have used its own id: the app wants its own. */
@@ -294,6 +294,23 @@ dns_answer_pending (AdbscopeAgentEngine *e,
         {
           free (copy);
           copy = NULL;
+        }
+      else if (len > max && q.question_end > 0 && q.question_end <= sizeof fallback)
+        {
+          /* Too large for a datagram the TUN can carry: as a DNS server
+           * does, the header and question with TC set and no records, and
+           * the app's resolver asks again over TCP (answered above). */
+          memcpy (fallback, p->query, q.question_end);
+          fallback[2] = (uint8_t) (copy[2] | 0x82);      /* QR, TC, the answer's opcode and AA/RD */
+          fallback[3] = copy[3];
+          fallback[4] = 0;
+          fallback[5] = 1;
+          memset (fallback + 6, 0, 6);
+          free (copy);
+          copy = NULL;
+          response = fallback;
+          len = q.question_end;
+          goto reply;
         }
     }
   if (copy == NULL)
@@ -307,6 +324,7 @@ dns_answer_pending (AdbscopeAgentEngine *e,
   else
     response = copy;
 
+reply:
   if (p->tcp_id)
     {
       if (conn && len > 0)

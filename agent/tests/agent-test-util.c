@@ -1317,6 +1317,22 @@ dns_reply (AtUdpServer  *s,
       memcpy (out + n, s->a_addr, 4);
       n += 4;
     }
+  else if (strcmp (query.name, "big.adbscope.test") == 0 && query.qtype == 1)
+    {
+      /* 100 A records (1.6 KB): more than a 1500-byte TUN's datagram */
+      static const guint8 rr[] = { 0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4 };
+
+      out[7] = 100;
+      for (guint i = 0; i < 100; i++)
+        {
+          memcpy (out + n, rr, sizeof rr);
+          n += sizeof rr;
+          out[n++] = 10;
+          out[n++] = 77;
+          out[n++] = 0;
+          out[n++] = (guint8) (i + 1);
+        }
+    }
   else if (strcmp (query.name, s->name) != 0)
     out[3] = 0x83;            /* NXDOMAIN */
   return n;
@@ -1330,7 +1346,7 @@ udp_main (gpointer data)
   for (;;)
     {
       struct pollfd pfd[2] = { { s->fd, POLLIN, 0 }, { s->stop_fd, POLLIN, 0 } };
-      guint8 buf[65536], out[1024];
+      guint8 buf[65536], out[4096];
       struct sockaddr_storage from;
       socklen_t fl = sizeof from;
       ssize_t n;

@@ -416,6 +416,55 @@ test_dns_forward (void)
   at_udp_server_free (dns);
 }
 
+/* An answer too large for a datagram on the TUN (100 A records, 1.6 KB at
+ * MTU 1500): over UDP the app gets the header and question with TC set,
+ * and its retry over TCP 53 gets the whole answer, as from a DNS server. */
+static void
+test_dns_truncated (void)
+{
+  AtEngineOptions opt;
+  AtNet *net;
+  AtEngine *engine;
+  AtUdpServer *dns = at_dns_server_new ("host.adbscope.test", AT_SERVER4, NULL);
+  g_autofree char *upstream = g_strdup_printf ("127.0.0.1:%u", at_udp_server_port (dns));
+  guint8 q[512], r[4096];
+  gsize qlen;
+  gssize n;
+  gsize tn;
+  EngineDnsQuery parsed;
+  int fd, tcp;
+
+  at_engine_options_init (&opt);
+  opt.dns_upstream = upstream;
+  net = at_net_new (opt.mtu);
+  engine = at_engine_start (net, &opt);
+
+  fd = udp_client (net, AGENT_LINUX_DNS4, 53);
+  qlen = at_dns_query (q, 0x7777, "big.adbscope.test");
+  g_assert_cmpint (send (fd, q, qlen, 0), ==, (gssize) qlen);
+  n = recv_timeout (fd, r, sizeof r, 5000);
+  g_assert_cmpint (n, ==, (gssize) qlen);                     /* header + question only */
+  g_assert_true (engine_dns_parse_question (r, (gsize) n, &parsed));
+  g_assert_cmpuint (parsed.id, ==, 0x7777);
+  g_assert_cmpuint (parsed.flags & 0x8200, ==, 0x8200);       /* a response, truncated */
+  g_assert_cmpuint (parsed.flags & 0x000f, ==, 0);            /* NOERROR, not SERVFAIL */
+  g_assert_cmpuint (r[7], ==, 0);                             /* no answers */
+  close (fd);
+
+  tcp = at_client_connect (net, AGENT_LINUX_DNS4, 53);
+  g_assert_cmpint (tcp, >=, 0);
+  tn = tcp_query (tcp, 0x7778, "big.adbscope.test", r, sizeof r);
+  g_assert_cmpuint (tn, >, 1500);
+  g_assert_true (engine_dns_parse_question (r, tn, &parsed));
+  g_assert_cmpuint (parsed.flags & 0x8200, ==, 0x8000);       /* whole */
+  g_assert_cmpint (engine_dns_parse_answers (r, tn, NULL, NULL), ==, 100);
+  close (tcp);
+
+  g_assert_cmpint (at_engine_stop (engine), ==, ADBSCOPE_AGENT_EXIT_STOPPED);
+  at_net_free (net);
+  at_udp_server_free (dns);
+}
+
 /* The Hello echoes the instance token (empty without one). */
 static void
 test_instance_token (void)
@@ -458,6 +507,7 @@ main (int    argc,
   g_test_add_func ("/agent/dns/tcp", test_dns_tcp);
   g_test_add_func ("/agent/dns/tcp-forwarded", test_dns_tcp_forwarded);
   g_test_add_func ("/agent/dns/forward", test_dns_forward);
+  g_test_add_func ("/agent/dns/truncated", test_dns_truncated);
   g_test_add_func ("/agent/hello/instance-token", test_instance_token);
   return g_test_run ();
 }
