@@ -22,6 +22,7 @@ typedef struct
   char           *token;      /* what the fake Hello carries ("" or NULL: none) */
   char           *version;
   guint           accepted;
+  GPtrArray      *conns;      /* kept open until the end */
 } Fake;
 
 static GBytes *
@@ -75,8 +76,7 @@ on_incoming (GSocketService    *service,
       g_output_stream_write_all (out, g_bytes_get_data (frame, NULL), g_bytes_get_size (frame),
                                  NULL, NULL, NULL);
     }
-  g_object_set_data_full (G_OBJECT (service), g_strdup_printf ("conn-%u", fake->accepted),
-                          g_object_ref (conn), g_object_unref);
+  g_ptr_array_add (fake->conns, g_object_ref (conn));
   return TRUE;
 }
 
@@ -120,6 +120,7 @@ run_link (const char *want,
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
   fake.token = g_strdup (says);
+  fake.conns = g_ptr_array_new_with_free_func (g_object_unref);
   fake.version = g_strdup (PACKAGE_VERSION);
   fake.service = g_socket_service_new ();
   g_socket_listener_add_address (G_SOCKET_LISTENER (fake.service), snap, G_SOCKET_TYPE_STREAM,
@@ -145,6 +146,7 @@ run_link (const char *want,
   g_socket_service_stop (fake.service);
   g_socket_listener_close (G_SOCKET_LISTENER (fake.service));
   g_object_unref (fake.service);
+  g_ptr_array_unref (fake.conns);
   g_free (fake.token);
   g_free (fake.version);
 }
