@@ -69,7 +69,8 @@ typedef struct {
 
   /* Resolve a DNS query the app sent to the fake resolver.  Must not block:
    * answer later, from any thread, with adbscope_agent_engine_dns_answer().
-   * NULL means every query fails (the app gets SERVFAIL). */
+   * NULL: the engine forwards the query to config.dns_servers itself when
+   * those are set, else every query fails (the app gets SERVFAIL). */
   void      (*resolve_dns)    (void                       *user_data,
                                AdbscopeAgentEngine        *engine,
                                uint64_t                    query_id,
@@ -106,7 +107,9 @@ typedef struct {
   int          tun_fd;
   /* MTU of the TUN device (576..65535); bounds the segments sent to the app. */
   int          mtu;
-  /* The fake resolver: UDP port 53 to these addresses goes to resolve_dns. */
+  /* The fake resolver: DNS to port 53 of these addresses, over UDP or TCP,
+   * goes to resolve_dns; TCP to any other port of them (Private DNS's
+   * probe of 853) is refused with a reset; nothing to them is forwarded. */
   uint8_t      dns4[4];
   uint8_t      dns6[16];
   int          have_dns6;

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 
 /* Ring sizes (powers of two).  Without window scaling (the app's SYN did
@@ -41,6 +42,7 @@
 #define ENGINE_PCAP_EARLY_MAX   (ENGINE_CLIENT_OUT_MAX / 2)
 #define ENGINE_MAX_PACKET       65600u
 #define ENGINE_MAX_PAYLOAD_IOV  2        /* a ring segment wraps at most once */
+#define ENGINE_DNS_SERVERS_MAX  4        /* config.dns_servers taken */
 
 typedef enum {
   ENGINE_EV_WAKE,
@@ -48,6 +50,8 @@ typedef enum {
   ENGINE_EV_LISTENER,
   ENGINE_EV_CLIENT,
   ENGINE_EV_FLOW,
+  ENGINE_EV_DNS_TCP,
+  ENGINE_EV_DNS_FWD,
 } EngineEvKind;
 
 /* First member of everything registered with epoll. */
@@ -206,13 +210,39 @@ typedef struct {
 
 typedef struct _EngineDnsPending EngineDnsPending;
 struct _EngineDnsPending {
+  EngineEv             ev;        /* ENGINE_EV_DNS_FWD, for fwd_fd */
   EngineDnsPending    *next;
   uint64_t             id;
-  AdbscopeAgentFlowKey key;       /* the app's query flow */
+  AdbscopeAgentFlowKey key;       /* the app's query flow (UDP, or the TCP one) */
+  uint64_t             tcp_id;    /* its EngineDnsTcp, 0 for UDP */
+  /* Forwarded to config.dns_servers (no resolve_dns): one protected UDP
+   * socket per address family, -1 when unused. */
+  int                  fwd_fd[2];
   uint8_t             *query;
   size_t               query_len;
   uint64_t             start_us;
   uint64_t             time_ms;
+};
+
+/* DNS over TCP to the fake resolver: the flow's "server" socket is one end
+ * of a socketpair, and this is the other end, where the engine reads the
+ * app's length-prefixed queries and writes the answers (RFC 7766). */
+typedef struct _EngineDnsTcp EngineDnsTcp;
+struct _EngineDnsTcp {
+  EngineEv             ev;        /* ENGINE_EV_DNS_TCP */
+  EngineDnsTcp        *next;
+  uint64_t             id;
+  int                  fd;
+  AdbscopeAgentFlowKey key;       /* the app's TCP flow */
+  uint8_t             *in;        /* 2 + 65535 bytes */
+  size_t               in_len;
+  uint8_t             *out;
+  size_t               out_len;
+  size_t               out_off;
+  size_t               out_cap;
+  unsigned             pending;   /* queries not answered yet */
+  bool                 eof;       /* the app will send no more */
+  uint32_t             ep_events;
 };
 
 /* Handed over from other threads under dns_lock. */
@@ -273,6 +303,7 @@ typedef struct {
   uint64_t retransmissions, fast_retransmissions;
   uint64_t dns_queries, dns_failures;
   uint64_t pcap_packets, pcap_dropped, clients_rejected;
+  uint64_t fake_resolver_refused, fake_resolver_tcp;
 } EngineCounters;
 
 typedef struct _EngineQPkt {
@@ -289,6 +320,13 @@ struct _AdbscopeAgentEngine {
   char                  *pcap_socket_name;
   char                  *agent_version;
   char                  *platform;
+  char                  *instance_token;
+  /* config.dns_servers, parsed (port 53 unless the test build said else) */
+  struct sockaddr_storage dns_servers[ENGINE_DNS_SERVERS_MAX];
+  socklen_t              dns_server_lens[ENGINE_DNS_SERVERS_MAX];
+  unsigned               n_dns_servers;
+  EngineDnsTcp          *dns_tcp;
+  uint64_t               next_dns_tcp_id;
 
   int                    tun_fd;
   int                    epfd;
@@ -488,6 +526,17 @@ void        engine_dns_process_answers (AdbscopeAgentEngine *e);
 void        engine_dns_tick           (AdbscopeAgentEngine *e,
                                        uint64_t             now_us);
 void        engine_dns_free_all       (AdbscopeAgentEngine *e);
+bool        engine_is_fake_resolver   (AdbscopeAgentEngine *e,
+                                       uint8_t              ip_version,
+                                       const uint8_t       *dst);
+/* The engine end of a DNS-over-TCP flow's socketpair; -1 with errno set. */
+int         engine_dns_tcp_open       (AdbscopeAgentEngine        *e,
+                                       const AdbscopeAgentFlowKey *key);
+void        engine_dns_tcp_event      (AdbscopeAgentEngine *e,
+                                       EngineDnsTcp        *conn,
+                                       uint32_t             events);
+void        engine_dns_fwd_event      (AdbscopeAgentEngine *e,
+                                       EngineDnsPending    *p);
 
 /* engine-server.c */
 int         engine_server_open        (AdbscopeAgentEngine *e,

@@ -279,6 +279,7 @@ send_hello (AdbscopeAgentEngine *e,
   hello.platform = e->platform;
   hello.start_time_ms = e->start_ms;
   hello.snapshot_interval_ms = (uint32_t) e->config.snapshot_interval_ms;
+  hello.instance_token = e->instance_token ? e->instance_token : (char *) "";
   msg.payload_case = ADBSCOPE__AGENT__V1__AGENT_MESSAGE__PAYLOAD_HELLO;
   msg.hello = &hello;
   frame = frame_message (&msg, &len);
@@ -746,6 +747,8 @@ engine_snapshot_publish (AdbscopeAgentEngine *e)
   counters.pcap_packets = e->c.pcap_packets;
   counters.pcap_dropped = e->c.pcap_dropped;
   counters.clients_rejected = e->c.clients_rejected;
+  counters.fake_resolver_refused = e->c.fake_resolver_refused;
+  counters.fake_resolver_tcp = e->c.fake_resolver_tcp;
   snap.counters = &counters;
 
   msg.payload_case = ADBSCOPE__AGENT__V1__AGENT_MESSAGE__PAYLOAD_SNAPSHOT;

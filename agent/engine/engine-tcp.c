@@ -253,7 +253,7 @@ tcp_rst (AdbscopeAgentEngine *e,
 }
 
 static void
-rst_unknown (AdbscopeAgentEngine *e,
+rst_segment (AdbscopeAgentEngine *e,
              const EnginePacket  *in)
 {
   EnginePacket r;
@@ -281,8 +281,15 @@ rst_unknown (AdbscopeAgentEngine *e,
       r.ack = in->seq + seg_len;
       r.flags = ENGINE_TCP_RST | ENGINE_TCP_ACK;
     }
-  e->c.rst_unknown++;
   engine_send (e, &r);
+}
+
+static void
+rst_unknown (AdbscopeAgentEngine *e,
+             const EnginePacket  *in)
+{
+  e->c.rst_unknown++;
+  rst_segment (e, in);
 }
 
 static void
@@ -706,6 +713,7 @@ start_connect (AdbscopeAgentEngine *e,
       e->c.errors++;
       return;
     }
+  f->fake_dns = engine_is_fake_resolver (e, key->ip_version, key->dst);
   engine_flow_account_up (e, f, pkt->ip_len, 0);
   t = f->tcp = calloc (1, sizeof *t);
   if (t == NULL)
@@ -746,7 +754,21 @@ start_connect (AdbscopeAgentEngine *e,
     }
   t->adv_wnd = (uint16_t) (t->rcv_wnd_max < 65535 ? t->rcv_wnd_max : 65535);
 
-  fd = engine_flow_socket (e, f, SOCK_STREAM);
+  if (f->fake_dns)
+    {
+      /* DNS over TCP to the fake resolver: the engine's own end of a
+       * socketpair stands in for the server (engine_dns_tcp_open). */
+      fd = engine_dns_tcp_open (e, key);
+      if (fd >= 0)
+        {
+          f->fd = fd;
+          f->ep_events = 0;
+          update_events (e, f);   /* EPOLLOUT at once: connected() */
+          return;
+        }
+    }
+  else
+    fd = engine_flow_socket (e, f, SOCK_STREAM);
   if (fd < 0)
     {
       int err = errno;
@@ -848,7 +870,17 @@ engine_tcp_input (AdbscopeAgentEngine *e,
     }
   if (f == NULL)
     {
-      if ((fl & (ENGINE_TCP_SYN | ENGINE_TCP_ACK | ENGINE_TCP_RST)) == ENGINE_TCP_SYN)
+      if ((fl & (ENGINE_TCP_SYN | ENGINE_TCP_ACK | ENGINE_TCP_RST)) == ENGINE_TCP_SYN
+          && key.dport != 53 && engine_is_fake_resolver (e, key.ip_version, key.dst))
+        {
+          /* TCP to the fake resolver is never forwarded (its address means
+           * nothing on the real network).  Android's Private DNS in its
+           * default mode probes DNS-over-TLS on 853 there: refused at once,
+           * not a connection of the app, not its failure. */
+          e->c.fake_resolver_refused++;
+          rst_segment (e, pkt);
+        }
+      else if ((fl & (ENGINE_TCP_SYN | ENGINE_TCP_ACK | ENGINE_TCP_RST)) == ENGINE_TCP_SYN)
         start_connect (e, pkt, &key);
       else if (!(fl & ENGINE_TCP_RST))
         rst_unknown (e, pkt);

@@ -4,8 +4,10 @@
  * the only shared structures are the packet queue and the DNS answers. */
 #include "engine-private.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +154,65 @@ app_index (AdbscopeAgentEngine *e,
   memset (&apps[e->n_apps], 0, sizeof *apps);
   apps[e->n_apps].uid = uid;
   return (int) e->n_apps++;
+}
+
+/* "ADDR" (port 53), or for tests "IPV4:PORT" / "[IPV6]:PORT". */
+static bool
+parse_dns_server (const char              *text,
+                  struct sockaddr_storage *ss,
+                  socklen_t               *len)
+{
+  char host[64];
+  const char *colon = strrchr (text, ':');
+  unsigned long port = 53;
+  size_t n;
+
+  memset (ss, 0, sizeof *ss);
+  if (text[0] == '[')
+    {
+      const char *close_br = strchr (text, ']');
+
+      if (close_br == NULL || close_br[1] != ':' || (size_t) (close_br - text - 1) >= sizeof host)
+        return false;
+      n = (size_t) (close_br - text - 1);
+      memcpy (host, text + 1, n);
+      host[n] = '\0';
+      port = strtoul (close_br + 2, NULL, 10);
+    }
+  else if (colon && strchr (text, ':') == colon)
+    {
+      n = (size_t) (colon - text);
+      if (n >= sizeof host)
+        return false;
+      memcpy (host, text, n);
+      host[n] = '\0';
+      port = strtoul (colon + 1, NULL, 10);
+    }
+  else
+    snprintf (host, sizeof host, "%s", text);
+  if (port == 0 || port > 65535)
+    return false;
+  if (strchr (host, ':'))
+    {
+      struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *) ss;
+
+      if (inet_pton (AF_INET6, host, &sin6->sin6_addr) != 1)
+        return false;
+      sin6->sin6_family = AF_INET6;
+      sin6->sin6_port = htons ((uint16_t) port);
+      *len = sizeof *sin6;
+    }
+  else
+    {
+      struct sockaddr_in *sin = (struct sockaddr_in *) ss;
+
+      if (inet_pton (AF_INET, host, &sin->sin_addr) != 1)
+        return false;
+      sin->sin_family = AF_INET;
+      sin->sin_port = htons ((uint16_t) port);
+      *len = sizeof *sin;
+    }
+  return true;
 }
 
 EngineFlow *
@@ -1102,6 +1163,18 @@ adbscope_agent_engine_new (const AdbscopeAgentConfig    *config,
   e->config.pcap_socket_name = e->pcap_socket_name;
   e->config.agent_version = e->agent_version;
   e->config.platform = e->platform;
+  e->instance_token = dup_or_null (config->instance_token);
+  e->config.instance_token = e->instance_token;
+  e->config.dns_servers = NULL;
+  if (config->dns_servers)
+    {
+      size_t i;
+
+      for (i = 0; config->dns_servers[i] && e->n_dns_servers < ENGINE_DNS_SERVERS_MAX; i++)
+        if (parse_dns_server (config->dns_servers[i], &e->dns_servers[e->n_dns_servers],
+                              &e->dns_server_lens[e->n_dns_servers]))
+          e->n_dns_servers++;
+    }
   if (config->n_allowed_uids > 0)
     {
       e->allowed_uids = calloc (config->n_allowed_uids, sizeof *e->allowed_uids);
@@ -1285,6 +1358,12 @@ adbscope_agent_engine_run (AdbscopeAgentEngine *e)
                   engine_udp_event (e, f, evs[i].events);
               }
               break;
+            case ENGINE_EV_DNS_TCP:
+              engine_dns_tcp_event (e, (EngineDnsTcp *) (void *) ev, evs[i].events);
+              break;
+            case ENGINE_EV_DNS_FWD:
+              engine_dns_fwd_event (e, (EngineDnsPending *) (void *) ev);
+              break;
             default:
               break;
             }
@@ -1420,5 +1499,6 @@ adbscope_agent_engine_free (AdbscopeAgentEngine *e)
   free (e->pcap_socket_name);
   free (e->agent_version);
   free (e->platform);
+  free (e->instance_token);
   free (e);
 }

@@ -3,8 +3,12 @@
  *   adbscope-agent-linux --tun NAME | --tun-fd N [--dns-upstream IP:PORT] [--allow-uid UID]…
  *                        [--idle-exit SECONDS] [--socket-name NAME] [--mtu N]
  *                        [--fwmark MARK] [--proc-net DIR] [--snapshot-interval MS]
- *                        [--udp-idle MS]
+ *                        [--udp-idle MS] [--dns-server ADDR]… [--instance-token TOKEN]
  *
+ * --dns-server (up to 4, instead of --dns-upstream) runs the engine as on
+ * Android before 10, where DnsResolver is missing: no resolve callback, and
+ * the engine itself forwards the app's DNS to these resolvers over protected
+ * UDP sockets.  --instance-token is echoed in the Hello.
  * Opens (creating if absent) the TUN interface in the current network
  * namespace with the agent's addresses, serves @NAME and @NAME-pcap, and
  * prints one JSON line on stdout once the sockets listen.  Routing the app
@@ -54,7 +58,8 @@ usage (FILE *out)
            "usage: adbscope-agent-linux --tun NAME | --tun-fd N [--dns-upstream IP:PORT] [--allow-uid UID]...\n"
            "                            [--idle-exit SECONDS] [--socket-name NAME] [--mtu N (65535)]\n"
            "                            [--fwmark MARK] [--proc-net DIR]\n"
-           "                            [--snapshot-interval MS] [--udp-idle MS (120000)] [--verbose]\n");
+           "                            [--snapshot-interval MS] [--udp-idle MS (120000)]\n"
+           "                            [--dns-server ADDR]... [--instance-token TOKEN] [--verbose]\n");
 }
 
 static bool
@@ -90,6 +95,8 @@ main (int    argc,
     { "proc-net", required_argument, NULL, 'p' },
     { "snapshot-interval", required_argument, NULL, 'n' },
     { "udp-idle", required_argument, NULL, 'U' },
+    { "dns-server", required_argument, NULL, 'D' },
+    { "instance-token", required_argument, NULL, 'T' },
     { "verbose", no_argument, NULL, 'v' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
@@ -107,6 +114,8 @@ main (int    argc,
   AdbscopeAgentExit result;
   int opt, tun_fd, given_fd = -1;
   long v;
+  const char *dns_servers[5] = { NULL };
+  size_t n_dns_servers = 0;
 
   agent_linux_init (&al);
   al.log = log_stderr;
@@ -196,6 +205,17 @@ main (int    argc,
             }
           config.udp_idle_ms = (int) v;
           break;
+        case 'D':
+          if (n_dns_servers == 4)
+            {
+              fprintf (stderr, "adbscope-agent: at most 4 --dns-server\n");
+              return 2;
+            }
+          dns_servers[n_dns_servers++] = optarg;
+          break;
+        case 'T':
+          config.instance_token = optarg;
+          break;
         case 'v':
           verbose = 1;
           break;
@@ -249,6 +269,12 @@ main (int    argc,
   config.agent_version = PACKAGE_VERSION;
 
   agent_linux_callbacks (&al, &cb);
+  if (n_dns_servers > 0)
+    {
+      /* As on Android 8-9: the engine forwards DNS itself. */
+      config.dns_servers = dns_servers;
+      cb.resolve_dns = NULL;
+    }
   the_engine = adbscope_agent_engine_new (&config, &cb, error, sizeof error);
   if (the_engine == NULL)
     {

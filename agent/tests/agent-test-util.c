@@ -418,6 +418,14 @@ at_engine_start (AtNet                 *net,
   config.pcap_from_start_ms = opt->pcap_from_start_ms;
   config.platform = "linux";
   config.agent_version = "test";
+  config.instance_token = opt->instance_token;
+  if (opt->dns_servers)
+    {
+      /* the engine's own forwarding waits config.dns_timeout_ms */
+      config.dns_servers = opt->dns_servers;
+      config.dns_timeout_ms = opt->dns_timeout_ms;
+      cb.resolve_dns = NULL;
+    }
 
   at->engine = adbscope_agent_engine_new (&config, &cb, error, sizeof error);
   if (at->engine == NULL)
@@ -1274,6 +1282,7 @@ struct _AtUdpServer {
   GThread *thread;
   gboolean dns;
   gboolean sink;      /* reads, never answers */
+  gint     received;
   char    *name;
   guint8   a_addr[4];
   char    *ignore_name;
@@ -1309,6 +1318,22 @@ dns_reply (AtUdpServer  *s,
       memcpy (out + n, s->a_addr, 4);
       n += 4;
     }
+  else if (strcmp (query.name, "big.adbscope.test") == 0 && query.qtype == 1)
+    {
+      /* 100 A records (1.6 KB): more than a 1500-byte TUN's datagram */
+      static const guint8 rr[] = { 0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4 };
+
+      out[7] = 100;
+      for (guint i = 0; i < 100; i++)
+        {
+          memcpy (out + n, rr, sizeof rr);
+          n += sizeof rr;
+          out[n++] = 10;
+          out[n++] = 77;
+          out[n++] = 0;
+          out[n++] = (guint8) (i + 1);
+        }
+    }
   else if (strcmp (query.name, s->name) != 0)
     out[3] = 0x83;            /* NXDOMAIN */
   return n;
@@ -1322,7 +1347,7 @@ udp_main (gpointer data)
   for (;;)
     {
       struct pollfd pfd[2] = { { s->fd, POLLIN, 0 }, { s->stop_fd, POLLIN, 0 } };
-      guint8 buf[65536], out[1024];
+      guint8 buf[65536], out[4096];
       struct sockaddr_storage from;
       socklen_t fl = sizeof from;
       ssize_t n;
@@ -1334,6 +1359,7 @@ udp_main (gpointer data)
       n = recvfrom (s->fd, buf, sizeof buf, 0, (struct sockaddr *) &from, &fl);
       if (n < 0)
         continue;
+      g_atomic_int_inc (&s->received);
       if (s->dns)
         {
           gsize r = dns_reply (s, buf, (gsize) n, out);
@@ -1395,6 +1421,12 @@ guint16
 at_udp_server_port (AtUdpServer *s)
 {
   return s->port;
+}
+
+guint
+at_udp_server_received (AtUdpServer *s)
+{
+  return (guint) g_atomic_int_get (&s->received);
 }
 
 void

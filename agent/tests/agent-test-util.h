@@ -78,6 +78,10 @@ typedef struct {
   /* No packet hook at all (the benchmark: production engines have none). */
   gboolean     no_hook;
   int          pcap_from_start_ms; /* default 0 */
+  /* No resolve callback: the engine forwards DNS to these itself (Android
+   * before 10); NULL-terminated. */
+  const char *const *dns_servers;
+  const char  *instance_token;
 } AtEngineOptions;
 
 void        at_engine_options_init (AtEngineOptions *opt);
@@ -162,6 +166,8 @@ AtUdpServer *at_dns_server_new     (const char *name,
                                     const char *a_addr,
                                     const char *ignore_name);
 guint16     at_udp_server_port     (AtUdpServer *server);
+/* Datagrams it received. */
+guint       at_udp_server_received (AtUdpServer *server);
 void        at_udp_server_free     (AtUdpServer *server);
 
 /* A DNS query for NAME (type A) with id @id; returns its length. */

@@ -194,6 +194,8 @@ typedef struct
 {
   char               *serial;
   char               *package;
+  char               *token;
+  char               *selftest;
   guint               timeout_ms;
   gint64              started_us;
   gint64              deadline_us;
@@ -209,6 +211,8 @@ start_data_free (StartData *d)
   g_clear_handle_id (&d->poll_id, g_source_remove);
   g_free (d->serial);
   g_free (d->package);
+  g_free (d->token);
+  g_free (d->selftest);
   g_free (d->before_error);
   g_free (d);
 }
@@ -272,8 +276,13 @@ poll_state_cb (GObject      *object,
                              _("The VPN request of the Adbscope agent was refused on the device; "
                                "accept it to capture the network traffic of %s"), d->package);
   else if (st.state == ADBSCOPE_AGENT_STATE_ERROR && settled)
-    g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_FAILED,
-                             _("The agent failed to start on the device: %s"), st.error_code);
+    {
+      g_autofree char *words = adbscope_agent_state_describe (st.state, st.error_code, st.reason);
+
+      g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_FAILED,
+                               _("The agent failed to start on the device (error:%s): %s"),
+                               st.error_code ? st.error_code : "", words);
+    }
   else
     {
       adbscope_agent_service_state_clear (&st);
@@ -359,8 +368,35 @@ start_status_cb (GObject      *object,
     }
   d->before = status->service.state;
   d->before_error = g_strdup (status->service.error_code);
-  command = g_strdup_printf ("am start -n " AGENT_ACTIVITY " -e package %s", d->package);
+  {
+    GString *c = g_string_new ("am start -n " AGENT_ACTIVITY " -e package ");
+
+    g_string_append (c, d->package);
+    if (d->token != NULL)
+      g_string_append_printf (c, " -e token %s", d->token);
+    if (d->selftest != NULL)
+      g_string_append_printf (c, " -e selftest %s", d->selftest);
+    command = g_string_free (c, FALSE);
+  }
   shell_async (d->serial, command, g_task_get_cancellable (task), am_start_cb, task);
+}
+
+/* One shell word of [A-Za-z0-9._:-] (a token, HOST:PORT). */
+static gboolean
+shell_word_ok (const char *s)
+{
+  if (s == NULL || *s == '\0' || strlen (s) > 128)
+    return FALSE;
+  for (const char *p = s; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '.' && *p != '_' && *p != ':' && *p != '-')
+      return FALSE;
+  return TRUE;
+}
+
+char *
+adbscope_agent_new_token (void)
+{
+  return g_strdup_printf ("%08x%08x", g_random_int (), g_random_int ());
 }
 
 void
@@ -370,6 +406,19 @@ adbscope_agent_start_async (const char          *serial,
                             GCancellable        *cancellable,
                             GAsyncReadyCallback  callback,
                             gpointer             user_data)
+{
+  adbscope_agent_start_full_async (serial, package, NULL, NULL, timeout_ms, cancellable, callback, user_data);
+}
+
+void
+adbscope_agent_start_full_async (const char          *serial,
+                                 const char          *package,
+                                 const char          *token,
+                                 const char          *selftest,
+                                 guint                timeout_ms,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
 {
   GTask *task = g_task_new (NULL, cancellable, callback, user_data);
   StartData *d;
@@ -382,9 +431,18 @@ adbscope_agent_start_async (const char          *serial,
       g_object_unref (task);
       return;
     }
+  if ((token != NULL && !shell_word_ok (token)) || (selftest != NULL && !shell_word_ok (selftest)))
+    {
+      g_task_return_new_error (task, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,
+                               _("“%s” is not a valid HOST:PORT"), selftest != NULL ? selftest : token);
+      g_object_unref (task);
+      return;
+    }
   d = g_new0 (StartData, 1);
   d->serial = g_strdup (serial);
   d->package = g_strdup (package);
+  d->token = g_strdup (token);
+  d->selftest = g_strdup (selftest);
   d->timeout_ms = timeout_ms;
   g_task_set_task_data (task, d, (GDestroyNotify) start_data_free);
   adbscope_agent_status_async (serial, cancellable, start_status_cb, task);

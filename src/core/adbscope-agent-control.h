@@ -35,6 +35,19 @@ void                 adbscope_agent_start_async    (const char          *serial,
                                                     GCancellable        *cancellable,
                                                     GAsyncReadyCallback  callback,
                                                     gpointer             user_data);
+/* The same, with the instance token the agent echoes in its Hello (`-e
+ * token`) and, for `adbscope agent selftest`, HOST:PORT the agent's own
+ * test traffic goes to (`-e selftest`); either may be NULL. */
+void                 adbscope_agent_start_full_async (const char          *serial,
+                                                      const char          *package,
+                                                      const char          *token,
+                                                      const char          *selftest,
+                                                      guint                timeout_ms,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+/* A fresh random instance token (16 hex digits). */
+char                *adbscope_agent_new_token      (void);
 gboolean             adbscope_agent_start_finish   (GAsyncResult        *result,
                                                     GError             **error);
 void                 adbscope_agent_stop_async     (const char          *serial,

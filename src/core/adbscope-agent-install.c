@@ -2,8 +2,11 @@
  *
  * One way to install for the command line (`adbscope agent install`) and
  * the desktop's capture dialog: check the APK is the agent (the core APK
- * reader), `adb install -r`, then believe only what the device reports
- * afterwards (`dumpsys package`), never adb's "Success" alone.
+ * reader), the phone's API level against its minSdk and the installed
+ * versionCode against its own before touching the phone, `adb install -r`,
+ * Android's refusals (`Failure [CODE: …]`) as errors in words, then believe
+ * only what the device reports afterwards (`dumpsys package`), never adb's
+ * "Success" alone; on Android 13+ grant POST_NOTIFICATIONS.
  */
 #include "config.h"
 
@@ -131,6 +134,59 @@ query_status (const char  *serial,
   return status;
 }
 
+/* The API level from `getprop ro.build.version.sdk`, or -1. */
+static int
+device_sdk (const char   *serial,
+            GCancellable *cancellable)
+{
+  const char *args[] = { "shell", "getprop ro.build.version.sdk", NULL };
+  g_autofree char *out = adbscope_adb_run_sync (serial, args, cancellable, NULL, NULL, NULL);
+
+  return adbscope_agent_parse_sdk (out);
+}
+
+/* Android's install failure in words, with its code; what the user can do. */
+static void
+set_install_error (GError    **error,
+                   const char *code,
+                   const char *words,
+                   gboolean    replace)
+{
+  if (g_strcmp0 (code, "INSTALL_FAILED_UPDATE_INCOMPATIBLE") == 0)
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_SIGNATURE,
+                 _("The agent on the phone is signed with another key than this APK, so Android refuses "
+                   "the update (%s). “adbscope agent install --replace” uninstalls it first; the phone then "
+                   "asks for the VPN consent again at the next capture"), words);
+  else if (g_strcmp0 (code, "INSTALL_FAILED_INSUFFICIENT_STORAGE") == 0)
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_DEVICE_STORAGE_FULL,
+                 _("The phone has not enough free storage to install the agent (%s); free some space and "
+                   "try again"), words);
+  else if (g_strcmp0 (code, "INSTALL_FAILED_ABORTED") == 0
+           || g_strcmp0 (code, "INSTALL_FAILED_USER_RESTRICTED") == 0
+           || g_strcmp0 (code, "INSTALL_FAILED_VERIFICATION_FAILURE") == 0)
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_INSTALL_REJECTED,
+                 _("The install was cancelled or refused on the phone (%s). Accept the install prompt on "
+                   "the phone; some phones also need “Install via USB” turned on in the developer options"),
+                 words);
+  else if (g_strcmp0 (code, "INSTALL_FAILED_OLDER_SDK") == 0)
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_DEVICE_TOO_OLD,
+                 _("The phone's Android is too old for this agent (%s)"), words);
+  else if (g_strcmp0 (code, "INSTALL_FAILED_VERSION_DOWNGRADE") == 0)
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_DOWNGRADE,
+                 _("The phone has a newer agent than this APK (%s); “adbscope agent install --replace” "
+                   "uninstalls it first"), words);
+  else if (code != NULL && (g_str_has_prefix (code, "INSTALL_PARSE_FAILED")
+                            || g_strcmp0 (code, "INSTALL_FAILED_INVALID_APK") == 0))
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_APK_INVALID,
+                 _("Android cannot read this APK (%s)"), words);
+  else
+    g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADB_FAILED,
+                 replace ? _("adb install failed: %s")
+                         : _("adb install failed: %s (if the installed agent is signed differently or newer, "
+                             "use “adbscope agent install --replace”)"),
+                 words);
+}
+
 AdbscopeAgentStatus *
 adbscope_agent_install_sync (const char    *serial,
                              const char    *apk_arg,
@@ -141,28 +197,59 @@ adbscope_agent_install_sync (const char    *serial,
 {
   g_autofree char *apk = apk_arg ? g_strdup (apk_arg) : adbscope_agent_extract_apk (error);
   g_autoptr(AdbscopeApkManifest) manifest = NULL;
+  g_autoptr(AdbscopeAgentStatus) before = NULL;
+  g_autoptr(GError) local = NULL;
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   AdbscopeAgentStatus *st = NULL;
   gboolean removed = FALSE;
+  int sdk;
 
   if (replaced != NULL)
     *replaced = FALSE;
   if (apk == NULL)
     return NULL;
-  manifest = adbscope_apk_read_manifest (apk, error);
+  /* Everything is checked before the phone is touched: a refused install
+   * leaves the installed agent (or none) as it was. */
+  manifest = adbscope_apk_read_manifest (apk, &local);
   if (manifest == NULL)
-    goto out;
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_APK_INVALID,
+                   _("%s is not an Android app (APK) Adbscope can read: %s"), apk, local->message);
+      goto out;
+    }
   if (g_strcmp0 (manifest->package, ADBSCOPE_AGENT_PACKAGE) != 0)
     {
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE,
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_APK_WRONG_PACKAGE,
                    _("%s is the app “%s”, not the Adbscope agent (%s)"), apk,
                    manifest->package ? manifest->package : "?", ADBSCOPE_AGENT_PACKAGE);
       goto out;
     }
+  sdk = device_sdk (serial, cancellable);
+  if (sdk >= 0 && manifest->min_sdk > sdk)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_DEVICE_TOO_OLD,
+                   _("This phone runs Android API level %d; the agent needs API level %d or newer "
+                     "(Android 8.0 is level 26)"), sdk, manifest->min_sdk);
+      goto out;
+    }
+  before = query_status (serial, error);
+  if (before == NULL)
+    goto out;
+  if (!replace && before->installed && before->version_code > manifest->version_code)
+    {
+      g_autofree char *theirs = g_strdup_printf ("%" G_GINT64_FORMAT, before->version_code);
+      g_autofree char *ours = g_strdup_printf ("%" G_GINT64_FORMAT, manifest->version_code);
 
-  /* A debug-signed agent cannot be updated by a release-signed one (and
-   * Android refuses a lower versionCode): replacing uninstalls first. */
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_DOWNGRADE,
+                   _("The phone has a newer agent (versionCode %s) than %s (versionCode %s); Android does not "
+                     "downgrade. “adbscope agent install --replace” uninstalls it first (the VPN consent is "
+                     "then asked again)"), theirs, apk, ours);
+      goto out;
+    }
+
+  /* Replacing uninstalls first: an agent signed with another key cannot be
+   * updated, and Android refuses a lower versionCode. */
   if (replace && !adbscope_agent_uninstall_sync (serial, &removed, cancellable, error))
     goto out;
   if (replaced != NULL)
@@ -177,12 +264,12 @@ adbscope_agent_install_sync (const char    *serial,
   if (strstr (out, "Success") == NULL)
     {
       g_autofree char *words = adb_words (out, err);
+      g_autofree char *code = NULL;
+      g_autofree char *detail = NULL;
+      g_autofree char *both = g_strconcat (out, "\n", err ? err : "", NULL);
 
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADB_FAILED,
-                   replace ? _("adb install failed: %s")
-                           : _("adb install failed: %s (if the installed agent is signed differently or newer, "
-                               "use “adbscope agent install --replace”)"),
-                   words[0] ? words : _("no output"));
+      adbscope_agent_parse_install_failure (both, &code, &detail);
+      set_install_error (error, code, words[0] ? words : _("no output"), replace);
       goto out;
     }
 
@@ -196,6 +283,18 @@ adbscope_agent_install_sync (const char    *serial,
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_FAILED,
                    _("adb install said Success, but the device reports versionCode %s instead of %s"), got, want);
       g_clear_pointer (&st, adbscope_agent_status_free);
+    }
+  /* Android 13+ asks before an app may show notifications; the agent's
+   * foreground-service notification is how the user sees it runs. */
+  if (st != NULL && sdk >= 33)
+    {
+      const char *args[] = { "shell", "pm grant " ADBSCOPE_AGENT_PACKAGE " android.permission.POST_NOTIFICATIONS",
+                             NULL };
+      g_autoptr(GError) grant_error = NULL;
+      g_autofree char *grant = adbscope_adb_run_sync (serial, args, cancellable, NULL, NULL, &grant_error);
+
+      if (grant == NULL)
+        g_debug ("agent install: pm grant POST_NOTIFICATIONS: %s", grant_error->message);
     }
 
 out:

@@ -85,6 +85,7 @@ struct _AdbscopeAgentLink
   guint                hellos;
   GError              *fatal;
   char                *last_problem;
+  char                *token;        /* the instance token we gave, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeAgentLink, adbscope_agent_link, G_TYPE_OBJECT)
@@ -196,7 +197,30 @@ gboolean
 adbscope_agent_check_hello (const Adbscope__Agent__V1__Hello  *hello,
                             GError                           **error)
 {
+  return adbscope_agent_check_hello_token (hello, NULL, error);
+}
+
+static void
+set_impostor (GError    **error,
+              const char *token)
+{
+  g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_IMPOSTOR,
+               _("Something else answers on the agent's socket: its hello does not carry the token this "
+                 "capture gave the Adbscope agent (%s). Another app on the phone may have taken the name "
+                 "“%s” first; the capture stops rather than trust it"),
+               token != NULL && token[0] ? _("it sent another one") : _("it sent none"),
+               ADBSCOPE_AGENT_SOCKET);
+}
+
+/* With @token (the one `am start … -e token` gave): the hello must echo
+ * it, or another app bound the agent's abstract socket name first. */
+gboolean
+adbscope_agent_check_hello_token (const Adbscope__Agent__V1__Hello  *hello,
+                                  const char                        *token,
+                                  GError                           **error)
+{
   gint64 theirs, ours = adbscope_agent_version_code (PACKAGE_VERSION);
+  const char *echoed = hello->instance_token != NULL ? hello->instance_token : "";
 
   if (hello->protocol_version != ADBSCOPE__AGENT__V1__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT)
     {
@@ -206,6 +230,13 @@ adbscope_agent_check_hello (const Adbscope__Agent__V1__Hello  *hello,
                    hello->protocol_version, ADBSCOPE__AGENT__V1__PROTOCOL_VERSION__PROTOCOL_VERSION_CURRENT);
       return FALSE;
     }
+  /* A wrong token is another app; no token at all may also be our own
+   * older agent, which the version check below names better. */
+  if (token != NULL && echoed[0] != '\0' && !g_str_equal (echoed, token))
+    {
+      set_impostor (error, echoed);
+      return FALSE;
+    }
   theirs = adbscope_agent_version_code (hello->agent_version);
   if (theirs < ours)
     {
@@ -213,6 +244,11 @@ adbscope_agent_check_hello (const Adbscope__Agent__V1__Hello  *hello,
                    _("The agent on the device is version %s, older than this Adbscope (%s). "
                      "Replace it with “adbscope agent install --replace”"),
                    hello->agent_version && hello->agent_version[0] ? hello->agent_version : "?", PACKAGE_VERSION);
+      return FALSE;
+    }
+  if (token != NULL && !g_str_equal (echoed, token))
+    {
+      set_impostor (error, echoed);
       return FALSE;
     }
   return TRUE;
@@ -243,7 +279,7 @@ handle_message (AdbscopeAgentLink    *self,
   switch (msg->payload_case)
     {
     case ADBSCOPE__AGENT__V1__AGENT_MESSAGE__PAYLOAD_HELLO:
-      if (!adbscope_agent_check_hello (msg->hello, &error))
+      if (!adbscope_agent_check_hello_token (msg->hello, self->token, &error))
         {
           give_up (self, error);
           return;
@@ -693,6 +729,7 @@ adbscope_agent_link_finalize (GObject *object)
   g_array_unref (self->created_ports);
   g_clear_error (&self->fatal);
   g_free (self->last_problem);
+  g_free (self->token);
   g_free (self->serial);
   g_free (self->server_host);
   G_OBJECT_CLASS (adbscope_agent_link_parent_class)->finalize (object);
@@ -724,6 +761,15 @@ adbscope_agent_link_init (AdbscopeAgentLink *self)
 {
   self->created_ports = g_array_new (FALSE, FALSE, sizeof (int));
   self->backoff_ms = BACKOFF_MIN_MS;
+}
+
+void
+adbscope_agent_link_set_token (AdbscopeAgentLink *self,
+                               const char        *token)
+{
+  g_return_if_fail (ADBSCOPE_IS_AGENT_LINK (self));
+  g_free (self->token);
+  self->token = g_strdup (token);
 }
 
 AdbscopeAgentLink *

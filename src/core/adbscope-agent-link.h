@@ -38,5 +38,13 @@ guint64            adbscope_agent_link_get_pcap_packets (AdbscopeAgentLink *self
 guint64            adbscope_agent_link_get_pcap_stream_packets (AdbscopeAgentLink *self);
 gboolean           adbscope_agent_check_hello          (const Adbscope__Agent__V1__Hello *hello,
                                                         GError            **error);
+/* The same, and with @token the Hello must echo it (else agent_impostor). */
+gboolean           adbscope_agent_check_hello_token    (const Adbscope__Agent__V1__Hello *hello,
+                                                        const char        *token,
+                                                        GError            **error);
+/* The instance token given to the agent (`am start … -e token T`): a
+ * Hello without it is refused (another app took the socket name). */
+void               adbscope_agent_link_set_token       (AdbscopeAgentLink  *self,
+                                                        const char         *token);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "adbscope-adb.h"
 #include "adbscope-agent-control.h"
 #include "adbscope-capture.h"
 #include "adbscope-error.h"
@@ -28,6 +29,8 @@ struct _AdbscopeCapture
   AdbscopeNetwork      *network;
   AdbscopeAgentLink    *link;
   char                 *pcap_file;
+  char                 *token;         /* given to the agent, checked in its Hello */
+  char                 *selftest;      /* HOST:PORT of the agent's own test traffic, or NULL */
   AdbscopeCaptureState  state;
   GError               *error;
   GCancellable         *cancellable;   /* the agent calls of this capture */
@@ -63,6 +66,8 @@ adbscope_capture_new (const char      *serial,
   self->package = g_strdup (package);
   self->network = g_object_ref (network);
   self->link = adbscope_agent_link_new (serial, network);
+  self->token = adbscope_agent_new_token ();
+  adbscope_agent_link_set_token (self->link, self->token);
   g_signal_connect (self->link, "disconnected", G_CALLBACK (on_link_disconnected), self);
   g_signal_connect (self->link, "failed", G_CALLBACK (on_link_failed), self);
   return self;
@@ -102,6 +107,24 @@ adbscope_capture_set_pcap_file (AdbscopeCapture  *self,
   g_free (self->pcap_file);
   self->pcap_file = g_strdup (path);
   return TRUE;
+}
+
+void
+adbscope_capture_set_selftest (AdbscopeCapture *self,
+                               const char      *host_port)
+{
+  g_return_if_fail (ADBSCOPE_IS_CAPTURE (self));
+  g_return_if_fail (self->state == ADBSCOPE_CAPTURE_IDLE);
+
+  g_free (self->selftest);
+  self->selftest = g_strdup (host_port);
+}
+
+const char *
+adbscope_capture_get_token (AdbscopeCapture *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_CAPTURE (self), NULL);
+  return self->token;
 }
 
 const char *
@@ -169,8 +192,8 @@ status_cb (GObject      *object,
       return;
     }
   self->agent_starting = TRUE;
-  adbscope_agent_start_async (self->serial, self->package, RESTART_TIMEOUT_MS, self->cancellable,
-                              restarted_cb, g_object_ref (self));
+  adbscope_agent_start_full_async (self->serial, self->package, self->token, self->selftest,
+                                   RESTART_TIMEOUT_MS, self->cancellable, restarted_cb, g_object_ref (self));
 }
 
 static gboolean
@@ -237,6 +260,42 @@ started_cb (GObject      *object,
   g_task_return_boolean (task, TRUE);
 }
 
+typedef struct
+{
+  guint timeout_ms;
+} StartData;
+
+/* Once per capture: the phone's Private DNS setting (a strict one hides
+ * every lookup from the agent), then the agent. */
+static void
+private_dns_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GTask *task = user_data;
+  AdbscopeCapture *self = g_task_get_source_object (task);
+  StartData *d = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = adbscope_adb_run_finish (result, NULL, NULL, &error);
+  AdbscopePrivateDns dns;
+
+  if (out != NULL && adbscope_agent_parse_private_dns (out, -1, &dns))
+    {
+      adbscope_network_set_private_dns (self->network, &dns);
+      adbscope_private_dns_clear (&dns);
+    }
+  else
+    g_debug ("capture: Private DNS setting not read: %s", error ? error->message : "unexpected output");
+  if (g_task_return_error_if_cancelled (task))
+    {
+      set_state (self, ADBSCOPE_CAPTURE_IDLE);
+      g_object_unref (task);
+      return;
+    }
+  adbscope_agent_start_full_async (self->serial, self->package, self->token, self->selftest, d->timeout_ms,
+                                   g_task_get_cancellable (task), started_cb, task);
+}
+
 void
 adbscope_capture_start_async (AdbscopeCapture     *self,
                               guint                timeout_ms,
@@ -258,7 +317,17 @@ adbscope_capture_start_async (AdbscopeCapture     *self,
     }
   g_clear_error (&self->error);
   set_state (self, ADBSCOPE_CAPTURE_STARTING);
-  adbscope_agent_start_async (self->serial, self->package, timeout_ms, cancellable, started_cb, task);
+  {
+    static const char *const args[] = {
+      "shell", "getprop ro.build.version.sdk; settings get global private_dns_mode; "
+               "settings get global private_dns_specifier", NULL
+    };
+    StartData *d = g_new0 (StartData, 1);
+
+    d->timeout_ms = timeout_ms;
+    g_task_set_task_data (task, d, g_free);
+    adbscope_adb_run_async (self->serial, args, cancellable, private_dns_cb, task);
+  }
 }
 
 gboolean
@@ -419,6 +488,8 @@ adbscope_capture_finalize (GObject *object)
   g_free (self->serial);
   g_free (self->package);
   g_free (self->pcap_file);
+  g_free (self->token);
+  g_free (self->selftest);
   G_OBJECT_CLASS (adbscope_capture_parent_class)->finalize (object);
 }
 

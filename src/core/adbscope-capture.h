@@ -29,6 +29,12 @@ gboolean              adbscope_capture_set_pcap_file  (AdbscopeCapture     *self
                                                        const char          *path,
                                                        GError             **error);
 const char           *adbscope_capture_get_pcap_file  (AdbscopeCapture     *self);
+/* Before start: the agent makes its own test traffic to HOST:PORT
+ * (`adbscope agent selftest`). */
+void                  adbscope_capture_set_selftest   (AdbscopeCapture     *self,
+                                                       const char          *host_port);
+/* The random instance token given to the agent and required in its Hello. */
+const char           *adbscope_capture_get_token      (AdbscopeCapture     *self);
 /* Starts the agent for the package (it must be installed and current),
  * waits up to @timeout_ms for it to run (the user answers the VPN consent
  * on the phone meanwhile), then links to it.  While running, an agent that

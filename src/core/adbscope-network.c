@@ -53,6 +53,8 @@ struct _AdbscopeNetwork
   guint64              run_start_ms;
   char                *agent_version;
   char                *agent_platform;
+  AdbscopePrivateDns   private_dns;
+  gboolean             have_private_dns;
   guint64              n_snapshots;
   guint64              missed_snapshots;
   guint64              last_seq;
@@ -501,6 +503,31 @@ adbscope_network_get_agent_platform (AdbscopeNetwork *self)
 }
 
 void
+adbscope_network_set_private_dns (AdbscopeNetwork          *self,
+                                  const AdbscopePrivateDns *dns)
+{
+  g_return_if_fail (ADBSCOPE_IS_NETWORK (self));
+
+  adbscope_private_dns_clear (&self->private_dns);
+  self->have_private_dns = dns != NULL;
+  if (dns != NULL)
+    {
+      self->private_dns.sdk = dns->sdk;
+      self->private_dns.mode = g_strdup (dns->mode);
+      self->private_dns.specifier = g_strdup (dns->specifier);
+      self->private_dns.is_default = dns->is_default;
+    }
+  g_signal_emit (self, signals[SIGNAL_UPDATED], 0);
+}
+
+const AdbscopePrivateDns *
+adbscope_network_get_private_dns (AdbscopeNetwork *self)
+{
+  g_return_val_if_fail (ADBSCOPE_IS_NETWORK (self), NULL);
+  return self->have_private_dns ? &self->private_dns : NULL;
+}
+
+void
 adbscope_network_get_payload (AdbscopeNetwork *self,
                               guint64         *up,
                               guint64         *down)
@@ -594,6 +621,7 @@ adbscope_network_finalize (GObject *object)
 {
   AdbscopeNetwork *self = ADBSCOPE_NETWORK (object);
 
+  adbscope_private_dns_clear (&self->private_dns);
   g_hash_table_unref (self->connection_by_key);
   g_hash_table_unref (self->host_by_name);
   g_hash_table_unref (self->dns_by_key);

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "agent.pb-c.h"
+#include "adbscope-parse-agent.h"
 
 G_BEGIN_DECLS
 
@@ -98,6 +99,11 @@ void             adbscope_network_get_dropped          (AdbscopeNetwork         
                                                         AdbscopeNetDropped                  *dropped);
 const char      *adbscope_network_get_agent_version    (AdbscopeNetwork                     *self);
 const char      *adbscope_network_get_agent_platform   (AdbscopeNetwork                     *self);
+/* The phone's Private DNS setting as the capture read it (a copy), and it
+ * back; NULL until read.  Emits ::updated. */
+void             adbscope_network_set_private_dns      (AdbscopeNetwork                     *self,
+                                                        const AdbscopePrivateDns            *dns);
+const AdbscopePrivateDns *adbscope_network_get_private_dns (AdbscopeNetwork                 *self);
 void             adbscope_network_get_payload          (AdbscopeNetwork                     *self,
                                                         guint64                             *up,
                                                         guint64                             *down);

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "adbscope-connection.h"
@@ -159,6 +160,31 @@ adbscope_report_network_agent_of (AdbscopeNetwork *net,
       adbscope_network_get_counters (net, &c);
       adbscope_network_get_dropped (net, &dropped);
     }
+  /* The phone's Private DNS, read when the capture started: in strict
+   * mode (a provider) lookups are encrypted and invisible to the agent. */
+  {
+    const AdbscopePrivateDns *pd = net ? adbscope_network_get_private_dns (net) : NULL;
+    JsonObject *po = json_object_new ();
+
+    set_str (po, "mode", pd ? pd->mode : NULL);
+    set_str (po, "specifier", pd ? pd->specifier : NULL);
+    if (pd != NULL)
+      {
+        json_object_set_boolean_member (po, "default", pd->is_default);
+        json_object_set_boolean_member (po, "lookups_visible", !adbscope_private_dns_hides_lookups (pd));
+      }
+    else
+      {
+        json_object_set_null_member (po, "default");
+        json_object_set_null_member (po, "lookups_visible");
+      }
+    set_str (po, "note", pd == NULL ? NULL
+             : adbscope_private_dns_hides_lookups (pd)
+             ? _("Private DNS is set to a provider on the phone: lookups are encrypted and invisible to the "
+                 "agent; host names come from TLS SNI")
+             : NULL);
+    json_object_set_object_member (o, "private_dns", po);
+  }
   set_count (o, "payload_bytes_up", have, up);
   set_count (o, "payload_bytes_down", have, down);
 

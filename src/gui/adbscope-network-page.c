@@ -749,6 +749,17 @@ update_banner (AdbscopeNetworkPage *self)
           gtk_widget_set_visible (GTK_WIDGET (self->banner_button), FALSE);
           gtk_revealer_set_reveal_child (self->capture_banner, TRUE);
         }
+      else if (self->network != NULL && adbscope_network_get_private_dns (self->network) != NULL
+               && adbscope_private_dns_hides_lookups (adbscope_network_get_private_dns (self->network)))
+        {
+          /* Private DNS set to a provider: the lookups never reach the agent. */
+          gtk_label_set_text (self->banner_title, _("DNS lookups are encrypted on this phone"));
+          gtk_label_set_text (self->banner_text,
+                              _("Private DNS is set to a provider, so the app’s lookups are invisible to the "
+                                "agent; host names come from TLS SNI instead."));
+          gtk_widget_set_visible (GTK_WIDGET (self->banner_button), FALSE);
+          gtk_revealer_set_reveal_child (self->capture_banner, TRUE);
+        }
       else
         gtk_revealer_set_reveal_child (self->capture_banner, FALSE);
       return;

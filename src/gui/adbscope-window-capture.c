@@ -68,6 +68,17 @@ capture_failed (AdbscopeWindow *self,
     next = _("The phone did not answer in time. Unlock it, then start the capture again.");
   else if (g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_OUTDATED))
     next = _("Install the agent again: from the command line, “adbscope agent install --replace”.");
+  else if (g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_IMPOSTOR))
+    next = _("Another app on the phone answers in the agent’s place. Look for an app you do not know, remove it, "
+             "and start the capture again.");
+  else if (g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_SIGNATURE)
+           || g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_AGENT_DOWNGRADE))
+    next = _("From the command line, “adbscope agent install --replace” removes the agent first; the phone then "
+             "asks for the VPN consent again.");
+  else if (g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_DEVICE_TOO_OLD))
+    next = _("The agent needs Android 8.0 or newer.");
+  else if (g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_INSTALL_REJECTED))
+    next = _("Watch the phone’s screen and allow the install when it asks.");
   dialog = capture_dialog (self, _("The Capture Did Not Start"), error->message);
   if (next != NULL)
     adw_message_dialog_format_body (dialog, "%s\n\n%s", error->message, next);
@@ -161,7 +172,9 @@ start_agent (AdbscopeWindow *self)
 
   dialog = capture_dialog (self, _("Accept the VPN Request on the Phone"),
                            _("The phone asks whether the Adbscope agent may set up a VPN. Tap OK there. "
-                             "The VPN has no server: it only sees the app you watch, and nothing leaves the phone."));
+                             "The VPN has no server: it only sees the app you watch, and nothing leaves the phone. "
+                             "Only one VPN can run at a time: if the phone uses another VPN, it goes down while "
+                             "Adbscope captures."));
   spinner = gtk_spinner_new ();
   gtk_spinner_start (GTK_SPINNER (spinner));
   gtk_widget_set_size_request (spinner, 32, 32);
@@ -299,7 +312,8 @@ _adbscope_window_offer_install (AdbscopeWindow *self,
                                 : _("To see the app’s connections, Adbscope puts a small agent on the phone."),
                           _("The agent is a VPN with no server: nothing leaves the phone, it only sees the app "
                             "you watch, and it stops by itself 30 seconds after Adbscope disconnects. "
-                            "You can remove it like any app."));
+                            "Only one VPN can run at a time: while it captures, any other VPN on the phone is "
+                            "off. You can remove it like any app."));
   if (!embedded)
     {
       g_autofree char *more = g_strdup_printf ("%s\n\n%s", body,

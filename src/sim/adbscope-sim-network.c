@@ -28,6 +28,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <net/if.h>
 #include <linux/if_tun.h>
 #include <net/route.h>
@@ -76,6 +77,13 @@ struct _AdbscopeSimNetwork
   char               *package;
   char               *version;
   char               *state;
+  char               *token;         /* echoed in the agent's Hello (-e token) */
+  char               *selftest;      /* HOST:PORT of the selftest traffic (-e selftest), or NULL */
+  char               *selftest_result; /* ok | fail:WHY once the client ended */
+  GPid                selftest_pid;
+  guint               selftest_watch;
+  int                 selftest_out;
+  gboolean            respawn;       /* the running agent exits to start with a new token */
 };
 
 /* STATE is ours; the line says what the contract knows (starting is
@@ -92,9 +100,11 @@ write_state (AdbscopeSimNetwork *net,
 
   g_free (net->state);
   net->state = copy;
-  line = g_strdup_printf ("  adbscope-agent state=%s package=%s version=%s\n", shown,
+  line = g_strdup_printf ("  adbscope-agent state=%s package=%s version=%s%s%s\n", shown,
                           net->package != NULL ? net->package : "",
-                          net->version != NULL ? net->version : "0");
+                          net->version != NULL ? net->version : "0",
+                          net->selftest_result != NULL ? " selftest=" : "",
+                          net->selftest_result != NULL ? net->selftest_result : "");
   adbscope_sim_write_atomic (path, line);
 }
 
@@ -243,8 +253,30 @@ build_phone (AdbscopeSimNetwork *net,
   return ok && write_proc ("/proc/sys/net/ipv4/tcp_syn_retries", "2", error);
 }
 
+/* Whether this namespace has a global unicast IPv6 address (2000::/3),
+ * i.e. the phone's network gives IPv6. */
+static gboolean
+has_global_ipv6 (void)
+{
+  struct ifaddrs *ifs = NULL;
+  gboolean found = FALSE;
+
+  if (getifaddrs (&ifs) != 0)
+    return FALSE;
+  for (struct ifaddrs *i = ifs; i != NULL && !found; i = i->ifa_next)
+    if (i->ifa_addr != NULL && i->ifa_addr->sa_family == AF_INET6)
+      {
+        const guint8 *a = ((struct sockaddr_in6 *) (void *) i->ifa_addr)->sin6_addr.s6_addr;
+
+        found = (a[0] & 0xe0) == 0x20;
+      }
+  freeifaddrs (ifs);
+  return found;
+}
+
 static gboolean
 add_default_routes (const char *dev,
+                    gboolean    with_ipv6,
                     GError    **error)
 {
   struct rtentry rt = { 0 };
@@ -260,8 +292,11 @@ add_default_routes (const char *dev,
   rt.rt_dev = (char *) dev;
   if (sock < 0 || ioctl (sock, SIOCADDRT, &rt) != 0)
     ok = fail_errno (error, "SIOCADDRT");
-  /* IPv6 only where the kernel has it. */
-  if (ok && sock6 >= 0)
+  /* IPv6 only where the phone's network has it (as the phone's agent
+   * decides) and the kernel too; otherwise an app's IPv6 attempt fails
+   * at once in the app (no route) instead of becoming a failed
+   * connection of the agent. */
+  if (ok && with_ipv6 && sock6 >= 0)
     {
       rt6.rtmsg_ifindex = (int) if_nametoindex (dev);
       rt6.rtmsg_flags = RTF_UP;
@@ -284,6 +319,7 @@ build_app (AdbscopeSimNetwork *net,
   char message[256] = "";
   int sock;
   gboolean ok;
+  gboolean ipv6 = has_global_ipv6 ();   /* the phone's network, still current */
 
   if (unshare (CLONE_NEWNET) != 0)
     return fail_errno (error, "unshare(CLONE_NEWNET)");
@@ -299,7 +335,7 @@ build_app (AdbscopeSimNetwork *net,
     }
   sock = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   ok = sock >= 0 && if_set (sock, "lo", NULL, 0, error) &&
-       add_default_routes (ADBSCOPE_SIM_NET_TUN_NAME, error);
+       add_default_routes (ADBSCOPE_SIM_NET_TUN_NAME, ipv6, error);
   if (sock >= 0)
     close (sock);
   if (setns (net->phone_ns, CLONE_NEWNET) != 0)
@@ -423,7 +459,7 @@ adbscope_sim_network_enter (AdbscopeSimDevice *device,
   int start_ns = open ("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 
   net->device = device;
-  net->phone_ns = net->app_ns = net->tun_fd = net->blackhole_fd = net->agent_out = -1;
+  net->phone_ns = net->app_ns = net->tun_fd = net->blackhole_fd = net->agent_out = net->selftest_out = -1;
   net->consent_accept = consent_accept;
   net->agent_line = g_string_new (NULL);
 
@@ -497,6 +533,8 @@ agent_clear_io (AdbscopeSimNetwork *net)
   net->agent_out = -1;
 }
 
+static void spawn_agent (AdbscopeSimNetwork *net);
+
 static void
 on_agent_exit (GPid     pid,
                int      status,
@@ -511,6 +549,14 @@ on_agent_exit (GPid     pid,
   net->agent_pid = 0;
   net->agent_watch = 0;
   agent_clear_io (net);
+  if (net->respawn)
+    {
+      /* A START with another token: the VPN comes up again for it (the
+       * consent holds), as the phone's agent restarts its engine. */
+      net->respawn = FALSE;
+      spawn_agent (net);
+      return;
+    }
   if (g_str_equal (net->state, "running") || g_str_equal (net->state, "stopping"))
     write_state (net, "stopped");
   else
@@ -518,6 +564,65 @@ on_agent_exit (GPid     pid,
       state = g_strdup_printf ("error:agent_exit_%d", WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
       write_state (net, state);
     }
+}
+
+/* The selftest client (`sim-tool selftest-client`) ended: its one line is
+ * the agent's verdict on the state line. */
+static void
+on_selftest_exit (GPid     pid,
+                  int      status,
+                  gpointer user_data)
+{
+  AdbscopeSimNetwork *net = user_data;
+  char buf[128] = "";
+  ssize_t n;
+
+  g_spawn_close_pid (pid);
+  if (net->selftest_pid != pid)
+    return;
+  net->selftest_pid = 0;
+  net->selftest_watch = 0;
+  n = net->selftest_out >= 0 ? read (net->selftest_out, buf, sizeof buf - 1) : -1;
+  buf[MAX (n, 0)] = '\0';
+  g_strstrip (buf);
+  if (net->selftest_out >= 0)
+    close (net->selftest_out);
+  net->selftest_out = -1;
+  g_free (net->selftest_result);
+  net->selftest_result = g_strdup (buf[0] != '\0' && strchr (buf, ' ') == NULL ? buf : "fail:client_died");
+  write_state (net, net->state);
+}
+
+static void
+selftest_child_setup (gpointer user_data)
+{
+  AdbscopeSimNetwork *net = user_data;
+
+  adbscope_sim_child_setup (net->device);
+  adbscope_sim_network_child_setup (net);
+}
+
+/* As the phone's agent does for `-e selftest HOST:PORT`: its own traffic
+ * through the VPN once it runs, from the apps' namespace here. */
+static void
+start_selftest (AdbscopeSimNetwork *net)
+{
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { net->device->self_exe, "sim-tool", "selftest-client", net->selftest, NULL };
+
+  if (net->selftest == NULL || net->selftest_pid > 0)
+    return;
+  if (!g_spawn_async_with_pipes (net->device->fs_root, (char **) argv, net->device->child_env,
+                                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL,
+                                 selftest_child_setup, net, &net->selftest_pid, NULL, &net->selftest_out, NULL,
+                                 &error))
+    {
+      g_free (net->selftest_result);
+      net->selftest_result = g_strdup ("fail:spawn");
+      write_state (net, net->state);
+      return;
+    }
+  net->selftest_watch = g_child_watch_add (net->selftest_pid, on_selftest_exit, net);
 }
 
 /* The agent prints one JSON line once its sockets listen. */
@@ -534,7 +639,10 @@ on_agent_output (int          fd,
     {
       g_string_append_len (net->agent_line, buf, n);
       if (strchr (net->agent_line->str, '\n') != NULL && g_str_equal (net->state, "starting"))
-        write_state (net, "running");
+        {
+          write_state (net, "running");
+          start_selftest (net);
+        }
       return G_SOURCE_CONTINUE;
     }
   if (n < 0 && errno == EINTR)
@@ -578,16 +686,38 @@ spawn_agent (AdbscopeSimNetwork *net)
   g_autofree char *dns = g_strdup_printf ("127.0.0.1:%u", adbscope_sim_servers_get_dns_port (net->servers));
   g_autofree char *uid = g_strdup_printf ("%u", getuid ());
   g_autofree char *proc_net = g_strdup_printf ("/proc/%d/net", net->anchor);
-  /* Tests that need UDP flows to end within a run shorten the agent's
-   * idle time (2 min) with ADBSCOPE_SIM_AGENT_UDP_IDLE_MS. */
   const char *udp_idle = g_getenv ("ADBSCOPE_SIM_AGENT_UDP_IDLE_MS");
-  const char *argv[] = { net->agent_exe, "--tun-fd", tun_fd, "--dns-upstream", dns,
-                         "--allow-uid", uid, "--proc-net", proc_net,
-                         udp_idle ? "--udp-idle" : NULL, udp_idle, NULL };
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   int out = -1;
 
+  g_ptr_array_add (argv, net->agent_exe);
+  g_ptr_array_add (argv, (char *) "--tun-fd");
+  g_ptr_array_add (argv, tun_fd);
+  /* Before Android 10 there is no DnsResolver: the agent forwards DNS to
+   * the network's resolver itself (over protected UDP), as the phone's
+   * agent does there. */
+  g_ptr_array_add (argv, (char *) (net->device->profile->sdk < 29 ? "--dns-server" : "--dns-upstream"));
+  g_ptr_array_add (argv, dns);
+  g_ptr_array_add (argv, (char *) "--allow-uid");
+  g_ptr_array_add (argv, uid);
+  g_ptr_array_add (argv, (char *) "--proc-net");
+  g_ptr_array_add (argv, proc_net);
+  if (net->token != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "--instance-token");
+      g_ptr_array_add (argv, net->token);
+    }
+  /* Tests that need UDP flows to end within a run shorten the agent's
+   * idle time (2 min) with ADBSCOPE_SIM_AGENT_UDP_IDLE_MS. */
+  if (udp_idle != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "--udp-idle");
+      g_ptr_array_add (argv, (char *) udp_idle);
+    }
+  g_ptr_array_add (argv, NULL);
+
   flush_tun (net->tun_fd);
-  if (!g_spawn_async_with_pipes (net->device->fs_root, (char **) argv, net->device->child_env,
+  if (!g_spawn_async_with_pipes (net->device->fs_root, (char **) argv->pdata, net->device->child_env,
                                  G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL,
                                  agent_child_setup, net, &net->agent_pid, NULL, &out, NULL, &error))
     {
@@ -636,16 +766,33 @@ on_consent (gpointer user_data)
 static char *
 agent_start (AdbscopeSimNetwork *net,
              const char         *package,
-             const char         *version)
+             const char         *version,
+             const char         *token,
+             const char         *selftest)
 {
+  gboolean same_token = g_strcmp0 (token, net->token) == 0;
+
+  g_free (net->selftest);
+  net->selftest = g_strdup (selftest);
+  g_clear_pointer (&net->selftest_result, g_free);
   g_free (net->version);
   net->version = g_strdup (version);
+  g_free (net->token);
+  net->token = g_strdup (token);
   /* Another package while running: the VPN stays, the label moves (the
-   * simulated TUN carries every app). */
+   * simulated TUN carries every app); another token restarts the engine
+   * so its Hello carries the new one. */
   if (net->agent_pid > 0)
     {
       g_free (net->package);
       net->package = g_strdup (package);
+      if (!same_token && !g_str_equal (net->state, "stopping"))
+        {
+          net->respawn = TRUE;
+          write_state (net, "starting");
+          kill (net->agent_pid, SIGTERM);
+          return g_strdup ("ok");
+        }
       write_state (net, net->state);
       return g_strdup ("ok");
     }
@@ -667,6 +814,7 @@ agent_stop (AdbscopeSimNetwork *net)
       net->consent_id = 0;
       write_state (net, "stopped");
     }
+  net->respawn = FALSE;
   if (net->agent_pid > 0)
     {
       write_state (net, "stopping");
@@ -674,7 +822,7 @@ agent_stop (AdbscopeSimNetwork *net)
     }
 }
 
-/* agent-start PKG VERSIONCODE | agent-stop | net-counts */
+/* agent-start PKG VERSIONCODE [token=T] [selftest=HOST:PORT] | agent-stop | net-counts */
 char *
 adbscope_sim_network_control (AdbscopeSimDevice *device,
                               const char        *command,
@@ -690,10 +838,19 @@ adbscope_sim_network_control (AdbscopeSimDevice *device,
     }
   if (g_str_equal (command, "agent-start"))
     {
-      g_auto(GStrv) words = g_strsplit (args != NULL ? args : "", " ", 2);
+      g_auto(GStrv) words = g_strsplit (args != NULL ? args : "", " ", -1);
+      const char *token = NULL, *selftest = NULL;
 
       if (words[0] == NULL || words[1] == NULL)
-        return g_strdup_printf ("error %s", _("agent-start wants PKG VERSIONCODE"));
+        return g_strdup_printf ("error %s", _("agent-start wants PKG VERSIONCODE [token=T] [selftest=HOST:PORT]"));
+      for (guint i = 2; words[i] != NULL; i++)
+        {
+          g_strstrip (words[i]);
+          if (g_str_has_prefix (words[i], "token=") && words[i][6] != '\0')
+            token = words[i] + 6;
+          else if (g_str_has_prefix (words[i], "selftest=") && words[i][9] != '\0')
+            selftest = words[i] + 9;
+        }
       if (net == NULL)
         {
           /* The agent is installed but the VPN cannot come up. */
@@ -704,7 +861,7 @@ adbscope_sim_network_control (AdbscopeSimDevice *device,
           adbscope_sim_write_atomic (path, line);
           return g_strdup ("ok");
         }
-      return agent_start (net, g_strstrip (words[0]), g_strstrip (words[1]));
+      return agent_start (net, g_strstrip (words[0]), g_strstrip (words[1]), token, selftest);
     }
   if (g_str_equal (command, "agent-stop"))
     {
@@ -760,6 +917,18 @@ adbscope_sim_network_free (AdbscopeSimNetwork *net)
   g_free (net->agent_exe);
   g_free (net->package);
   g_free (net->version);
+  g_free (net->token);
+  g_free (net->selftest);
+  g_free (net->selftest_result);
+  if (net->selftest_watch != 0)
+    g_source_remove (net->selftest_watch);
+  if (net->selftest_pid > 0)
+    {
+      kill (net->selftest_pid, SIGKILL);
+      waitpid (net->selftest_pid, NULL, 0);
+    }
+  if (net->selftest_out >= 0)
+    close (net->selftest_out);
   g_free (net->state);
   g_free (net->mode);
   g_free (net);

@@ -2,7 +2,9 @@
  *
  * One file per installed package in SANDBOX/state/packages/PKG with the
  * lines `versionCode=N`, `versionName=NAME`, `minSdk=N`, `targetSdk=N` (what `pm install` read from
- * the APK's manifest, or what --agent-installed says); the APK itself is in
+ * the APK's manifest, or what --agent-installed says), `signer=SHA256` (its
+ * signing certificate, when the APK had a v2/v3 signature) and
+ * `granted=PERMISSION` lines (`pm grant`); the APK itself is in
  * SANDBOX/root/data/app/PKG/base.apk when there was one.  The fake pm and
  * dumpsys read and write these; the device writes the agent's at start.
  */
@@ -62,6 +64,6 @@ adbscope_sim_packages_install_agent (AdbscopeSimDevice *device)
 
   if (!adbscope_sim_packages_record (device->sandbox, AGENT_PACKAGE,
                                      adbscope_sim_packages_agent_version_code (), PACKAGE_VERSION,
-                                     29, 34, &error))   /* as agent/android/app/build.gradle */
+                                     26, 34, &error))   /* the agent supports Android 8.0 on */
     g_printerr ("adbscope sim: %s\n", error->message);
 }

@@ -221,7 +221,14 @@ char     *adbscope_sim_tool_control              (const char            *sandbox
 GPtrArray *adbscope_sim_tool_installed_packages  (const char            *sandbox);
 gboolean  adbscope_sim_tool_package_installed    (const char            *sandbox,
                                                   const char            *package);
+int       adbscope_sim_tool_selftest_client      (int                    argc,
+                                                  char                 **argv);
+int       adbscope_sim_tool_package_grant        (const char            *sandbox,
+                                                  int                    sdk,
+                                                  const char            *package,
+                                                  const char            *permission);
 int       adbscope_sim_tool_package_install      (const char            *sandbox,
+                                                  int                    sdk,
                                                   int                    argc,
                                                   char                 **argv);
 int       adbscope_sim_tool_package_uninstall    (const char            *sandbox,

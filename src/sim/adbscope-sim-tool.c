@@ -290,6 +290,21 @@ tool_settings (Tool  *tool,
 
   if (argc >= 4 && g_str_equal (argv[1], "get"))
     {
+      /* What `adbscope sim` was told (--private-dns): SANDBOX/state/settings */
+      g_autofree char *path = sandbox_path (tool, "state", "settings", NULL);
+      g_autofree char *text = read_text (path);
+      g_auto(GStrv) lines = text != NULL ? g_strsplit (text, "\n", -1) : NULL;
+
+      for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+        {
+          g_auto(GStrv) w = g_strsplit (lines[i], " ", 3);
+
+          if (g_strv_length (w) == 3 && g_str_equal (w[0], argv[2]) && g_str_equal (w[1], argv[3]))
+            {
+              printf ("%s\n", w[2]);
+              return 0;
+            }
+        }
       if (g_str_equal (argv[3], "peak_refresh_rate") || g_str_equal (argv[3], "min_refresh_rate"))
         {
           printf ("%d.0\n", tool->profile->refresh_hz);
@@ -985,7 +1000,7 @@ package_install (Tool  *tool,
                  int    argc,
                  char **argv)
 {
-  return adbscope_sim_tool_package_install (tool->sandbox, argc, argv);
+  return adbscope_sim_tool_package_install (tool->sandbox, tool->profile->sdk, argc, argv);
 }
 
 static int
@@ -1014,6 +1029,8 @@ tool_pm (Tool  *tool,
     return package_install (tool, argc - 1, argv + 1);
   if (argc >= 3 && g_str_equal (argv[1], "uninstall"))
     return adbscope_sim_tool_package_uninstall (tool->sandbox, argv[argc - 1]);
+  if (argc >= 4 && g_str_equal (argv[1], "grant"))
+    return adbscope_sim_tool_package_grant (tool->sandbox, tool->profile->sdk, argv[argc - 2], argv[argc - 1]);
   fprintf (stderr, "usage: pm list packages [-3] [-f] [-U] [FILTER] | pm path PACKAGE\n");
   return 1;
 }
@@ -1873,6 +1890,8 @@ adbscope_sim_tool_main (int    argc,
     return tool_wm (&tool, argc, argv);
   if (g_str_equal (name, "settings"))
     return tool_settings (&tool, argc, argv);
+  if (g_str_equal (name, "selftest-client"))
+    return adbscope_sim_tool_selftest_client (argc, argv);
   if (g_str_equal (name, "service"))
     return tool_service (&tool, argc, argv);
   if (g_str_equal (name, "pidof"))

@@ -494,6 +494,8 @@ adbscope_sim_main (int    argc,
 
   gboolean network = FALSE, try_network = FALSE, agent_installed = FALSE;
   g_autofree char *vpn_consent = NULL;
+  g_autofree char *private_dns = NULL;
+  g_autofree char *install_fault = NULL;
   g_autofree char *demo_traffic = NULL;
   g_autofree char *replay_dir = NULL;
   GOptionEntry entries[] = {
@@ -512,6 +514,8 @@ adbscope_sim_main (int    argc,
     { "try-network", 0, 0, G_OPTION_ARG_NONE, &try_network, N_("Like --network where the machine allows it; otherwise run without one and say why"), NULL },
     { "vpn-consent", 0, 0, G_OPTION_ARG_STRING, &vpn_consent, N_("How the user answers the agent's VPN dialog: accept (default) or deny"), N_("ANSWER") },
     { "agent-installed", 0, 0, G_OPTION_ARG_NONE, &agent_installed, N_("Start with the agent app installed"), NULL },
+    { "install-fault", 0, 0, G_OPTION_ARG_STRING, &install_fault, N_("Every install fails as Android says it: storage (INSTALL_FAILED_INSUFFICIENT_STORAGE), aborted (INSTALL_FAILED_ABORTED) or user-restricted (INSTALL_FAILED_USER_RESTRICTED)"), N_("FAULT") },
+    { "private-dns", 0, 0, G_OPTION_ARG_STRING, &private_dns, N_("The phone's Private DNS setting: off, opportunistic or hostname:HOST (default: unset, which Android 9+ treats as opportunistic)"), N_("MODE") },
     { "demo-traffic", 0, 0, G_OPTION_ARG_STRING, &demo_traffic, N_("The demo app's traffic with a network: auto (a round every 10 s, default), manual (a round per “traffic-round” command) or off"), N_("MODE") },
     { "replay", 0, 0, G_OPTION_ARG_FILENAME, &replay_dir, N_("Answer from a capture of “adbscope capture-device” instead of the demo"), N_("DIR") },
     { NULL }
@@ -627,6 +631,39 @@ adbscope_sim_main (int    argc,
     }
   if (agent_installed)
     adbscope_sim_packages_install_agent (device);
+  if (install_fault != NULL)
+    {
+      g_autofree char *path = g_build_filename (device->sandbox, "state", "install-fault", NULL);
+
+      if (!g_str_equal (install_fault, "storage") && !g_str_equal (install_fault, "aborted")
+          && !g_str_equal (install_fault, "user-restricted"))
+        {
+          run.exit_code = print_error (ADBSCOPE_ERROR_USAGE,
+                                       _("--install-fault must be storage, aborted or user-restricted"));
+          goto out;
+        }
+      adbscope_sim_write_atomic (path, install_fault);
+    }
+  if (private_dns != NULL)
+    {
+      /* `settings get global private_dns_mode` / `…_specifier` answer from
+       * SANDBOX/state/settings ("NAMESPACE KEY VALUE" lines). */
+      g_autofree char *path = g_build_filename (device->sandbox, "state", "settings", NULL);
+      g_autofree char *text = NULL;
+
+      if (g_str_has_prefix (private_dns, "hostname:") && private_dns[9] != '\0')
+        text = g_strdup_printf ("global private_dns_mode hostname\nglobal private_dns_specifier %s\n",
+                                private_dns + 9);
+      else if (g_str_equal (private_dns, "off") || g_str_equal (private_dns, "opportunistic"))
+        text = g_strdup_printf ("global private_dns_mode %s\n", private_dns);
+      else
+        {
+          run.exit_code = print_error (ADBSCOPE_ERROR_USAGE,
+                                       _("--private-dns must be off, opportunistic or hostname:HOST"));
+          goto out;
+        }
+      adbscope_sim_write_atomic (path, text);
+    }
 
   if (device->replay == NULL && !adbscope_sim_apps_add (device, ADBSCOPE_SIM_DEMO_PACKAGE, NULL, &error))
     {

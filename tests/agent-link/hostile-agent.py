@@ -2,7 +2,10 @@
 """A hostile agent for the simulated device (issue 24): anything on a phone
 can bind the agent's abstract socket name, so the desktop must survive what
 it sends.  Started by `adbscope sim --network` in place of
-adbscope-agent-linux (ADBSCOPE_AGENT_LINUX); its arguments are ignored.
+adbscope-agent-linux (ADBSCOPE_AGENT_LINUX); of its arguments only
+--instance-token is used (echoed in the Hello, as the real agent does: the
+desktop refuses a Hello without its token, and what is tested here is the
+stream that follows, as a buggy agent of ours could send it).
 
 It serves the agent protocol (docs/agent-protocol.md, encoded here by hand)
 on the abstract socket "adbscope-agent": a Hello, then as fast as the client
@@ -52,8 +55,18 @@ def frame(payload_field, body):
     return varint(len(msg)) + msg
 
 
+def instance_token():
+    args = sys.argv[1:]
+    for i, a in enumerate(args[:-1]):
+        if a == "--instance-token":
+            return args[i + 1]
+    return ""
+
+
 def hello(start_ms):
-    return frame(1, u(1, 1) + s(2, "99.0.0") + s(3, "linux") + u(4, start_ms) + u(5, 1000))
+    token = instance_token()
+    return frame(1, u(1, 1) + s(2, "99.0.0") + s(3, "linux") + u(4, start_ms) + u(5, 1000)
+                 + (s(6, token) if token else b""))
 
 
 ENDPOINT_SRC = ld(1, bytes([10, 215, 173, 1])) + u(2, 40000)

@@ -318,6 +318,16 @@ test_traffic (void)
   agent = path_object (root, "$.network.agent");
   g_assert_true (json_object_get_boolean_member (agent, "enabled"));
   g_assert_cmpstr (json_object_get_string_member (agent, "platform"), ==, "linux");
+  /* The sim's settings leave Private DNS unset: Android's default, Automatic. */
+  {
+    JsonObject *pd = json_object_get_object_member (agent, "private_dns");
+
+    g_assert_nonnull (pd);
+    g_assert_cmpstr (json_object_get_string_member (pd, "mode"), ==, "opportunistic");
+    g_assert_true (json_object_get_boolean_member (pd, "default"));
+    g_assert_true (json_object_get_boolean_member (pd, "lookups_visible"));
+    g_assert_true (json_object_get_null_member (pd, "specifier"));
+  }
 
   /* Per host: payload both ways equals what the sim's servers counted. */
   hosts = json_object_get_array_member (agent, "hosts");
@@ -846,8 +856,8 @@ test_install (void)
 #endif
 
   node = run_adbscope (&status, "agent", "install", "-s", serial, "--apk", other_apk, NULL);
-  g_assert_cmpint (status, ==, 2);
-  assert_error (node, "usage", "com.example.other");
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, "apk_wrong_package", "com.example.other");
   json_node_unref (node);
 
   node = run_adbscope (&status, "agent", "install", "-s", serial, "--apk", old_apk, NULL);
@@ -1003,6 +1013,492 @@ test_hostile_agent (void)
     g_assert_cmpfloat (json_node_get_double (max_rate), <, 1e9);
 }
 
+/* A device without a network (install rules need none); NULL (and the test
+ * skipped) where this system cannot give the sim that profile. */
+static AdbscopeTestDevice *
+start_plain (const char *first_arg,
+             ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  AdbscopeTestDevice *dev;
+  const char *arg;
+  va_list ap;
+
+  va_start (ap, first_arg);
+  for (arg = first_arg; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  dev = adbscope_test_device_start (NULL, (const char * const *) args->pdata, &error);
+  if (dev == NULL && adbscope_test_device_skip_if_unsupported (error))
+    return NULL;
+  g_assert_no_error (error);
+  return dev;
+}
+
+/* tests/apk/build-signed-apk.sh: aapt + zipalign + apksigner, one key per
+ * keystore name. */
+static char *
+build_signed_apk (const char *package,
+                  gint64      version_code,
+                  int         min_sdk,
+                  const char *key)
+{
+  g_autofree char *script = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "apk", "build-signed-apk.sh", NULL);
+  g_autofree char *ks = g_strdup_printf ("%s/%s.jks", work_dir, key);
+  g_autofree char *v = g_strdup_printf ("%" G_GINT64_FORMAT, version_code);
+  g_autofree char *m = g_strdup_printf ("%d", min_sdk);
+  char *out = g_strdup_printf ("%s/signed-%s-%s-%s-%s.apk", work_dir, package, v, m, key);
+  const char *argv[] = { script, out, package, v, m, ks, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("build-signed-apk.sh: %s", err);
+  return out;
+}
+
+/* `adb -s SERIAL install [-r] APK`: stdout and stderr (adb prints a
+ * failure there). */
+static char *
+adb_install (AdbscopeTestDevice *dev,
+             const char         *flag,
+             const char         *apk)
+{
+  const char *args[] = { "install", flag, apk, NULL };
+  g_autofree char *err = NULL;
+  g_autofree char *out = NULL;
+  int status;
+
+  if (flag == NULL)
+    {
+      args[1] = apk;
+      args[2] = NULL;
+    }
+  out = adbscope_test_device_adbv (dev, args, &status, &err);
+  return g_strconcat (out ? out : "", err ? err : "", NULL);
+}
+
+/* What the phone says about the agent: pm list + dumpsys package. */
+static char *
+device_agent_state (AdbscopeTestDevice *dev)
+{
+  int status;
+  g_autofree char *list = adbscope_test_device_adb (dev, &status, "shell", "pm list packages " ADBSCOPE_AGENT_PACKAGE, NULL);
+  g_autofree char *dump = adbscope_test_device_adb (dev, &status, "shell", "dumpsys package " ADBSCOPE_AGENT_PACKAGE, NULL);
+
+  return g_strconcat (list, dump, NULL);
+}
+
+/* One refused install: exit 1, the JSON code, words in the message, and
+ * the phone exactly as before. */
+static void
+refused_install (AdbscopeTestDevice *dev,
+                 const char         *apk,
+                 const char         *code,
+                 const char         *in_message)
+{
+  g_autofree char *before = device_agent_state (dev);
+  g_autofree char *after = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  int status;
+
+  node = run_adbscope (&status, "agent", "install", "-s", adbscope_test_device_get_serial (dev), "--apk", apk, NULL);
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, code, in_message);
+  after = device_agent_state (dev);
+  g_assert_cmpstr (after, ==, before);
+}
+
+/* The install rules as Android applies them, each refusal a clear JSON
+ * error and nothing changed on the phone; the notification permission
+ * granted on Android 13+ only. */
+static void
+test_install_rules (void)
+{
+  gint64 ours = adbscope_agent_our_version_code ();
+  g_autofree char *corrupt = temp_path ("corrupt.apk");
+  g_autofree char *apk_a = build_signed_apk (ADBSCOPE_AGENT_PACKAGE, ours, 26, "a");
+  g_autofree char *apk_a_old = build_signed_apk (ADBSCOPE_AGENT_PACKAGE, 1, 26, "a");
+  g_autofree char *apk_b = build_signed_apk (ADBSCOPE_AGENT_PACKAGE, ours, 26, "b");
+  g_autofree char *apk_29 = build_signed_apk (ADBSCOPE_AGENT_PACKAGE, ours, 29, "a");
+  g_autofree char *other = build_signed_apk ("com.example.other", ours, 26, "a");
+  static const char *const faults[][2] = {
+    { "storage", "device_storage_full" },
+    { "aborted", "install_rejected" },
+    { "user-restricted", "install_rejected" },
+  };
+  AdbscopeTestDevice *dev;
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *state = NULL;
+  g_autofree char *signed_a = NULL;
+  g_autofree char *out = NULL;
+  int status;
+
+  g_assert_true (g_file_set_contents (corrupt, "PK\3\4 this is not an APK at all", -1, NULL));
+
+  /* Android 13 (tablet-13, SDK 33) */
+  dev = start_plain ("--profile", "tablet-13", NULL);
+  refused_install (dev, corrupt, "apk_invalid", "not an Android app");
+  refused_install (dev, other, "apk_wrong_package", "com.example.other");
+  node = run_adbscope (&status, "agent", "install", "-s", adbscope_test_device_get_serial (dev), "--apk", apk_a, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&node, json_node_unref);
+  state = device_agent_state (dev);
+  g_assert_nonnull (strstr (state, "package:" ADBSCOPE_AGENT_PACKAGE));
+  g_assert_nonnull (strstr (state, "android.permission.POST_NOTIFICATIONS: granted=true"));
+  g_assert_nonnull ((signed_a = g_strdup (strstr (state, "signatures:["))));
+  refused_install (dev, apk_a_old, "agent_downgrade", "--replace");
+  refused_install (dev, apk_b, "agent_signature_mismatch", "--replace");
+  /* the sim refuses by itself, as Android does */
+  out = adb_install (dev, "-r", apk_b);
+  g_assert_nonnull (strstr (out, "INSTALL_FAILED_UPDATE_INCOMPATIBLE"));
+  g_clear_pointer (&out, g_free);
+  {
+    g_autoptr(JsonNode) n = run_adbscope (&status, "agent", "install", "-s", adbscope_test_device_get_serial (dev),
+                                          "--apk", apk_b, NULL);
+    JsonObject *e = json_object_get_object_member (json_node_get_object (n), "error");
+
+    g_assert_nonnull (strstr (json_object_get_string_member (e, "message"), "VPN consent"));
+  }
+  node = run_adbscope (&status, "agent", "install", "-s", adbscope_test_device_get_serial (dev), "--apk", apk_b,
+                       "--replace", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (node), "replaced"));
+  g_clear_pointer (&node, json_node_unref);
+  g_clear_pointer (&state, g_free);
+  state = device_agent_state (dev);
+  g_assert_nonnull (strstr (state, "signatures:["));
+  g_assert_cmpstr (strstr (state, "signatures:["), !=, signed_a);     /* another signer now */
+  adbscope_test_device_free (dev);
+  g_clear_pointer (&state, g_free);
+
+  /* Android 8.0 (legacy-8, SDK 26) */
+  dev = start_plain ("--profile", "legacy-8", NULL);
+  if (dev != NULL)
+    {
+      refused_install (dev, apk_29, "device_too_old", "26");
+      node = run_adbscope (&status, "agent", "install", "-s", adbscope_test_device_get_serial (dev), "--apk", apk_29, NULL);
+      assert_error (node, "device_too_old", "29");
+      g_clear_pointer (&node, json_node_unref);
+      out = adb_install (dev, NULL, apk_29);
+      g_assert_nonnull (strstr (out, "INSTALL_FAILED_OLDER_SDK"));
+      g_assert_nonnull (strstr (out, "Requires newer sdk version #29 (current version is #26)"));
+      g_clear_pointer (&out, g_free);
+      state = device_agent_state (dev);
+      g_assert_null (strstr (state, "package:" ADBSCOPE_AGENT_PACKAGE));
+      g_clear_pointer (&state, g_free);
+      node = run_adbscope (&status, "agent", "install", "-s", adbscope_test_device_get_serial (dev), "--apk", apk_a, NULL);
+      g_assert_cmpint (status, ==, 0);
+      g_clear_pointer (&node, json_node_unref);
+      state = device_agent_state (dev);
+      g_assert_nonnull (strstr (state, "package:" ADBSCOPE_AGENT_PACKAGE));
+      g_assert_null (strstr (state, "POST_NOTIFICATIONS"));        /* no such permission before 13 */
+      g_clear_pointer (&state, g_free);
+      adbscope_test_device_free (dev);
+    }
+
+  /* Faults on the phone, as Android prints them */
+  for (guint i = 0; i < G_N_ELEMENTS (faults); i++)
+    {
+      dev = start_plain ("--install-fault", faults[i][0], NULL);
+      refused_install (dev, apk_a, faults[i][1], NULL);
+      state = device_agent_state (dev);
+      g_assert_null (strstr (state, "package:" ADBSCOPE_AGENT_PACKAGE));
+      g_clear_pointer (&state, g_free);
+      adbscope_test_device_free (dev);
+    }
+}
+
+/* Android 8 has no DnsResolver: on the legacy-8 profile the sim runs the
+ * agent with --dns-server, and the engine forwards the app's lookups to
+ * the sim's resolver over its own protected sockets.  The resolver's own
+ * count and the agent's command line are the truth. */
+static void
+test_legacy_dns (void)
+{
+  g_autofree char *app = net_app_arg ();
+  g_autofree char *report = temp_path ("legacy.json");
+  const char *args[] = { "--network", "--profile", "legacy-8", "--agent-installed", "--demo-traffic", "off",
+                         "--app", app, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeTestDevice) dev = adbscope_test_device_start (NULL, args, &error);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) counts = NULL;
+  g_autoptr(JsonObject) dns = NULL;
+  g_autoptr(JsonObject) sim_dns = NULL;
+  g_autofree char *cmdline = NULL;
+  gsize cmdline_len = 0;
+  gint64 deadline;
+  pid_t pid;
+  int status;
+
+  if (dev == NULL && adbscope_test_device_skip_if_unsupported (error))
+    return;
+  g_assert_no_error (error);
+  {
+    const char *full[] = { "record", "-s", adbscope_test_device_get_serial (dev), "-p", NET_APP, "--capture",
+                           "--duration", "8s", "-o", report, NULL };
+
+    proc = spawn_adbscope (full, &error);
+  }
+  g_assert_no_error (error);
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while ((pid = find_agent_pid (dev)) == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (100 * 1000);
+    }
+  {
+    g_autofree char *path = g_strdup_printf ("/proc/%d/cmdline", pid);
+
+    g_assert_true (g_file_get_contents (path, &cmdline, &cmdline_len, NULL));
+    for (gsize i = 0; i + 1 < cmdline_len; i++)
+      if (cmdline[i] == '\0')
+        cmdline[i] = ' ';
+  }
+  g_assert_nonnull (strstr (cmdline, "--dns-server"));
+  g_assert_null (strstr (cmdline, "--dns-upstream"));
+  summary = finish_adbscope (proc, &status);
+  g_assert_cmpint (status, ==, 0);
+  root = load_json_file (report);
+  dns = path_object (root, "$.network.agent.dns");
+  counts = sim_counts (dev);
+  sim_dns = path_object (counts, "$.dns");
+  g_test_message ("agent lookups %" G_GINT64_FORMAT ", resolver queries %" G_GINT64_FORMAT,
+                  json_object_get_int_member (dns, "lookups"), json_object_get_int_member (sim_dns, "queries"));
+  g_assert_cmpint (json_object_get_int_member (dns, "lookups"), >=, 1);
+  /* every lookup the agent listed reached the real resolver */
+  g_assert_cmpint (json_object_get_int_member (sim_dns, "queries"), >=, json_object_get_int_member (dns, "lookups"));
+}
+
+static JsonObject *
+find_step (JsonNode   *node,
+           const char *name)
+{
+  JsonArray *steps = json_object_get_array_member (json_node_get_object (node), "steps");
+
+  for (guint i = 0; i < json_array_get_length (steps); i++)
+    {
+      JsonObject *o = json_array_get_object_element (steps, i);
+
+      if (g_strcmp0 (json_object_get_string_member (o, "step"), name) == 0)
+        return o;
+    }
+  return NULL;
+}
+
+/* tshark's count of packets matching @filter in @pcap. */
+static guint
+tshark_filter_count (const char *pcap,
+                     const char *filter)
+{
+  const char *argv[] = { "tshark", "-r", pcap, "-Y", filter, "-T", "fields", "-e", "frame.number", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n = 0;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                &out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      n++;
+  return n;
+}
+
+/* `adbscope agent selftest`: the agent's own lookup and connection (the
+ * sim's selftest client in the apps' namespace) seen in the snapshots and
+ * the pcap; the sim's servers and tshark say what really happened.  A
+ * refused consent fails at its step, in words. */
+static void
+test_selftest (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off", NULL);
+  g_autoptr(AdbscopeTestDevice) denied = NULL;
+  g_autofree char *pcap = temp_path ("selftest.pcap");
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonNode) counts = NULL;
+  g_autoptr(JsonObject) api = NULL;
+  JsonObject *s;
+  guint tcp_packets, dns_packets;
+  g_autofree char *tcp_reason = NULL;
+  int status;
+
+  node = run_adbscope (&status, "agent", "selftest", "-s", adbscope_test_device_get_serial (dev),
+                       "--host", "api.demo.test:80", "--pcap", pcap, NULL);
+  {
+    g_autoptr(JsonGenerator) gen = json_generator_new ();
+    g_autofree char *text = NULL;
+
+    json_generator_set_root (gen, node);
+    text = json_generator_to_data (gen, NULL);
+    g_test_message ("%s", text);
+  }
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (node), "passed"));
+  g_assert_false (json_object_has_member (json_node_get_object (node), "error"));
+  for (const char *const *n = (const char *const[]) { "agent_installed", "capture_started", "snapshot_dns",
+                                                        "snapshot_tcp", "agent_selftest", "stopped", "pcap_dns",
+                                                        "pcap_tcp", NULL }; *n; n++)
+    {
+      s = find_step (node, *n);
+      g_assert_nonnull (s);
+      g_assert_true (json_object_get_boolean_member (s, "pass"));
+    }
+  /* the sim's servers saw the lookup and the connection */
+  counts = sim_counts (dev);
+  api = path_object (counts, "$.hosts['api.demo.test']");
+  g_assert_cmpint (json_object_get_int_member (api, "connections"), >=, 1);
+  g_assert_cmpint (json_object_get_int_member (path_object (counts, "$.dns"), "queries"), >=, 1);
+  /* tshark agrees with the counts the command read from the pcap */
+  tcp_packets = tshark_filter_count (pcap, "tcp.port == 80");
+  dns_packets = tshark_filter_count (pcap, "udp.port == 53 && dns.qry.name == \"api.demo.test\"");
+  g_test_message ("tshark: %u TCP packets to port 80, %u DNS packets for api.demo.test", tcp_packets, dns_packets);
+  g_assert_cmpuint (tcp_packets, >=, 4);
+  g_assert_cmpuint (dns_packets, >=, 2);
+  tcp_reason = g_strdup_printf ("%u packets", tcp_packets);
+  g_assert_nonnull (strstr (json_object_get_string_member (find_step (node, "pcap_tcp"), "reason"), tcp_reason));
+  g_clear_pointer (&node, json_node_unref);
+
+  /* refused consent: exit 1, the failing step says why */
+  denied = start_device ("--agent-installed", "--vpn-consent", "deny", "--demo-traffic", "off", NULL);
+  node = run_adbscope (&status, "agent", "selftest", "-s", adbscope_test_device_get_serial (denied),
+                       "--host", "api.demo.test:80", NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_false (json_object_get_boolean_member (json_node_get_object (node), "passed"));
+  s = find_step (node, "capture_started");
+  g_assert_false (json_object_get_boolean_member (s, "pass"));
+  g_assert_nonnull (strstr (json_object_get_string_member (s, "reason"), "vpn_consent_denied"));
+  assert_error (node, "selftest_failed", "capture_started");
+  g_assert_null (find_step (node, "snapshot_tcp"));
+  assert_no_forwards (denied);
+  g_clear_pointer (&node, json_node_unref);
+
+  /* -p: a chosen app's own traffic (the stand-in app looks up and connects) */
+  {
+    g_autofree char *app = net_app_arg ();
+    g_autoptr(AdbscopeTestDevice) with_app = start_device ("--agent-installed", "--demo-traffic", "off",
+                                                           "--app", app, NULL);
+
+    node = run_adbscope (&status, "agent", "selftest", "-s", adbscope_test_device_get_serial (with_app),
+                         "-p", NET_APP, NULL);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_true (json_object_get_boolean_member (json_node_get_object (node), "passed"));
+    g_assert_null (find_step (node, "agent_selftest"));
+    g_assert_true (json_object_get_boolean_member (find_step (node, "pcap_tcp"), "pass"));
+  }
+}
+
+/* IPv6 on an IPv4-only network: the sim's network has no global IPv6, so
+ * (as the phone's agent decides) no IPv6 default route goes into the VPN;
+ * the app's IPv6 attempts fail in the app at once (ENETUNREACH) and are
+ * not the agent's failed connections, while IPv4 works.  The same app
+ * probes DoT on 853 of the agent's resolver as Private DNS does: refused,
+ * and not a failed connection either. */
+static void
+test_ipv4_only (void)
+{
+  g_autofree char *log = temp_path ("ipv6-app.log");
+  g_autofree char *app = g_strdup_printf ("com.example.v6=/usr/bin/python3 %s/agent-link/ipv6-app.py %s",
+                                          g_getenv ("G_TEST_SRCDIR"), log);
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off", "--app", app, NULL);
+  g_autofree char *report = temp_path ("ipv4only.json");
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonObject) agent = NULL;
+  g_autofree char *text = NULL;
+  int status;
+
+  summary = run_adbscope (&status, "record", "-s", adbscope_test_device_get_serial (dev), "-p", "com.example.v6",
+                          "--capture", "--duration", "4s", "-o", report,
+                          "--assert", "network.agent.failed_connections == 0", NULL);
+  g_assert_cmpint (status, ==, 0);
+  root = load_json_file (report);
+  agent = path_object (root, "$.network.agent");
+  g_assert_cmpint (json_object_get_int_member (agent, "connections_total"), >=, 1);   /* the IPv4 ones */
+  g_assert_cmpint (json_object_get_int_member (agent, "failed_connections"), ==, 0);
+  g_assert_true (g_file_get_contents (log, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "v6 101\n"));      /* ENETUNREACH, in the app */
+  g_assert_null (strstr (text, "v6 connected"));
+  g_assert_nonnull (strstr (text, "v4 ok"));
+  /* Private DNS's probe: refused at once, and not a failure above */
+  g_assert_nonnull (strstr (text, "dot 111\n"));     /* ECONNREFUSED */
+  g_assert_null (strstr (text, "dot connected"));
+}
+
+/* Agent states in words: on a device without a network the agent reports
+ * error:network_not_supported; `record --capture` and `agent status` say
+ * it as a sentence, with the code beside it. */
+static void
+test_states_in_words (void)
+{
+  AdbscopeTestDevice *dev = start_plain ("--agent-installed", NULL);
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *st;
+  int status;
+
+  node = run_adbscope (&status, "agent", "status", "-s", adbscope_test_device_get_serial (dev), NULL);
+  g_assert_cmpint (status, ==, 0);
+  st = json_node_get_object (node);
+  g_assert_cmpstr (json_object_get_string_member (st, "state"), ==, "none");
+  g_assert_nonnull (strstr (json_object_get_string_member (st, "state_text"), "has not run"));
+  g_clear_pointer (&node, json_node_unref);
+
+  node = run_adbscope (&status, "record", "-s", adbscope_test_device_get_serial (dev), "-p", ADBSCOPE_DEMO_PACKAGE,
+                       "--capture", "--duration", "3s", NULL);
+  g_assert_cmpint (status, ==, 1);
+  assert_error (node, "agent_failed", "no network");
+  g_clear_pointer (&node, json_node_unref);
+
+  node = run_adbscope (&status, "agent", "status", "-s", adbscope_test_device_get_serial (dev), NULL);
+  st = json_node_get_object (node);
+  g_assert_cmpstr (json_object_get_string_member (st, "state"), ==, "error");
+  g_assert_cmpstr (json_object_get_string_member (st, "error_code"), ==, "network_not_supported");
+  g_assert_true (json_object_get_null_member (st, "reason"));
+  g_assert_nonnull (strstr (json_object_get_string_member (st, "state_text"), "no network"));
+  adbscope_test_device_free (dev);
+}
+
+/* Private DNS set to a provider on the phone (`settings get global
+ * private_dns_mode` says hostname): the report says lookups are invisible
+ * and where host names come from. */
+static void
+test_private_dns_strict (void)
+{
+  g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off",
+                                                    "--private-dns", "hostname:dns.example.org", NULL);
+  g_autofree char *report = temp_path ("strict.json");
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonObject) pd = NULL;
+  g_autofree char *mode = NULL;
+  int status;
+
+  /* the sim answers what a phone would */
+  mode = adbscope_test_device_adb (dev, &status, "shell", "settings get global private_dns_mode", NULL);
+  g_assert_cmpstr (g_strstrip (mode), ==, "hostname");
+  summary = run_adbscope (&status, "record", "-s", adbscope_test_device_get_serial (dev), "-p",
+                          ADBSCOPE_DEMO_PACKAGE, "--capture", "--duration", "3s", "-o", report,
+                          "--assert", "network.agent.private_dns.lookups_visible == false", NULL);
+  g_assert_cmpint (status, ==, 0);
+  root = load_json_file (report);
+  pd = path_object (root, "$.network.agent.private_dns");
+  g_assert_cmpstr (json_object_get_string_member (pd, "mode"), ==, "hostname");
+  g_assert_cmpstr (json_object_get_string_member (pd, "specifier"), ==, "dns.example.org");
+  g_assert_false (json_object_get_boolean_member (pd, "default"));
+  g_assert_false (json_object_get_boolean_member (pd, "lookups_visible"));
+  g_assert_nonnull (strstr (json_object_get_string_member (pd, "note"), "SNI"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1027,6 +1523,12 @@ main (int    argc,
   g_test_add_func ("/capture/install", test_install);
   g_test_add_func ("/capture/consent-denied", test_consent_denied);
   g_test_add_func ("/capture/hostile-agent", test_hostile_agent);
+  g_test_add_func ("/capture/private-dns-strict", test_private_dns_strict);
+  g_test_add_func ("/capture/install-rules", test_install_rules);
+  g_test_add_func ("/capture/legacy-dns", test_legacy_dns);
+  g_test_add_func ("/capture/selftest", test_selftest);
+  g_test_add_func ("/capture/ipv4-only", test_ipv4_only);
+  g_test_add_func ("/capture/states-in-words", test_states_in_words);
   rc = g_test_run ();
   return rc;
 }

@@ -100,6 +100,120 @@ test_service_state (void)
   g_assert_cmpstr (adbscope_agent_state_to_string (ADBSCOPE_AGENT_STATE_WAITING_CONSENT), ==, "waiting_consent");
 }
 
+/* Brief A's agent adds reason=… (free text, may hold spaces) after the
+ * state, and selftest=ok|fail:WHY; lines with and without both. */
+static void
+test_service_state_reason (void)
+{
+  AdbscopeAgentServiceState st;
+  g_autofree char *words = NULL;
+
+  g_assert_true (adbscope_agent_parse_service_state (
+    "  adbscope-agent state=error:always_on_vpn reason=Always-on VPN of com.other.vpn is active package=a.b version=100\n",
+    -1, &st, NULL));
+  g_assert_cmpint (st.state, ==, ADBSCOPE_AGENT_STATE_ERROR);
+  g_assert_cmpstr (st.error_code, ==, "always_on_vpn");
+  g_assert_cmpstr (st.reason, ==, "Always-on VPN of com.other.vpn is active");
+  g_assert_cmpstr (st.package, ==, "a.b");
+  g_assert_cmpint (st.version_code, ==, 100);
+  words = adbscope_agent_state_describe (st.state, st.error_code, st.reason);
+  g_assert_nonnull (strstr (words, "Always-on"));
+  g_assert_nonnull (strstr (words, "com.other.vpn"));
+  adbscope_agent_service_state_clear (&st);
+  g_clear_pointer (&words, g_free);
+
+  /* reason last on the line */
+  g_assert_true (adbscope_agent_parse_service_state (
+    "  adbscope-agent state=error:vpn_setup_failed package=a.b version=100 reason=java.lang.IllegalStateException: x\n",
+    -1, &st, NULL));
+  g_assert_cmpstr (st.error_code, ==, "vpn_setup_failed");
+  g_assert_cmpstr (st.reason, ==, "java.lang.IllegalStateException: x");
+  g_assert_cmpstr (st.package, ==, "a.b");
+  adbscope_agent_service_state_clear (&st);
+
+  /* as the Android agent writes it (agent-jni.c): no spaces, %XX escapes,
+   * selftest=fail:STAGE:WHY escaped the same way */
+  g_assert_true (adbscope_agent_parse_service_state (
+    "  adbscope-agent state=error:vpn_not_allowed reason=java.lang.SecurityException:%20Restricted%20by%20DISALLOW_CONFIG_VPN%25 "
+    "package=com.example.app version=100 selftest=fail:connect:Connection%20refused\n",
+    -1, &st, NULL));
+  g_assert_cmpstr (st.error_code, ==, "vpn_not_allowed");
+  g_assert_cmpstr (st.reason, ==, "java.lang.SecurityException: Restricted by DISALLOW_CONFIG_VPN%");
+  g_assert_cmpstr (st.package, ==, "com.example.app");
+  g_assert_cmpstr (st.selftest, ==, "fail:connect:Connection refused");
+  adbscope_agent_service_state_clear (&st);
+
+  /* a '%' not followed by two hex digits stays as it is */
+  g_assert_true (adbscope_agent_parse_service_state (
+    "  adbscope-agent state=error:engine_start reason=100%%zz%4 package=a.b version=100\n", -1, &st, NULL));
+  g_assert_cmpstr (st.reason, ==, "100%%zz%4");
+  adbscope_agent_service_state_clear (&st);
+
+  /* without: no reason */
+  g_assert_true (adbscope_agent_parse_service_state ("  adbscope-agent state=error:engine_start package=a.b version=100\n",
+                                                     -1, &st, NULL));
+  g_assert_null (st.reason);
+  g_assert_null (st.selftest);
+  words = adbscope_agent_state_describe (st.state, st.error_code, st.reason);
+  g_assert_nonnull (strstr (words, "engine"));
+  g_assert_null (strstr (words, "Android said"));
+  adbscope_agent_service_state_clear (&st);
+  g_clear_pointer (&words, g_free);
+
+  g_assert_true (adbscope_agent_parse_service_state (
+    "  adbscope-agent state=running package=io.github.adbscope.agent version=100 selftest=fail:connect_refused\n",
+    -1, &st, NULL));
+  g_assert_cmpint (st.state, ==, ADBSCOPE_AGENT_STATE_RUNNING);
+  g_assert_cmpstr (st.selftest, ==, "fail:connect_refused");
+  g_assert_null (st.reason);
+  adbscope_agent_service_state_clear (&st);
+
+  /* every state and code has words; waiting says only one VPN runs */
+  words = adbscope_agent_state_describe (ADBSCOPE_AGENT_STATE_WAITING_CONSENT, NULL, NULL);
+  g_assert_nonnull (strstr (words, "one VPN"));
+  g_clear_pointer (&words, g_free);
+  words = adbscope_agent_state_describe (ADBSCOPE_AGENT_STATE_ERROR, "agent_exit_3", NULL);
+  g_assert_nonnull (strstr (words, "status 3"));
+  g_clear_pointer (&words, g_free);
+  words = adbscope_agent_state_describe (ADBSCOPE_AGENT_STATE_ERROR, "new_code", NULL);
+  g_assert_nonnull (strstr (words, "new_code"));
+}
+
+static void
+test_private_dns (void)
+{
+  AdbscopePrivateDns d;
+
+  /* unset on Android 14: the default, Automatic */
+  g_assert_true (adbscope_agent_parse_private_dns ("34\nnull\nnull\n", -1, &d));
+  g_assert_cmpint (d.sdk, ==, 34);
+  g_assert_cmpstr (d.mode, ==, "opportunistic");
+  g_assert_true (d.is_default);
+  g_assert_null (d.specifier);
+  g_assert_false (adbscope_private_dns_hides_lookups (&d));
+  adbscope_private_dns_clear (&d);
+
+  g_assert_true (adbscope_agent_parse_private_dns ("33\r\nhostname\r\ndns.google\r\n", -1, &d));
+  g_assert_cmpstr (d.mode, ==, "hostname");
+  g_assert_cmpstr (d.specifier, ==, "dns.google");
+  g_assert_false (d.is_default);
+  g_assert_true (adbscope_private_dns_hides_lookups (&d));
+  adbscope_private_dns_clear (&d);
+
+  g_assert_true (adbscope_agent_parse_private_dns ("30\noff\ndns.google\n", -1, &d));
+  g_assert_cmpstr (d.mode, ==, "off");
+  g_assert_null (d.specifier);          /* kept by Android, unused when off */
+  adbscope_private_dns_clear (&d);
+
+  /* Android 8 has no Private DNS */
+  g_assert_true (adbscope_agent_parse_private_dns ("26\nnull\nnull\n", -1, &d));
+  g_assert_cmpstr (d.mode, ==, "off");
+  adbscope_private_dns_clear (&d);
+
+  g_assert_false (adbscope_agent_parse_private_dns ("", -1, &d));
+  g_assert_false (adbscope_agent_parse_private_dns (NULL, -1, &d));
+}
+
 static void
 test_forward_list (void)
 {
@@ -127,5 +241,7 @@ main (int    argc,
   g_test_add_func ("/parse-agent/dumpsys-package", test_dumpsys_package);
   g_test_add_func ("/parse-agent/service-state", test_service_state);
   g_test_add_func ("/parse-agent/forward-list", test_forward_list);
+  g_test_add_func ("/parse-agent/service-state-reason", test_service_state_reason);
+  g_test_add_func ("/parse-agent/private-dns", test_private_dns);
   return g_test_run ();
 }

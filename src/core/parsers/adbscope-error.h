@@ -41,9 +41,18 @@ typedef enum
   ADBSCOPE_ERROR_AGENT_FAILED,        /* "agent_failed" */
   ADBSCOPE_ERROR_VPN_CONSENT_DENIED,  /* "vpn_consent_denied" */
   ADBSCOPE_ERROR_MULTIPLE_RECORDS,    /* "multiple_records" */
+  ADBSCOPE_ERROR_AGENT_IMPOSTOR,      /* "agent_impostor" */
+  ADBSCOPE_ERROR_DEVICE_TOO_OLD,      /* "device_too_old" */
+  ADBSCOPE_ERROR_APK_INVALID,         /* "apk_invalid" */
+  ADBSCOPE_ERROR_APK_WRONG_PACKAGE,   /* "apk_wrong_package" */
+  ADBSCOPE_ERROR_AGENT_DOWNGRADE,     /* "agent_downgrade" */
+  ADBSCOPE_ERROR_AGENT_SIGNATURE,     /* "agent_signature_mismatch" */
+  ADBSCOPE_ERROR_DEVICE_STORAGE_FULL, /* "device_storage_full" */
+  ADBSCOPE_ERROR_INSTALL_REJECTED,    /* "install_rejected" */
+  ADBSCOPE_ERROR_SELFTEST_FAILED,     /* "selftest_failed" */
 } AdbscopeErrorCode;
 
-#define ADBSCOPE_ERROR_N_CODES (ADBSCOPE_ERROR_MULTIPLE_RECORDS + 1)
+#define ADBSCOPE_ERROR_N_CODES (ADBSCOPE_ERROR_SELFTEST_FAILED + 1)
 
 GQuark       adbscope_error_quark          (void);
 const char  *adbscope_error_code_to_string (int          code);

@@ -137,11 +137,280 @@ adbscope_agent_state_to_string (AdbscopeAgentState state)
   return state_names[state];
 }
 
+gboolean
+adbscope_agent_parse_install_failure (const char  *text,
+                                      char       **code,
+                                      char       **detail)
+{
+  const char *p, *end, *colon;
+
+  *code = NULL;
+  if (detail)
+    *detail = NULL;
+  if (text == NULL || (p = strstr (text, "Failure [")) == NULL)
+    return FALSE;
+  p += 9;
+  end = strchr (p, ']');
+  if (end == NULL)
+    end = p + strcspn (p, "\r\n");
+  /* the detail may itself hold ']' (Android's messages do): to the last ']' of the line */
+  {
+    const char *eol = p + strcspn (p, "\r\n");
+    const char *last = NULL;
+
+    for (const char *q = p; q < eol; q++)
+      if (*q == ']')
+        last = q;
+    if (last != NULL)
+      end = last;
+  }
+  colon = memchr (p, ':', end - p);
+  *code = _adbscope_strndup_utf8 (p, (colon ? colon : end) - p);
+  g_strstrip (*code);
+  if (detail && colon != NULL)
+    {
+      *detail = _adbscope_strndup_utf8 (colon + 1, end - colon - 1);
+      g_strstrip (*detail);
+    }
+  if (**code == '\0')
+    {
+      g_clear_pointer (code, g_free);
+      if (detail)
+        g_clear_pointer (detail, g_free);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int
+adbscope_agent_parse_sdk (const char *text)
+{
+  guint64 v;
+  const char *s, *e;
+
+  if (text == NULL)
+    return -1;
+  s = text;
+  while (g_ascii_isspace (*s))
+    s++;
+  e = s;
+  while (g_ascii_isdigit (*e))
+    e++;
+  if (e == s || !_adbscope_parse_u64 (s, e - s, &v) || v > 1000)
+    return -1;
+  return (int) v;
+}
+
+void
+adbscope_private_dns_clear (AdbscopePrivateDns *dns)
+{
+  g_clear_pointer (&dns->mode, g_free);
+  g_clear_pointer (&dns->specifier, g_free);
+}
+
+gboolean
+adbscope_private_dns_hides_lookups (const AdbscopePrivateDns *dns)
+{
+  return g_strcmp0 (dns->mode, "hostname") == 0;
+}
+
+/* A settings value: "null" (unset) is NULL. */
+static char *
+settings_value (const char *line,
+                gsize       len)
+{
+  const char *end = line + len;
+  const char *s = _adbscope_skip_spaces (line, end);
+
+  while (end > s && g_ascii_isspace (end[-1]))
+    end--;
+  if (end == s || (end - s == 4 && memcmp (s, "null", 4) == 0))
+    return NULL;
+  return _adbscope_strndup_utf8 (s, end - s);
+}
+
+gboolean
+adbscope_agent_parse_private_dns (const char         *text,
+                                  gssize              len,
+                                  AdbscopePrivateDns *out)
+{
+  AdbscopeLineIter iter;
+  const char *line;
+  gsize line_len;
+  g_autofree char *sdk = NULL;
+  g_autofree char *mode = NULL;
+  g_autofree char *spec = NULL;
+  guint n = 0;
+  guint64 v;
+
+  memset (out, 0, sizeof *out);
+  out->sdk = -1;
+  if (text == NULL)
+    return FALSE;
+  if (len < 0)
+    len = strlen (text);
+  _adbscope_line_iter_init (&iter, text, len);
+  while (n < 3 && _adbscope_line_iter_next (&iter, &line, &line_len))
+    {
+      char *value = settings_value (line, line_len);
+
+      if (n == 0)
+        sdk = value;
+      else if (n == 1)
+        mode = value;
+      else
+        spec = value;
+      n++;
+    }
+  if (n < 2)
+    return FALSE;
+  if (sdk != NULL && _adbscope_parse_u64 (sdk, strlen (sdk), &v) && v < 1000)
+    out->sdk = (int) v;
+  out->is_default = mode == NULL;
+  if (out->sdk >= 0 && out->sdk < 28)
+    out->mode = g_strdup ("off");             /* Android 8 has no Private DNS */
+  else if (mode == NULL || g_str_equal (mode, "opportunistic"))
+    out->mode = g_strdup ("opportunistic");   /* "Automatic", the default since Android 9 */
+  else if (g_str_equal (mode, "off") || g_str_equal (mode, "hostname"))
+    out->mode = g_strdup (mode);
+  else
+    out->mode = g_strdup ("opportunistic");   /* a value this version does not know */
+  if (g_str_equal (out->mode, "hostname") && spec != NULL)
+    out->specifier = g_steal_pointer (&spec);
+  return TRUE;
+}
+
 void
 adbscope_agent_service_state_clear (AdbscopeAgentServiceState *state)
 {
   g_clear_pointer (&state->package, g_free);
   g_clear_pointer (&state->error_code, g_free);
+  g_clear_pointer (&state->reason, g_free);
+  g_clear_pointer (&state->selftest, g_free);
+}
+
+static char *
+describe_error (const char *code)
+{
+  guint64 n;
+
+  if (code == NULL || *code == '\0')
+    return g_strdup (_("The agent reported an error."));
+  if (g_str_equal (code, "package_not_found"))
+    return g_strdup (_("The app to capture is not installed on the phone."));
+  if (g_str_equal (code, "vpn_not_allowed"))
+    return g_strdup (_("Android does not allow the agent's VPN on this phone (a device policy or a managed "
+                       "profile may forbid VPNs)."));
+  if (g_str_equal (code, "always_on_vpn"))
+    return g_strdup (_("Another app's VPN is set to “Always-on” on the phone, so the agent's VPN cannot start. "
+                       "Turn “Always-on VPN” off for that app in the phone's VPN settings, then try again."));
+  if (g_str_equal (code, "vpn_setup_failed"))
+    return g_strdup (_("Android refused to set up the agent's VPN."));
+  if (g_str_equal (code, "engine_start"))
+    return g_strdup (_("The agent's capture engine could not start on the phone."));
+  if (g_str_equal (code, "network_not_supported"))
+    return g_strdup (_("The simulated device has no network on this machine (docs/sim.md says what it needs)."));
+  if (g_str_equal (code, "agent_binary_missing"))
+    return g_strdup (_("The simulated device cannot find its agent program (adbscope-agent-linux)."));
+  if (g_str_equal (code, "agent_spawn_failed"))
+    return g_strdup (_("The simulated device could not start its agent program."));
+  if (g_str_has_prefix (code, "agent_exit_") && _adbscope_parse_u64 (code + 11, strlen (code + 11), &n))
+    return g_strdup_printf (_("The agent's engine exited (status %u) before it was ready."), (guint) n);
+  return g_strdup_printf (_("The agent reported the error “%s”."), code);
+}
+
+char *
+adbscope_agent_state_describe (AdbscopeAgentState  state,
+                               const char         *error_code,
+                               const char         *reason)
+{
+  g_autofree char *text = NULL;
+
+  switch (state)
+    {
+    case ADBSCOPE_AGENT_STATE_NONE:
+      text = g_strdup (_("The agent has not run since the phone started."));
+      break;
+    case ADBSCOPE_AGENT_STATE_WAITING_CONSENT:
+      text = g_strdup (_("The agent is waiting for its VPN request to be accepted on the phone. Only one VPN "
+                         "can run at a time: accepting it turns off any other VPN the phone uses."));
+      break;
+    case ADBSCOPE_AGENT_STATE_RUNNING:
+      text = g_strdup (_("The agent is capturing."));
+      break;
+    case ADBSCOPE_AGENT_STATE_CONSENT_DENIED:
+      text = g_strdup (_("The agent's VPN request was refused on the phone."));
+      break;
+    case ADBSCOPE_AGENT_STATE_STOPPED:
+      text = g_strdup (_("The agent is stopped."));
+      break;
+    case ADBSCOPE_AGENT_STATE_ERROR:
+    default:
+      text = describe_error (error_code);
+      break;
+    }
+  if (reason != NULL && *reason != '\0')
+    return g_strdup_printf (_("%s (Android said: %s)"), text, reason);
+  return g_steal_pointer (&text);
+}
+
+/* The agent writes reason= and selftest= values with every byte outside
+ * 0x21-0x7E and every '%' as %XX (docs/agent-protocol.md); older lines and
+ * the simulated device may write them plain.  Decodes %XX where both
+ * digits are hex, keeps anything else as it is, and returns valid UTF-8. */
+static char *
+decode_value (const char *p,
+              gsize       len)
+{
+  g_autofree char *raw = g_malloc (len + 1);
+  gsize n = 0;
+
+  for (gsize i = 0; i < len; i++)
+    if (p[i] == '%' && i + 2 < len
+        && g_ascii_isxdigit (p[i + 1]) && g_ascii_isxdigit (p[i + 2]))
+      {
+        raw[n++] = (char) (g_ascii_xdigit_value (p[i + 1]) << 4 | g_ascii_xdigit_value (p[i + 2]));
+        i += 2;
+      }
+    else
+      raw[n++] = p[i];
+  return _adbscope_strndup_utf8 (raw, n);
+}
+
+/* "reason=TEXT": TEXT may hold spaces; it ends at the next known key
+ * (package=, version=, selftest=) or the end of the line.  NULL if absent
+ * or empty. */
+static char *
+find_reason (const char *line,
+             const char *end)
+{
+  static const char *const keys[] = { " package=", " version=", " selftest=", " state=" };
+  const char *start = NULL, *stop = end;
+
+  for (const char *p = line; p + 7 <= end; p++)
+    if ((p == line || p[-1] == ' ') && memcmp (p, "reason=", 7) == 0)
+      {
+        start = p + 7;
+        break;
+      }
+  if (start == NULL)
+    return NULL;
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    {
+      gsize klen = strlen (keys[k]);
+
+      for (const char *p = start; p + klen <= stop; p++)
+        if (memcmp (p, keys[k], klen) == 0)
+          {
+            stop = p;
+            break;
+          }
+    }
+  while (stop > start && g_ascii_isspace (stop[-1]))
+    stop--;
+  if (stop == start)
+    return NULL;
+  return decode_value (start, stop - start);
 }
 
 /* No state line (the service never ran: "No services match", or nothing)
@@ -198,6 +467,9 @@ adbscope_agent_parse_service_state (const char                *text,
         }
       if (find_key (s, end - s, "package", &v, &vlen) && vlen > 0)
         out->package = _adbscope_strndup_utf8 (v, vlen);
+      if (find_key (s, end - s, "selftest", &v, &vlen) && vlen > 0)
+        out->selftest = decode_value (v, vlen);
+      out->reason = find_reason (s, end);
       if (find_key (s, end - s, "version", &v, &vlen))
         {
           gint64 code;
