@@ -118,8 +118,7 @@ agent_status (const char *serial)
     json_builder_add_null_value (b);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  adbscope_cli_print_json (root);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (root, ADBSCOPE_EXIT_OK);
 }
 
 static int
@@ -145,8 +144,7 @@ agent_uninstall (const char *serial)
   json_builder_add_boolean_value (b, TRUE);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  adbscope_cli_print_json (root);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (root, ADBSCOPE_EXIT_OK);
 }
 
 static int
@@ -179,8 +177,7 @@ agent_install (const char *serial,
   json_builder_add_string_value (b, apk_arg ? apk_arg : "(embedded)");
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  adbscope_cli_print_json (root);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (root, ADBSCOPE_EXIT_OK);
 }
 
 int

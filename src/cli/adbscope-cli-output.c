@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -280,6 +281,33 @@ adbscope_cli_output_same_file (AdbscopeCliOutput *a,
   return g_str_equal (a->target, b->target);
 }
 
+gboolean
+adbscope_cli_output_is_file (AdbscopeCliOutput *self,
+                             const char        *path)
+{
+  GStatBuf st;
+
+  if (path == NULL || g_stat (path, &st) != 0)
+    return FALSE;
+  if (self->exists)
+    return self->dev == st.st_dev && self->ino == st.st_ino && !S_ISCHR (st.st_mode);
+  /* An output not made yet is never an existing input, unless a name
+   * of it is (a dangling link made since). */
+  if (self->target != NULL)
+    {
+      g_autofree char *canon = canonical_target (path);
+
+      return g_str_equal (canon, self->target);
+    }
+  return FALSE;
+}
+
+gboolean
+adbscope_cli_output_is_regular (AdbscopeCliOutput *self)
+{
+  return !self->stream;
+}
+
 static int
 write_fully (int         fd,
              const char *data,
@@ -332,11 +360,15 @@ write_stream (AdbscopeCliOutput  *self,
   return TRUE;
 }
 
+/* A regular file replaced atomically: @data (may be empty) into a
+ * temporary file beside the target, renamed over it.  With @keep_fd the
+ * file stays open for appending (in *keep_fd), else it is closed. */
 static gboolean
-write_atomic (AdbscopeCliOutput  *self,
-              const char         *data,
-              gsize               len,
-              GError            **error)
+replace_atomic (AdbscopeCliOutput  *self,
+                const char         *data,
+                gsize               len,
+                int                *keep_fd,
+                GError            **error)
 {
   g_autofree char *dir = g_path_get_dirname (self->target);
   g_autofree char *base = g_path_get_basename (self->target);
@@ -353,9 +385,9 @@ write_atomic (AdbscopeCliOutput  *self,
   errsv = write_fully (fd, data, len);
   if (errsv == 0 && fchmod (fd, self->exists ? (self->mode & 07777) : (0666 & ~mask)) != 0)
     errsv = errno;
-  if (errsv == 0 && fsync (fd) != 0)
+  if (errsv == 0 && keep_fd == NULL && fsync (fd) != 0)
     errsv = errno;
-  if (close (fd) != 0 && errsv == 0)
+  if (keep_fd == NULL && close (fd) != 0 && errsv == 0)
     errsv = errno;
   /* Never replace what became a non-regular file meanwhile. */
   if (errsv == 0 && g_lstat (self->target, &st) == 0 && !S_ISREG (st.st_mode))
@@ -364,10 +396,23 @@ write_atomic (AdbscopeCliOutput  *self,
     errsv = errno;
   if (errsv != 0)
     {
+      if (keep_fd != NULL)
+        close (fd);
       g_unlink (tmp);
       return write_error (self, errsv, error);
     }
+  if (keep_fd != NULL)
+    *keep_fd = fd;
   return TRUE;
+}
+
+static gboolean
+write_atomic (AdbscopeCliOutput  *self,
+              const char         *data,
+              gsize               len,
+              GError            **error)
+{
+  return replace_atomic (self, data, len, NULL, error);
 }
 
 gboolean
@@ -386,10 +431,9 @@ adbscope_cli_output_open_stream (AdbscopeCliOutput  *self,
 {
   g_return_val_if_fail (self->fd < 0, FALSE);
 
-  if (self->stream)
-    self->fd = open (self->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-  else
-    self->fd = open (self->target, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666);
+  if (!self->stream)
+    return replace_atomic (self, "", 0, &self->fd, error);
+  self->fd = open (self->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
   if (self->fd < 0)
     return write_error (self, errno, error);
   return TRUE;
@@ -421,6 +465,26 @@ adbscope_cli_output_close (AdbscopeCliOutput  *self,
     return TRUE;
   if (close (fd) != 0)
     return write_error (self, errno, error);
+  return TRUE;
+}
+
+gboolean
+adbscope_cli_output_write_stdout (const char  *data,
+                                  gsize        len,
+                                  GError     **error)
+{
+  int errsv = 0;
+
+  if (fflush (stdout) != 0)
+    errsv = errno != 0 ? errno : EIO;
+  if (errsv == 0)
+    errsv = write_fully (STDOUT_FILENO, data, len);
+  if (errsv != 0)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                   _("Cannot write %s: %s"), _("standard output"), g_strerror (errsv));
+      return FALSE;
+    }
   return TRUE;
 }
 

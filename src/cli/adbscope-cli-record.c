@@ -33,6 +33,7 @@ typedef struct
   AdbscopeDemo          *demo;
   GPtrArray             *assertions;
   AdbscopeCliOutput     *samples;
+  gboolean               samples_open;   /* opened at the first row */
   GError                *samples_error;  /* the first failed row write */
   GError                *error;
   gboolean               stopping;
@@ -153,6 +154,14 @@ on_sample (AdbscopeSession          *session,
 
   if (r->samples == NULL || r->samples_error != NULL)
     return;
+  /* The file is made (an old one replaced) only now that the run has a
+   * first row: a run that never started leaves it as it was. */
+  if (!r->samples_open)
+    {
+      if (!adbscope_cli_output_open_stream (r->samples, &r->samples_error))
+        return;
+      r->samples_open = TRUE;
+    }
   if (adbscope_session_get_n_samples (session) == 1)
     adbscope_csv_append_header (row, session);
   adbscope_csv_append_row (row, session, sample->time_us);
@@ -195,17 +204,20 @@ deliver_report (JsonNode          *report,
 }
 
 /* Beside -o (report.json → report.adbscope; report-2.adbscope when that
- * exists), else a dated file in the data folder. */
-/* Beside -o, or in the data folder, named by the app and the time. */
+ * exists) when -o is a regular file (prepare checked that its folder is
+ * writable); else (no -o, or -o a device, pipe or terminal such as
+ * /dev/null or /dev/stdout: never a system folder) a file in the data
+ * folder named by the app and the time. */
 static char *
-default_recording_base (const char *output,
-                        const char *package)
+default_recording_base (const char        *output,
+                        AdbscopeCliOutput *report_out,
+                        const char        *package)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *dir = NULL;
   g_autofree char *name = NULL;
 
-  if (output != NULL)
+  if (output != NULL && report_out != NULL && adbscope_cli_output_is_regular (report_out))
     return adbscope_recording_path_beside (output);
   dir = adbscope_recording_default_dir ();
   name = adbscope_recording_default_name (package, now);
@@ -214,26 +226,47 @@ default_recording_base (const char *output,
 }
 
 /* The whole run, read back from the file the run was streamed into.  If
- * the file could not be written, what the session holds in memory. */
+ * the file could not be written (a full disk, removed, made read-only),
+ * what the session holds in memory, with *write_error set: that report
+ * says in run.output_errors what it covers. */
 static JsonNode *
 report_from_recording (AdbscopeSession   *session,
                        AdbscopeRecording *recording,
-                       GPtrArray         *assertions)
+                       GPtrArray         *assertions,
+                       gboolean          *kept,
+                       GError           **write_error)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AdbscopeRun) run = NULL;
+  JsonNode *report;
 
+  *kept = FALSE;
   /* Stopped before the device answered the probe, nothing was recorded:
    * what the run holds (a marker, the losses) is in memory only. */
   if (adbscope_report_finish_recording (recording, session, &error))
     run = adbscope_run_load (adbscope_recording_get_path (recording), G_MININT64, G_MAXINT64, &error);
-  if (run == NULL)
+  if (run != NULL)
     {
-      if (error != NULL)
-        g_printerr ("adbscope: %s\n", error->message);
-      return adbscope_report_build (session, assertions);
+      *kept = TRUE;
+      return adbscope_report_build_run (run, assertions);
     }
-  return adbscope_report_build_run (run, assertions);
+  report = adbscope_report_build (session, assertions);
+  if (error != NULL)
+    {
+      JsonNode *from = adbscope_report_lookup (report, "run.window.from_s");
+      JsonNode *to = adbscope_report_lookup (report, "run.window.to_s");
+      double from_s = from != NULL && JSON_NODE_HOLDS_VALUE (from) ? json_node_get_double (from) : 0;
+      double to_s = to != NULL && JSON_NODE_HOLDS_VALUE (to) ? json_node_get_double (to) : 0;
+
+      /* TRANSLATORS: run.output_errors of a report whose recording could
+       * not be written: "<the write error>; this report covers only what
+       * was kept in memory: 0 s to 900 s of the run" */
+      g_set_error (write_error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                   _("%s; the run was not saved: this report covers only what was kept in memory, %.0f s to %.0f s of the run"),
+                   error->message, from_s, to_s);
+      json_object_set_null_member (json_node_get_object (adbscope_report_lookup (report, "run")), "recording");
+    }
+  return report;
 }
 
 /* --capture ------------------------------------------------------------- */
@@ -397,10 +430,14 @@ adbscope_cli_record (int    argc,
   g_autoptr(AdbscopeCliOutput) stdout_out = NULL;
   g_autoptr(AdbscopeCliOutput) report_out = NULL;
   g_autoptr(AdbscopeCliOutput) samples_out = NULL;
+  g_autoptr(AdbscopeCliOutput) recording_out = NULL;
+  g_autoptr(AdbscopeCliOutput) pcap_out = NULL;
   guint64 duration_ms = 0, interval_ms = 1000, meminfo_ms = 2000, screenshot_ms = 0;
   guint sigint_id, sigterm_id, sighup_id;
   Record r = { 0 };
   gboolean delivered;
+  gboolean recording_kept = FALSE;
+  g_autoptr(GError) recording_error = NULL;
   int rc;
 
   g_option_context_set_summary (context, _("Record what an app costs and write a JSON report."));
@@ -459,19 +496,32 @@ adbscope_cli_record (int    argc,
     return adbscope_cli_print_error (error);
   if (output != NULL && (report_out = adbscope_cli_output_prepare (output, &error)) == NULL)
     return adbscope_cli_print_error (error);
-  if (samples != NULL)
-    {
-      g_autoptr(AdbscopeCliOutput) check = adbscope_cli_output_prepare (samples, &error);
+  if (samples != NULL && (samples_out = adbscope_cli_output_prepare (samples, &error)) == NULL)
+    return adbscope_cli_print_error (error);
+  if (recording_path != NULL && (recording_out = adbscope_cli_output_prepare (recording_path, &error)) == NULL)
+    return adbscope_cli_print_error (error);
+  if (pcap != NULL && (pcap_out = adbscope_cli_output_prepare (pcap, &error)) == NULL)
+    return adbscope_cli_print_error (error);
+  /* No two outputs are one file (by inode, or by the path a new file
+   * would get), checked before anything is opened: each would destroy
+   * the other. */
+  {
+    struct { const char *option; AdbscopeCliOutput *out; } outs[] = {
+      { output != NULL ? "-o" : _("standard output"), report_out != NULL ? report_out : stdout_out },
+      { "--samples", samples_out },
+      { "--recording", recording_out },
+      { "--pcap", pcap_out },
+    };
 
-      if (check == NULL)
-        return adbscope_cli_print_error (error);
-      if (adbscope_cli_output_same_file (check, report_out ? report_out : stdout_out))
-        return adbscope_cli_usage_error (_("The report and the samples cannot go to the same file (%s)"), samples);
-      if (!adbscope_cli_output_open_stream (check, &error))
-        return adbscope_cli_print_error (error);
-      samples_out = g_steal_pointer (&check);
-      r.samples = samples_out;
-    }
+    for (guint i = 0; i < G_N_ELEMENTS (outs); i++)
+      for (guint j = i + 1; j < G_N_ELEMENTS (outs); j++)
+        if (outs[i].out != NULL && outs[j].out != NULL && adbscope_cli_output_same_file (outs[i].out, outs[j].out))
+          /* TRANSLATORS: "-o and --recording name the same file (x): …" */
+          return adbscope_cli_usage_error (_("%s and %s name the same file (%s): give each output its own file"),
+                                           outs[i].option, outs[j].option,
+                                           adbscope_cli_output_get_path (outs[j].out));
+  }
+  r.samples = samples_out;
 
 
   loop = g_main_loop_new (NULL, FALSE);
@@ -524,13 +574,14 @@ adbscope_cli_record (int    argc,
   /* The recording only once this is the one record running: a second
    * record started in the same instant ended above, before it touched a
    * recording file. */
+  /* Private: nothing else reads the file while record writes it. */
   if (recording_path != NULL)
-    recording = adbscope_recording_create (recording_path, &r.error);
+    recording = adbscope_recording_create_full (recording_path, ADBSCOPE_RECORDING_PRIVATE, &r.error);
   else
     {
-      g_autofree char *base = default_recording_base (output, package);
+      g_autofree char *base = default_recording_base (output, report_out, package);
 
-      recording = adbscope_recording_create_unique (base, &recording_path, &r.error);
+      recording = adbscope_recording_create_unique_full (base, ADBSCOPE_RECORDING_PRIVATE, &recording_path, &r.error);
     }
   if (recording == NULL)
     goto fail;
@@ -560,13 +611,21 @@ adbscope_cli_record (int    argc,
   stop_capture (&r);
   adbscope_session_stop (session);
   adbscope_control_server_stop (control);
-  if (r.samples != NULL && r.samples_error == NULL)
+  /* A run that started but never had a row: its CSV is empty. */
+  if (r.samples != NULL && r.samples_error == NULL && !r.samples_open && r.started)
+    r.samples_open = adbscope_cli_output_open_stream (r.samples, &r.samples_error);
+  if (r.samples != NULL && r.samples_open && r.samples_error == NULL)
     adbscope_cli_output_close (r.samples, &r.samples_error);
 
   if (r.error != NULL && (!r.started || r.capture_failed))
     goto fail;
 
-  report = report_from_recording (session, recording, assertions);
+  report = report_from_recording (session, recording, assertions, &recording_kept, &recording_error);
+  if (recording_error != NULL)
+    {
+      g_printerr ("adbscope: %s\n", recording_error->message);
+      adbscope_report_add_output_error (report, recording_error->message);
+    }
   if (r.samples_error != NULL)
     adbscope_report_add_output_error (report, r.samples_error->message);
   if (demo_dev != NULL)
@@ -586,6 +645,11 @@ adbscope_cli_record (int    argc,
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "report");
       json_builder_add_string_value (b, output);
+      json_builder_set_member_name (b, "recording");
+      if (recording_kept)
+        json_builder_add_string_value (b, recording_path);
+      else
+        json_builder_add_null_value (b);
       json_builder_set_member_name (b, "samples");
       json_builder_add_int_value (b, adbscope_session_get_n_samples (session));
       json_builder_set_member_name (b, "assertions_passed");
@@ -611,7 +675,7 @@ adbscope_cli_record (int    argc,
    * beats a device lost for good, which beats a failed assertion. */
   if (adbscope_session_is_device_lost (session))
     rc = ADBSCOPE_EXIT_DEVICE_LOST;
-  if (!delivered || r.samples_error != NULL)
+  if (!delivered || r.samples_error != NULL || recording_error != NULL)
     rc = ADBSCOPE_EXIT_ERROR;
   g_clear_error (&r.samples_error);
   g_clear_error (&r.error);
@@ -681,8 +745,7 @@ control_command (int         argc,
   reply = adbscope_control_request (id, serial, command, label, &error);
   if (reply == NULL)
     return adbscope_cli_print_error (error);
-  adbscope_cli_print_json (reply);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (reply, ADBSCOPE_EXIT_OK);
 }
 
 int

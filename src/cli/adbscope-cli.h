@@ -27,6 +27,8 @@ gboolean adbscope_cli_handles      (const char   *arg);
 int      adbscope_cli_run          (int           argc,
                                     char        **argv);
 gboolean adbscope_cli_print_json   (JsonNode     *node);
+int      adbscope_cli_print_result (JsonNode     *node,
+                                    int           rc);
 JsonNode *adbscope_cli_error_to_json (const GError *error);
 int      adbscope_cli_print_error  (const GError *error);
 int      adbscope_cli_usage_error  (const char   *format,
