@@ -37,6 +37,10 @@ typedef struct
   GError                *samples_error;  /* the first failed row write */
   GError                *error;
   gboolean               stopping;
+  gboolean               running;        /* in the run's main loop */
+  guint                  n_signals;
+  guint                  signal_ids[3];
+  GCancellable          *cancel_start;   /* a signal while the agent starts */
   gboolean               started;
   guint64                duration_ms;    /* --duration, 0: until stopped */
   guint                  duration_id;
@@ -83,14 +87,54 @@ finish (Record *r)
   if (r->stopping)
     return;
   r->stopping = TRUE;
-  g_main_loop_quit (r->loop);
+  if (r->running)
+    g_main_loop_quit (r->loop);
 }
 
+/* SIGINT, SIGTERM, SIGHUP stay handled from before the device is touched
+ * until the report is written and the device cleaned up (the agent
+ * stopped, its forwards removed): the first ends the run; a second, a
+ * third… never cut that short (a run must not end with no report and an
+ * agent left running); the end is bounded anyway (the agent's last
+ * snapshot is waited for 3 s at most).  SIGKILL is the way to force. */
 static gboolean
 on_signal (gpointer data)
 {
-  finish (data);
+  Record *r = data;
+
+  if (++r->n_signals == 2)
+    g_printerr (_("adbscope: stopping: the report is written and the device cleaned up first\n"));
+  if (r->cancel_start != NULL)
+    g_cancellable_cancel (r->cancel_start);
+  finish (r);
   return G_SOURCE_CONTINUE;
+}
+
+static void
+add_signal_handlers (Record *r)
+{
+  r->signal_ids[0] = g_unix_signal_add (SIGINT, on_signal, r);
+  r->signal_ids[1] = g_unix_signal_add (SIGTERM, on_signal, r);
+  /* A closed terminal ends the run like SIGTERM: with its report. */
+  r->signal_ids[2] = g_unix_signal_add (SIGHUP, on_signal, r);
+}
+
+static void
+remove_signal_handlers (Record *r)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (r->signal_ids); i++)
+    g_clear_handle_id (&r->signal_ids[i], g_source_remove);
+}
+
+/* A signal before the run started: the run ends there, cleaned up. */
+static gboolean
+stopped_before_start (Record *r)
+{
+  if (!r->stopping || r->error != NULL)
+    return FALSE;
+  g_set_error_literal (&r->error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_CANCELLED,
+                       _("Stopped before the run started; nothing was recorded"));
+  return TRUE;
 }
 
 static gboolean
@@ -277,9 +321,14 @@ capture_started_cb (GObject      *object,
                     gpointer      user_data)
 {
   Record *r = user_data;
+  g_autoptr(GError) error = NULL;
 
-  if (!adbscope_capture_start_finish (ADBSCOPE_CAPTURE (object), result, &r->error))
-    r->capture_failed = TRUE;
+  if (!adbscope_capture_start_finish (ADBSCOPE_CAPTURE (object), result, &error))
+    {
+      r->capture_failed = TRUE;
+      if (r->error == NULL)
+        r->error = g_steal_pointer (&error);
+    }
   g_main_loop_quit (r->loop);
 }
 
@@ -331,9 +380,12 @@ session_started_cb (GObject      *object,
                     gpointer      user_data)
 {
   Record *r = user_data;
+  g_autoptr(GError) error = NULL;
 
-  if (!adbscope_session_start_finish (ADBSCOPE_SESSION (object), result, &r->error))
+  if (!adbscope_session_start_finish (ADBSCOPE_SESSION (object), result, &error))
     {
+      if (r->error == NULL)
+        r->error = g_steal_pointer (&error);
       finish (r);
       return;
     }
@@ -350,9 +402,10 @@ demo_started_cb (GObject      *object,
                  gpointer      user_data)
 {
   Record *r = user_data;
+  g_autoptr(GError) error = NULL;
 
-  if (!adbscope_demo_start_finish (ADBSCOPE_DEMO (object), result, &r->error))
-    finish (r);
+  if (!adbscope_demo_start_finish (ADBSCOPE_DEMO (object), result, &error) && r->error == NULL)
+    r->error = g_steal_pointer (&error);
   g_main_loop_quit (r->loop);
 }
 
@@ -433,7 +486,6 @@ adbscope_cli_record (int    argc,
   g_autoptr(AdbscopeCliOutput) recording_out = NULL;
   g_autoptr(AdbscopeCliOutput) pcap_out = NULL;
   guint64 duration_ms = 0, interval_ms = 1000, meminfo_ms = 2000, screenshot_ms = 0;
-  guint sigint_id, sigterm_id, sighup_id;
   Record r = { 0 };
   gboolean delivered;
   gboolean recording_kept = FALSE;
@@ -527,6 +579,7 @@ adbscope_cli_record (int    argc,
   loop = g_main_loop_new (NULL, FALSE);
   r.loop = loop;
   r.assertions = assertions;
+  add_signal_handlers (&r);
 
   if (demo)
     {
@@ -535,7 +588,7 @@ adbscope_cli_record (int    argc,
       r.demo = demo_dev;
       adbscope_demo_start_async (demo_dev, NULL, demo_started_cb, &r);
       g_main_loop_run (loop);
-      if (r.error != NULL)
+      if (r.error != NULL || stopped_before_start (&r))
         goto fail;
       serial = g_strdup (adbscope_demo_get_serial (demo_dev));
     }
@@ -548,6 +601,9 @@ adbscope_cli_record (int    argc,
       g_free (serial);
       serial = chosen;
     }
+  g_main_context_iteration (NULL, FALSE);   /* a signal meanwhile */
+  if (stopped_before_start (&r))
+    goto fail;
 
   session = adbscope_session_new (serial, package);
   r.session = session;
@@ -559,9 +615,11 @@ adbscope_cli_record (int    argc,
       r.capture = adbscope_capture_new (serial, package, adbscope_session_get_network (session));
       if (pcap != NULL)
         adbscope_capture_set_pcap_file (r.capture, pcap, NULL);
-      adbscope_capture_start_async (r.capture, AGENT_START_TIMEOUT_MS, NULL, capture_started_cb, &r);
+      r.cancel_start = g_cancellable_new ();
+      adbscope_capture_start_async (r.capture, AGENT_START_TIMEOUT_MS, r.cancel_start, capture_started_cb, &r);
       g_main_loop_run (loop);
-      if (r.error != NULL)
+      g_clear_object (&r.cancel_start);
+      if (r.error != NULL || stopped_before_start (&r))
         goto fail;
       g_signal_connect (r.capture, "notify::state", G_CALLBACK (on_capture_state), &r);
     }
@@ -595,17 +653,14 @@ adbscope_cli_record (int    argc,
   g_signal_connect (control, "stop", G_CALLBACK (on_stop), &r);
   g_signal_connect (session, "sample", G_CALLBACK (on_sample), &r);
 
-  sigint_id = g_unix_signal_add (SIGINT, on_signal, &r);
-  sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &r);
-  /* A closed terminal ends the run like SIGTERM: with its report. */
-  sighup_id = g_unix_signal_add (SIGHUP, on_signal, &r);
   adbscope_session_start_async (session, NULL, session_started_cb, &r);
   r.duration_ms = duration_ms;
-  g_main_loop_run (loop);
+  r.running = TRUE;
+  /* (a signal that came while the recording was made ends it at once) */
+  if (!r.stopping)
+    g_main_loop_run (loop);
+  r.running = FALSE;
 
-  g_source_remove (sigint_id);
-  g_source_remove (sigterm_id);
-  g_source_remove (sighup_id);
   if (r.duration_id != 0)
     g_source_remove (r.duration_id);
   stop_capture (&r);
@@ -679,6 +734,7 @@ adbscope_cli_record (int    argc,
     rc = ADBSCOPE_EXIT_ERROR;
   g_clear_error (&r.samples_error);
   g_clear_error (&r.error);
+  remove_signal_handlers (&r);
   return rc;
 
 fail:
@@ -696,6 +752,8 @@ fail:
     adbscope_demo_stop_and_wait (demo_dev);
   rc = adbscope_cli_print_error (r.error);
   g_clear_error (&r.error);
+  remove_signal_handlers (&r);
+  g_clear_object (&r.cancel_start);
   return rc;
 }
 
