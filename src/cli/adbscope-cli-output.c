@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,8 +23,10 @@ struct _AdbscopeCliOutput
   char     *path;      /* as given, for messages */
   char     *target;    /* symlinks followed; for a new file its future path */
   gboolean  is_stdout;
+  gboolean  inherited; /* /dev/stdout, /dev/fd/N: our own open fd, kept */
   gboolean  stream;    /* device, pipe, terminal: written in place */
   gboolean  exists;
+  gboolean  is_link;   /* the name given is a symlink (/dev/stdout, …) */
   dev_t     dev;
   ino_t     ino;
   mode_t    mode;
@@ -45,7 +48,7 @@ adbscope_cli_output_free (AdbscopeCliOutput *self)
 {
   if (self == NULL)
     return;
-  if (self->fd >= 0 && !self->is_stdout)
+  if (self->fd >= 0 && !self->is_stdout && !self->inherited)
     close (self->fd);
   g_free (self->path);
   g_free (self->target);
@@ -155,6 +158,27 @@ canonical_target (const char *target)
   return result;
 }
 
+/* /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: a descriptor this
+ * process already has; -1 for any other name. */
+static int
+inherited_fd (const char *path)
+{
+  const char *n = NULL;
+  guint64 v;
+
+  if (g_str_equal (path, "/dev/stdout"))
+    return STDOUT_FILENO;
+  if (g_str_equal (path, "/dev/stderr"))
+    return STDERR_FILENO;
+  if (g_str_has_prefix (path, "/dev/fd/"))
+    n = path + strlen ("/dev/fd/");
+  else if (g_str_has_prefix (path, "/proc/self/fd/"))
+    n = path + strlen ("/proc/self/fd/");
+  if (n == NULL || !g_ascii_string_to_unsigned (n, 10, 0, G_MAXINT, &v, NULL))
+    return -1;
+  return (int) v;
+}
+
 AdbscopeCliOutput *
 adbscope_cli_output_prepare (const char  *path,
                              GError     **error)
@@ -172,6 +196,32 @@ adbscope_cli_output_prepare (const char  *path,
       return NULL;
     }
   self = output_new (path);
+  self->is_link = g_lstat (path, &st) == 0 && S_ISLNK (st.st_mode);
+
+  /* Written through the descriptor itself, as a stream: reopening it by
+   * name would need the right to open the file behind it (a file the
+   * shell opened for us as another user), and a file behind it is
+   * appended to where the shell's descriptor is, never replaced. */
+  {
+    int fd = inherited_fd (path);
+    int flags = fd >= 0 ? fcntl (fd, F_GETFL) : -1;
+    struct stat fst;
+
+    if (fd >= 0)
+      {
+        if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY || fstat (fd, &fst) != 0)
+          return set_errno_error (error, flags < 0 ? EBADF : EACCES, path), NULL;
+        self->inherited = TRUE;
+        self->stream = TRUE;
+        self->fd = fd;
+        self->exists = TRUE;
+        self->dev = fst.st_dev;
+        self->ino = fst.st_ino;
+        self->mode = fst.st_mode;
+        self->target = g_strdup (path);
+        return g_steal_pointer (&self);
+      }
+  }
 
   if (g_stat (path, &st) == 0)
     {
@@ -308,6 +358,12 @@ adbscope_cli_output_is_regular (AdbscopeCliOutput *self)
   return !self->stream;
 }
 
+gboolean
+adbscope_cli_output_is_plain_file (AdbscopeCliOutput *self)
+{
+  return !self->stream && !self->is_link && !self->is_stdout && !self->inherited;
+}
+
 static int
 write_fully (int         fd,
              const char *data,
@@ -429,6 +485,8 @@ gboolean
 adbscope_cli_output_open_stream (AdbscopeCliOutput  *self,
                                  GError            **error)
 {
+  if (self->inherited)
+    return TRUE;
   g_return_val_if_fail (self->fd < 0, FALSE);
 
   if (!self->stream)
@@ -461,7 +519,7 @@ adbscope_cli_output_close (AdbscopeCliOutput  *self,
   int fd = self->fd;
 
   self->fd = -1;
-  if (fd < 0 || self->is_stdout)
+  if (fd < 0 || self->is_stdout || self->inherited)
     return TRUE;
   if (close (fd) != 0)
     return write_error (self, errno, error);

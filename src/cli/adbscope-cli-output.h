@@ -32,6 +32,9 @@ gboolean           adbscope_cli_output_is_file     (AdbscopeCliOutput  *self,
 /* For a regular file: TRUE; for a device, pipe or terminal (written in
  * place): FALSE. */
 gboolean           adbscope_cli_output_is_regular  (AdbscopeCliOutput  *self);
+/* A regular file (or a new one) named as such: not a symlink (so not
+ * /dev/stdout either), not a device, pipe or terminal. */
+gboolean           adbscope_cli_output_is_plain_file (AdbscopeCliOutput *self);
 /* Writes the whole of @data: a stream in place, a regular file atomically. */
 gboolean           adbscope_cli_output_write_all   (AdbscopeCliOutput  *self,
                                                     const char         *data,

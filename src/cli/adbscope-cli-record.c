@@ -248,10 +248,11 @@ deliver_report (JsonNode          *report,
 }
 
 /* Beside -o (report.json → report.adbscope; report-2.adbscope when that
- * exists) when -o is a regular file (prepare checked that its folder is
- * writable); else (no -o, or -o a device, pipe or terminal such as
- * /dev/null or /dev/stdout: never a system folder) a file in the data
- * folder named by the app and the time. */
+ * exists) when -o names a regular file, or a new one, itself (prepare
+ * checked that its folder is writable); else (no -o, or -o a symlink, a
+ * device, pipe or terminal such as /dev/null or /dev/stdout: never a
+ * system folder, never beside a name that is not the file) a file in the
+ * data folder named by the app and the time. */
 static char *
 default_recording_base (const char        *output,
                         AdbscopeCliOutput *report_out,
@@ -261,7 +262,7 @@ default_recording_base (const char        *output,
   g_autofree char *dir = NULL;
   g_autofree char *name = NULL;
 
-  if (output != NULL && report_out != NULL && adbscope_cli_output_is_regular (report_out))
+  if (output != NULL && report_out != NULL && adbscope_cli_output_is_plain_file (report_out))
     return adbscope_recording_path_beside (output);
   dir = adbscope_recording_default_dir ();
   name = adbscope_recording_default_name (package, now);
