@@ -526,6 +526,65 @@ adbscope_cli_output_close (AdbscopeCliOutput  *self,
   return TRUE;
 }
 
+char *
+adbscope_cli_output_make_temp (AdbscopeCliOutput  *self,
+                               GError            **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *name = NULL;
+  char *tmp;
+  int fd;
+
+  if (self->stream)
+    return g_strdup (self->path);
+  dir = g_path_get_dirname (self->target);
+  base = g_path_get_basename (self->target);
+  name = g_strdup_printf (".%s.XXXXXX", base);
+  tmp = g_build_filename (dir, name, NULL);
+  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
+  if (fd < 0)
+    {
+      write_error (self, errno, error);
+      g_free (tmp);
+      return NULL;
+    }
+  close (fd);
+  return tmp;
+}
+
+gboolean
+adbscope_cli_output_commit_temp (AdbscopeCliOutput  *self,
+                                 const char         *temp,
+                                 GError            **error)
+{
+  mode_t mask = umask (0);
+  GStatBuf st;
+  int errsv = 0;
+
+  umask (mask);
+  if (self->stream)
+    return TRUE;
+  if (g_chmod (temp, self->exists ? (self->mode & 07777) : (0666 & ~mask)) != 0)
+    errsv = errno;
+  /* Never replace what became a non-regular file meanwhile. */
+  if (errsv == 0 && g_lstat (self->target, &st) == 0 && !S_ISREG (st.st_mode))
+    errsv = EEXIST;
+  if (errsv == 0 && g_rename (temp, self->target) != 0)
+    errsv = errno;
+  if (errsv != 0)
+    return write_error (self, errsv, error);
+  return TRUE;
+}
+
+void
+adbscope_cli_output_abandon_temp (AdbscopeCliOutput *self,
+                                  const char        *temp)
+{
+  if (!self->stream && temp != NULL)
+    g_unlink (temp);
+}
+
 gboolean
 adbscope_cli_output_write_stdout (const char  *data,
                                   gsize        len,

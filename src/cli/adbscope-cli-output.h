@@ -52,6 +52,18 @@ gboolean           adbscope_cli_output_append      (AdbscopeCliOutput  *self,
                                                     GError            **error);
 gboolean           adbscope_cli_output_close       (AdbscopeCliOutput  *self,
                                                     GError            **error);
+/* For a file another part writes by name (the capture's pcap): the path to
+ * give it — for a regular file a new temporary file beside it, for a
+ * device, pipe or terminal the path itself.  commit_temp renames the
+ * temporary file over the output (when the run has started: an earlier
+ * file is replaced only then), abandon_temp removes it. */
+char              *adbscope_cli_output_make_temp   (AdbscopeCliOutput  *self,
+                                                    GError            **error);
+gboolean           adbscope_cli_output_commit_temp (AdbscopeCliOutput  *self,
+                                                    const char         *temp,
+                                                    GError            **error);
+void               adbscope_cli_output_abandon_temp (AdbscopeCliOutput *self,
+                                                    const char         *temp);
 void               adbscope_cli_output_free        (AdbscopeCliOutput  *self);
 
 /* The one writer of standard output for every command: whatever stdio

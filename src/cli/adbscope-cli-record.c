@@ -41,6 +41,9 @@ typedef struct
   guint                  n_signals;
   guint                  signal_ids[3];
   GCancellable          *cancel_start;   /* a signal while the agent starts */
+  AdbscopeCliOutput     *pcap;           /* --pcap */
+  char                  *pcap_temp;      /* the file the capture writes until the run starts */
+  GError                *pcap_error;
   gboolean               started;
   guint64                duration_ms;    /* --duration, 0: until stopped */
   guint                  duration_id;
@@ -240,10 +243,17 @@ deliver_report (JsonNode          *report,
         return FALSE;
     }
   saved = adbscope_cli_output_save_fallback (line, strlen (line), &fallback_error);
-  if (saved != NULL)
-    g_printerr (_("adbscope: %s; the report was saved in %s\n"), error->message, saved);
-  else
-    g_printerr (_("adbscope: %s; the report is lost (%s)\n"), error->message, fallback_error->message);
+  /* As JSON on stderr, like every command's error where stdout failed. */
+  {
+    g_autoptr(GError) told = NULL;
+
+    if (saved != NULL)
+      told = g_error_new (ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO, _("%s; the report was saved in %s"), error->message, saved);
+    else
+      told = g_error_new (ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO, _("%s; the report is lost (%s)"),
+                          error->message, fallback_error->message);
+    adbscope_cli_print_error_stderr (told);
+  }
   return FALSE;
 }
 
@@ -391,6 +401,14 @@ session_started_cb (GObject      *object,
       return;
     }
   r->started = TRUE;
+  /* The run has started: the pcap written so far replaces an old one now
+   * (a run that failed before this left it as it was). */
+  if (r->pcap_temp != NULL)
+    {
+      if (!adbscope_cli_output_commit_temp (r->pcap, r->pcap_temp, &r->pcap_error))
+        adbscope_cli_output_abandon_temp (r->pcap, r->pcap_temp);
+      g_clear_pointer (&r->pcap_temp, g_free);
+    }
   /* --duration counts from here: the time asked for is measured time, not
    * eaten by a slow probe of the device. */
   if (r->duration_ms > 0 && !r->stopping)
@@ -615,7 +633,13 @@ adbscope_cli_record (int    argc,
        * truncated: the capture opens it only once the agent runs). */
       r.capture = adbscope_capture_new (serial, package, adbscope_session_get_network (session));
       if (pcap != NULL)
-        adbscope_capture_set_pcap_file (r.capture, pcap, NULL);
+        {
+          r.pcap = pcap_out;
+          r.pcap_temp = adbscope_cli_output_make_temp (pcap_out, &r.error);
+          if (r.pcap_temp == NULL)
+            goto fail;
+          adbscope_capture_set_pcap_file (r.capture, r.pcap_temp, NULL);
+        }
       r.cancel_start = g_cancellable_new ();
       adbscope_capture_start_async (r.capture, AGENT_START_TIMEOUT_MS, r.cancel_start, capture_started_cb, &r);
       g_main_loop_run (loop);
@@ -675,6 +699,12 @@ adbscope_cli_record (int    argc,
 
   if (r.error != NULL && (!r.started || r.capture_failed))
     goto fail;
+  /* Stopped before the run started: nothing new for an old pcap either. */
+  if (r.pcap_temp != NULL)
+    {
+      adbscope_cli_output_abandon_temp (r.pcap, r.pcap_temp);
+      g_clear_pointer (&r.pcap_temp, g_free);
+    }
 
   report = report_from_recording (session, recording, assertions, &recording_kept, &recording_error);
   if (recording_error != NULL)
@@ -684,6 +714,8 @@ adbscope_cli_record (int    argc,
     }
   if (r.samples_error != NULL)
     adbscope_report_add_output_error (report, r.samples_error->message);
+  if (r.pcap_error != NULL)
+    adbscope_report_add_output_error (report, r.pcap_error->message);
   if (demo_dev != NULL)
     adbscope_demo_stop_and_wait (demo_dev);
 
@@ -731,8 +763,9 @@ adbscope_cli_record (int    argc,
    * beats a device lost for good, which beats a failed assertion. */
   if (adbscope_session_is_device_lost (session))
     rc = ADBSCOPE_EXIT_DEVICE_LOST;
-  if (!delivered || r.samples_error != NULL || recording_error != NULL)
+  if (!delivered || r.samples_error != NULL || recording_error != NULL || r.pcap_error != NULL)
     rc = ADBSCOPE_EXIT_ERROR;
+  g_clear_error (&r.pcap_error);
   g_clear_error (&r.samples_error);
   g_clear_error (&r.error);
   remove_signal_handlers (&r);
@@ -741,6 +774,13 @@ adbscope_cli_record (int    argc,
 fail:
   stop_capture (&r);
   g_clear_error (&r.samples_error);
+  g_clear_error (&r.pcap_error);
+  /* The run never started: an old pcap stays as it was. */
+  if (r.pcap_temp != NULL)
+    {
+      adbscope_cli_output_abandon_temp (r.pcap, r.pcap_temp);
+      g_clear_pointer (&r.pcap_temp, g_free);
+    }
   /* Nothing was recorded: leave no empty file behind. */
   if (recording != NULL && !adbscope_recording_has_begun (recording))
     {

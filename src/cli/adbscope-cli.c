@@ -99,8 +99,8 @@ adbscope_cli_print_json (JsonNode *node)
 
 /* The error as JSON on stderr: where stdout is gone, a script reading
  * stderr still gets {"error":…}. */
-static void
-print_error_to_stderr (const GError *error)
+void
+adbscope_cli_print_error_stderr (const GError *error)
 {
   g_autoptr(JsonNode) root = adbscope_cli_error_to_json (error);
   g_autofree char *text = json_to_string (root, FALSE);
@@ -118,7 +118,7 @@ adbscope_cli_print_result (JsonNode *node,
 
   if (print_json_checked (node, &error))
     return rc;
-  print_error_to_stderr (error);
+  adbscope_cli_print_error_stderr (error);
   return ADBSCOPE_EXIT_ERROR;
 }
 
@@ -147,7 +147,7 @@ adbscope_cli_print_error (const GError *error)
 
   /* Where stdout is gone the error still reaches a person or a script. */
   if (!adbscope_cli_print_json (root))
-    print_error_to_stderr (error);
+    adbscope_cli_print_error_stderr (error);
 
   if (g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE))
     return ADBSCOPE_EXIT_USAGE;

@@ -78,8 +78,14 @@ if is_root; then
   "$bin" report "$R" -o "$work/null" >out.txt 2>err.txt; rc=$?
   check "report -o DEVICE exits 0" '[ $rc = 0 ]'
   check "report -o DEVICE leaves it a character device (written, not replaced)" '[ -c "$work/null" ]'
-  "$bin" report "$R" -o /dev/null >out.txt 2>err.txt; rc=$?
-  check "report -o /dev/null as root: /dev/null is still the device" '[ $rc = 0 ] && [ -c /dev/null ]'
+  # The machine's /dev/null only once our own device came through: a
+  # writer that replaced devices must not take the machine's with it.
+  if [ -c "$work/null" ]; then
+    "$bin" report "$R" -o /dev/null >out.txt 2>err.txt; rc=$?
+    check "report -o /dev/null as root: /dev/null is still the device" '[ $rc = 0 ] && [ -c /dev/null ]'
+  else
+    check "report -o /dev/null as root (not tried: a device was replaced above)" false
+  fi
 else
   skip "report -o DEVICE" "mknod needs root"; skip "report -o DEVICE kept" "needs root"; skip "/dev/null" "needs root"
 fi
@@ -92,10 +98,11 @@ check "and replaces its target atomically (a new inode) with the report" \
   '[ "$(stat -c %i sub/target.json)" != "$ino" ] && [ "$(jsonf "d[\"schema\"]" sub/target.json)" = adbscope-report/1 ]'
 
 mkfifo fifo
-cat fifo >fifo.out &
+timeout 60 cat fifo >fifo.out &
 reader=$!
 "$bin" report "$R" -o fifo >/dev/null 2>&1; rc=$?
-wait $reader
+# (a writer that replaced the FIFO never opened it: nothing would end the reader)
+if [ -p fifo ]; then wait $reader; else kill $reader 2>/dev/null; wait $reader 2>/dev/null; fi
 check "report -o FIFO writes the report into the pipe" '[ $rc = 0 ] && [ "$(jsonf "d[\"schema\"]" fifo.out)" = adbscope-report/1 ]'
 check "and the FIFO is still a FIFO" '[ -p fifo ]'
 
@@ -105,6 +112,11 @@ for cmd in "report $R" "compare $R $R" "devices" "apps -s $serial" "agent status
   check "$(echo "$cmd" | cut -d" " -f1) > /dev/full: exit 1, a JSON error on stderr" \
     '[ $rc = 1 ] && [ "$(json "d[\"error\"][\"code\"]" "$(tail -n1 err.txt)")" = io_error ]'
 done
+
+"$bin" record -s "$serial" -p "$pkg" --duration 1s >/dev/full 2>err.txt; rc=$?
+saved=$(json "d['error']['message'].split('saved in ')[-1]" "$(tail -n1 err.txt)")
+check "record > /dev/full: exit 1, a JSON error on stderr naming where the report was saved" \
+  '[ $rc = 1 ] && [ "$(json "d[\"error\"][\"code\"]" "$(tail -n1 err.txt)")" = io_error ] && [ "$(jsonf "d[\"schema\"]" "$saved")" = adbscope-report/1 ]'
 
 # --- 2. two outputs that are one file ---------------------------------------
 ln "$R" hard.adbscope 2>/dev/null || cp "$R" hard.adbscope
@@ -132,6 +144,18 @@ check "and leaves old.csv as it was" '[ "$(sha256sum old.csv)" = "$before" ]'
 "$bin" record -s "$serial" -p "$pkg" --samples old.csv --duration 2s -o ok.json >/dev/null 2>&1; rc=$?
 check "a run that starts replaces it with its rows" \
   '[ $rc = 0 ] && head -n1 old.csv | grep -q "cpu.app_pct" && [ "$(wc -l <old.csv)" -ge 2 ]'
+
+if [ "$network" = True ]; then
+  echo old-pcap >old.pcap
+  "$bin" record -s "$serial" -p no.such.pkg --pcap old.pcap --duration 2s >out.txt 2>&1; rc=$?
+  check "record -p no.such.pkg --pcap old.pcap leaves old.pcap as it was, no temporary file left" \
+    '[ $rc = 1 ] && [ "$(cat old.pcap)" = old-pcap ] && [ -z "$(ls -A | grep "^\.old\.pcap")" ]'
+  "$bin" record -s "$serial" -p "$pkg" --pcap old.pcap --duration 3s -o pcap.json >/dev/null 2>&1; rc=$?
+  check "a run that starts replaces it with its capture (a pcap file)" \
+    '[ $rc = 0 ] && [ "$(head -c4 old.pcap | od -An -tx1 | tr -d " ")" = d4c3b2a1 ]'
+else
+  skip "--pcap of a failed run" "the sim has no network here"; skip "--pcap of a run" "no network"
+fi
 
 # --- 4. the recording never goes "beside" a device ---------------------------
 if is_root; then
