@@ -584,6 +584,20 @@ adbscope_cli_record (int    argc,
       { "--pcap", pcap_out },
     };
 
+    g_autoptr(AdbscopeCliOutput) beside = NULL;
+
+    /* The recording's default name beside -o is an output too. */
+    if (recording_out == NULL && output != NULL && report_out != NULL &&
+        adbscope_cli_output_is_plain_file (report_out))
+      {
+        g_autofree char *path = adbscope_recording_path_beside (output);
+
+        /* (taken already: the recording gets NAME-2.adbscope) */
+        if (!g_file_test (path, G_FILE_TEST_EXISTS))
+          beside = adbscope_cli_output_prepare (path, NULL);
+        outs[2].option = _("the recording beside -o");
+        outs[2].out = beside;
+      }
     for (guint i = 0; i < G_N_ELEMENTS (outs); i++)
       for (guint j = i + 1; j < G_N_ELEMENTS (outs); j++)
         if (outs[i].out != NULL && outs[j].out != NULL && adbscope_cli_output_same_file (outs[i].out, outs[j].out))

@@ -127,7 +127,8 @@ for o in "$R" soft.adbscope hard.adbscope; do
     '[ $rc = 2 ] && [ "$(json "d[\"error\"][\"code\"]" "$(cat out.txt)")" = usage ] && unchanged_R'
 done
 pairs=("-o x.json --recording x.json" "--pcap x.pcap -o x.pcap" "--pcap x.pcap --samples x.pcap"
-       "--pcap $R --recording $R" "--samples x.csv --recording x.csv" "--samples $R -o soft.adbscope")
+       "--pcap $R --recording $R" "--samples x.csv --recording x.csv" "--samples $R -o soft.adbscope"
+       "-o x.json --samples x.adbscope")
 for p in "${pairs[@]}"; do
   # shellcheck disable=SC2086
   "$bin" record -s "$serial" -p "$pkg" --duration 1s $p >out.txt 2>&1; rc=$?
