@@ -607,7 +607,14 @@ adbscope_cli_record (int    argc,
                                            adbscope_cli_output_get_path (outs[j].out));
   }
   r.samples = samples_out;
-
+  /* (found now, not after the device was probed and the agent started) */
+  if (recording_path != NULL && g_file_test (recording_path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                   _("The recording %s already exists; choose another file (a recording is never overwritten)"),
+                   recording_path);
+      return adbscope_cli_print_error (error);
+    }
 
   loop = g_main_loop_new (NULL, FALSE);
   r.loop = loop;
