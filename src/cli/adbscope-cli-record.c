@@ -668,6 +668,9 @@ adbscope_cli_record (int    argc,
       if (r.error != NULL || stopped_before_start (&r))
         goto fail;
       g_signal_connect (r.capture, "notify::state", G_CALLBACK (on_capture_state), &r);
+      /* The report names the file as given, not the temporary one. */
+      if (pcap != NULL)
+        adbscope_network_set_pcap (adbscope_session_get_network (session), pcap);
     }
 
   control = adbscope_control_server_new (record_id, serial);
