@@ -4,8 +4,8 @@
 # that name one file refused before anything is opened, a failed run that
 # touches no earlier result, the recording never in a system folder, no
 # deletion through a symlink, a recording that could not be written
-# reported as such, signals that never cut the end of a record short, and
-# one lock per device and adb server however the server is spelled.
+# reported as such, one lock per device and adb server however the server
+# is spelled, and signals that never cut the end of a record short.
 #
 # Real parts: a private adb server (never 5037), the simulated device, the
 # kernel's view of the files (stat, /proc), tmpfs for a full disk, chattr
@@ -238,7 +238,34 @@ else
   for i in 1 2 3 4 5 6; do skip "unwritable recordings" "needs root"; done
 fi
 
-# --- 7. signals: a second Ctrl+C is never fatal -------------------------------
+# --- 7. one lock per device and server, removed at the end --------------------
+"$bin" record -s "$serial" -p "$pkg" -o lock.json >/dev/null 2>&1 &
+pid=$!
+wait_for '[ -n "$(ls "$XDG_RUNTIME_DIR"/adbscope/runs/*.json 2>/dev/null)" ]' 60
+for spelling in "localhost:$port" "127.0.0.1:$port"; do
+  "$bin" --adb-server "$spelling" record -s "$serial" -p "$pkg" --duration 1s >out.txt 2>&1; rc=$?
+  check "a second record through $spelling is refused (already recording)" \
+    '[ $rc = 1 ] && [ "$(json "d[\"error\"][\"code\"]" "$(cat out.txt)")" = address_in_use ]'
+done
+env -u ADB_SERVER_SOCKET ANDROID_ADB_SERVER_PORT="$port" "$bin" record -s "$serial" -p "$pkg" --duration 1s >out.txt 2>&1; rc=$?
+check "and through ANDROID_ADB_SERVER_PORT" '[ $rc = 1 ] && [ "$(json "d[\"error\"][\"code\"]" "$(cat out.txt)")" = address_in_use ]'
+if [ "$network" = True ]; then
+  # Refused after its agent started (the lock is taken then): a failed run
+  # that had opened its pcap must leave an old one as it was.
+  echo old-pcap >old2.pcap
+  "$bin" record -s "$serial" -p "$pkg" --capture --pcap old2.pcap --duration 1s >out.txt 2>&1; rc=$?
+  check "a refused record --pcap old2.pcap leaves old2.pcap as it was" \
+    '[ $rc = 1 ] && [ "$(cat old2.pcap)" = old-pcap ] && [ -z "$(ls -A | grep "^\.old2\.pcap")" ]'
+else
+  skip "--pcap of a refused record" "the sim has no network here"
+fi
+"$bin" stop >/dev/null 2>&1
+wait $pid; rc=$?
+check "the first record ends with its report" '[ $rc = 0 ] && [ -s lock.json ]'
+check "no lock file remains in the runtime folder" \
+  '[ -z "$(find "$XDG_RUNTIME_DIR/adbscope" -type f 2>/dev/null)" ]'
+
+# --- 8. signals: a second Ctrl+C is never fatal -------------------------------
 if [ "$network" = True ]; then capture=--capture; else capture=; fi
 "$bin" record -s "$serial" -p "$pkg" $capture --samples sig.csv -o sig.json >sig.out 2>sig.err &
 pid=$!
@@ -258,23 +285,6 @@ if [ -n "$capture" ]; then
 else
   skip "forwards after two SIGINTs" "the sim has no network here"; skip "agent stopped" "no network"; skip "capture in report" "no network"
 fi
-
-# --- 8. one lock per device and server, removed at the end --------------------
-"$bin" record -s "$serial" -p "$pkg" -o lock.json >/dev/null 2>&1 &
-pid=$!
-wait_for '[ -n "$(ls "$XDG_RUNTIME_DIR"/adbscope/runs/*.json 2>/dev/null)" ]' 60
-for spelling in "localhost:$port" "127.0.0.1:$port"; do
-  "$bin" --adb-server "$spelling" record -s "$serial" -p "$pkg" --duration 1s >out.txt 2>&1; rc=$?
-  check "a second record through $spelling is refused (already recording)" \
-    '[ $rc = 1 ] && [ "$(json "d[\"error\"][\"code\"]" "$(cat out.txt)")" = address_in_use ]'
-done
-env -u ADB_SERVER_SOCKET ANDROID_ADB_SERVER_PORT="$port" "$bin" record -s "$serial" -p "$pkg" --duration 1s >out.txt 2>&1; rc=$?
-check "and through ANDROID_ADB_SERVER_PORT" '[ $rc = 1 ] && [ "$(json "d[\"error\"][\"code\"]" "$(cat out.txt)")" = address_in_use ]'
-"$bin" stop >/dev/null 2>&1
-wait $pid; rc=$?
-check "the first record ends with its report" '[ $rc = 0 ] && [ -s lock.json ]'
-check "no lock file remains in the runtime folder" \
-  '[ -z "$(find "$XDG_RUNTIME_DIR/adbscope" -type f 2>/dev/null)" ]'
 
 echo "1..$n"
 [ $fails = 0 ]
