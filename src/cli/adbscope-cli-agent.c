@@ -140,8 +140,7 @@ agent_status (const char *serial)
   }
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  adbscope_cli_print_json (root);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (root, ADBSCOPE_EXIT_OK);
 }
 
 static int
@@ -167,8 +166,7 @@ agent_uninstall (const char *serial)
   json_builder_add_boolean_value (b, TRUE);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  adbscope_cli_print_json (root);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (root, ADBSCOPE_EXIT_OK);
 }
 
 static int
@@ -201,8 +199,7 @@ agent_install (const char *serial,
   json_builder_add_string_value (b, apk_arg ? apk_arg : "(embedded)");
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  adbscope_cli_print_json (root);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (root, ADBSCOPE_EXIT_OK);
 }
 
 #ifdef ADBSCOPE_HAVE_AGENT_APK

@@ -119,6 +119,5 @@ adbscope_cli_apps (int    argc,
     }
   json_builder_end_array (b);
   root = json_builder_get_root (b);
-  adbscope_cli_print_json (root);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (root, ADBSCOPE_EXIT_OK);
 }

@@ -97,6 +97,5 @@ adbscope_cli_capture_device (int    argc,
   json_builder_add_int_value (b, repeats);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  adbscope_cli_print_json (root);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (root, ADBSCOPE_EXIT_OK);
 }

@@ -60,6 +60,5 @@ adbscope_cli_connect (int    argc,
   json_builder_add_string_value (b, answer);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  adbscope_cli_print_json (root);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (root, ADBSCOPE_EXIT_OK);
 }

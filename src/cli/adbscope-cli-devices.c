@@ -92,6 +92,5 @@ adbscope_cli_devices (int    argc,
     return adbscope_cli_print_error (error);
 
   root = adbscope_cli_devices_to_json (G_LIST_MODEL (monitor));
-  adbscope_cli_print_json (root);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (root, ADBSCOPE_EXIT_OK);
 }

@@ -84,6 +84,5 @@ adbscope_cli_launch (int    argc,
     return adbscope_cli_print_error (error);
 
   root = adbscope_launch_result_to_json (launch);
-  adbscope_cli_print_json (root);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (root, ADBSCOPE_EXIT_OK);
 }

@@ -7,7 +7,9 @@
 #include <glib/gstdio.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,8 +23,10 @@ struct _AdbscopeCliOutput
   char     *path;      /* as given, for messages */
   char     *target;    /* symlinks followed; for a new file its future path */
   gboolean  is_stdout;
+  gboolean  inherited; /* /dev/stdout, /dev/fd/N: our own open fd, kept */
   gboolean  stream;    /* device, pipe, terminal: written in place */
   gboolean  exists;
+  gboolean  is_link;   /* the name given is a symlink (/dev/stdout, …) */
   dev_t     dev;
   ino_t     ino;
   mode_t    mode;
@@ -44,7 +48,7 @@ adbscope_cli_output_free (AdbscopeCliOutput *self)
 {
   if (self == NULL)
     return;
-  if (self->fd >= 0 && !self->is_stdout)
+  if (self->fd >= 0 && !self->is_stdout && !self->inherited)
     close (self->fd);
   g_free (self->path);
   g_free (self->target);
@@ -154,6 +158,27 @@ canonical_target (const char *target)
   return result;
 }
 
+/* /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: a descriptor this
+ * process already has; -1 for any other name. */
+static int
+inherited_fd (const char *path)
+{
+  const char *n = NULL;
+  guint64 v;
+
+  if (g_str_equal (path, "/dev/stdout"))
+    return STDOUT_FILENO;
+  if (g_str_equal (path, "/dev/stderr"))
+    return STDERR_FILENO;
+  if (g_str_has_prefix (path, "/dev/fd/"))
+    n = path + strlen ("/dev/fd/");
+  else if (g_str_has_prefix (path, "/proc/self/fd/"))
+    n = path + strlen ("/proc/self/fd/");
+  if (n == NULL || !g_ascii_string_to_unsigned (n, 10, 0, G_MAXINT, &v, NULL))
+    return -1;
+  return (int) v;
+}
+
 AdbscopeCliOutput *
 adbscope_cli_output_prepare (const char  *path,
                              GError     **error)
@@ -171,6 +196,32 @@ adbscope_cli_output_prepare (const char  *path,
       return NULL;
     }
   self = output_new (path);
+  self->is_link = g_lstat (path, &st) == 0 && S_ISLNK (st.st_mode);
+
+  /* Written through the descriptor itself, as a stream: reopening it by
+   * name would need the right to open the file behind it (a file the
+   * shell opened for us as another user), and a file behind it is
+   * appended to where the shell's descriptor is, never replaced. */
+  {
+    int fd = inherited_fd (path);
+    int flags = fd >= 0 ? fcntl (fd, F_GETFL) : -1;
+    struct stat fst;
+
+    if (fd >= 0)
+      {
+        if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY || fstat (fd, &fst) != 0)
+          return set_errno_error (error, flags < 0 ? EBADF : EACCES, path), NULL;
+        self->inherited = TRUE;
+        self->stream = TRUE;
+        self->fd = fd;
+        self->exists = TRUE;
+        self->dev = fst.st_dev;
+        self->ino = fst.st_ino;
+        self->mode = fst.st_mode;
+        self->target = g_strdup (path);
+        return g_steal_pointer (&self);
+      }
+  }
 
   if (g_stat (path, &st) == 0)
     {
@@ -280,6 +331,39 @@ adbscope_cli_output_same_file (AdbscopeCliOutput *a,
   return g_str_equal (a->target, b->target);
 }
 
+gboolean
+adbscope_cli_output_is_file (AdbscopeCliOutput *self,
+                             const char        *path)
+{
+  GStatBuf st;
+
+  if (path == NULL || g_stat (path, &st) != 0)
+    return FALSE;
+  if (self->exists)
+    return self->dev == st.st_dev && self->ino == st.st_ino && !S_ISCHR (st.st_mode);
+  /* An output not made yet is never an existing input, unless a name
+   * of it is (a dangling link made since). */
+  if (self->target != NULL)
+    {
+      g_autofree char *canon = canonical_target (path);
+
+      return g_str_equal (canon, self->target);
+    }
+  return FALSE;
+}
+
+gboolean
+adbscope_cli_output_is_regular (AdbscopeCliOutput *self)
+{
+  return !self->stream;
+}
+
+gboolean
+adbscope_cli_output_is_plain_file (AdbscopeCliOutput *self)
+{
+  return !self->stream && !self->is_link && !self->is_stdout && !self->inherited;
+}
+
 static int
 write_fully (int         fd,
              const char *data,
@@ -332,11 +416,15 @@ write_stream (AdbscopeCliOutput  *self,
   return TRUE;
 }
 
+/* A regular file replaced atomically: @data (may be empty) into a
+ * temporary file beside the target, renamed over it.  With @keep_fd the
+ * file stays open for appending (in *keep_fd), else it is closed. */
 static gboolean
-write_atomic (AdbscopeCliOutput  *self,
-              const char         *data,
-              gsize               len,
-              GError            **error)
+replace_atomic (AdbscopeCliOutput  *self,
+                const char         *data,
+                gsize               len,
+                int                *keep_fd,
+                GError            **error)
 {
   g_autofree char *dir = g_path_get_dirname (self->target);
   g_autofree char *base = g_path_get_basename (self->target);
@@ -353,9 +441,9 @@ write_atomic (AdbscopeCliOutput  *self,
   errsv = write_fully (fd, data, len);
   if (errsv == 0 && fchmod (fd, self->exists ? (self->mode & 07777) : (0666 & ~mask)) != 0)
     errsv = errno;
-  if (errsv == 0 && fsync (fd) != 0)
+  if (errsv == 0 && keep_fd == NULL && fsync (fd) != 0)
     errsv = errno;
-  if (close (fd) != 0 && errsv == 0)
+  if (keep_fd == NULL && close (fd) != 0 && errsv == 0)
     errsv = errno;
   /* Never replace what became a non-regular file meanwhile. */
   if (errsv == 0 && g_lstat (self->target, &st) == 0 && !S_ISREG (st.st_mode))
@@ -364,10 +452,23 @@ write_atomic (AdbscopeCliOutput  *self,
     errsv = errno;
   if (errsv != 0)
     {
+      if (keep_fd != NULL)
+        close (fd);
       g_unlink (tmp);
       return write_error (self, errsv, error);
     }
+  if (keep_fd != NULL)
+    *keep_fd = fd;
   return TRUE;
+}
+
+static gboolean
+write_atomic (AdbscopeCliOutput  *self,
+              const char         *data,
+              gsize               len,
+              GError            **error)
+{
+  return replace_atomic (self, data, len, NULL, error);
 }
 
 gboolean
@@ -384,12 +485,13 @@ gboolean
 adbscope_cli_output_open_stream (AdbscopeCliOutput  *self,
                                  GError            **error)
 {
+  if (self->inherited)
+    return TRUE;
   g_return_val_if_fail (self->fd < 0, FALSE);
 
-  if (self->stream)
-    self->fd = open (self->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-  else
-    self->fd = open (self->target, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666);
+  if (!self->stream)
+    return replace_atomic (self, "", 0, &self->fd, error);
+  self->fd = open (self->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
   if (self->fd < 0)
     return write_error (self, errno, error);
   return TRUE;
@@ -417,10 +519,89 @@ adbscope_cli_output_close (AdbscopeCliOutput  *self,
   int fd = self->fd;
 
   self->fd = -1;
-  if (fd < 0 || self->is_stdout)
+  if (fd < 0 || self->is_stdout || self->inherited)
     return TRUE;
   if (close (fd) != 0)
     return write_error (self, errno, error);
+  return TRUE;
+}
+
+char *
+adbscope_cli_output_make_temp (AdbscopeCliOutput  *self,
+                               GError            **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *name = NULL;
+  char *tmp;
+  int fd;
+
+  if (self->stream)
+    return g_strdup (self->path);
+  dir = g_path_get_dirname (self->target);
+  base = g_path_get_basename (self->target);
+  name = g_strdup_printf (".%s.XXXXXX", base);
+  tmp = g_build_filename (dir, name, NULL);
+  fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
+  if (fd < 0)
+    {
+      write_error (self, errno, error);
+      g_free (tmp);
+      return NULL;
+    }
+  close (fd);
+  return tmp;
+}
+
+gboolean
+adbscope_cli_output_commit_temp (AdbscopeCliOutput  *self,
+                                 const char         *temp,
+                                 GError            **error)
+{
+  mode_t mask = umask (0);
+  GStatBuf st;
+  int errsv = 0;
+
+  umask (mask);
+  if (self->stream)
+    return TRUE;
+  if (g_chmod (temp, self->exists ? (self->mode & 07777) : (0666 & ~mask)) != 0)
+    errsv = errno;
+  /* Never replace what became a non-regular file meanwhile. */
+  if (errsv == 0 && g_lstat (self->target, &st) == 0 && !S_ISREG (st.st_mode))
+    errsv = EEXIST;
+  if (errsv == 0 && g_rename (temp, self->target) != 0)
+    errsv = errno;
+  if (errsv != 0)
+    return write_error (self, errsv, error);
+  return TRUE;
+}
+
+void
+adbscope_cli_output_abandon_temp (AdbscopeCliOutput *self,
+                                  const char        *temp)
+{
+  if (!self->stream && temp != NULL)
+    g_unlink (temp);
+}
+
+gboolean
+adbscope_cli_output_write_stdout (const char  *data,
+                                  gsize        len,
+                                  GError     **error)
+{
+  int errsv = 0;
+
+  if (fflush (stdout) != 0)
+    errsv = errno != 0 ? errno : EIO;
+  if (errsv == 0)
+    errsv = write_fully (STDOUT_FILENO, data, len);
+  if (errsv != 0)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                   _("Cannot write %s: %s"), _("standard output"), g_strerror (errsv));
+      return FALSE;
+    }
   return TRUE;
 }
 

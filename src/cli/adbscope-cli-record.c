@@ -33,9 +33,17 @@ typedef struct
   AdbscopeDemo          *demo;
   GPtrArray             *assertions;
   AdbscopeCliOutput     *samples;
+  gboolean               samples_open;   /* opened at the first row */
   GError                *samples_error;  /* the first failed row write */
   GError                *error;
   gboolean               stopping;
+  gboolean               running;        /* in the run's main loop */
+  guint                  n_signals;
+  guint                  signal_ids[3];
+  GCancellable          *cancel_start;   /* a signal while the agent starts */
+  AdbscopeCliOutput     *pcap;           /* --pcap */
+  char                  *pcap_temp;      /* the file the capture writes until the run starts */
+  GError                *pcap_error;
   gboolean               started;
   guint64                duration_ms;    /* --duration, 0: until stopped */
   guint                  duration_id;
@@ -82,14 +90,54 @@ finish (Record *r)
   if (r->stopping)
     return;
   r->stopping = TRUE;
-  g_main_loop_quit (r->loop);
+  if (r->running)
+    g_main_loop_quit (r->loop);
 }
 
+/* SIGINT, SIGTERM, SIGHUP stay handled from before the device is touched
+ * until the report is written and the device cleaned up (the agent
+ * stopped, its forwards removed): the first ends the run; a second, a
+ * third… never cut that short (a run must not end with no report and an
+ * agent left running); the end is bounded anyway (the agent's last
+ * snapshot is waited for 3 s at most).  SIGKILL is the way to force. */
 static gboolean
 on_signal (gpointer data)
 {
-  finish (data);
+  Record *r = data;
+
+  if (++r->n_signals == 2)
+    g_printerr (_("adbscope: stopping: the report is written and the device cleaned up first\n"));
+  if (r->cancel_start != NULL)
+    g_cancellable_cancel (r->cancel_start);
+  finish (r);
   return G_SOURCE_CONTINUE;
+}
+
+static void
+add_signal_handlers (Record *r)
+{
+  r->signal_ids[0] = g_unix_signal_add (SIGINT, on_signal, r);
+  r->signal_ids[1] = g_unix_signal_add (SIGTERM, on_signal, r);
+  /* A closed terminal ends the run like SIGTERM: with its report. */
+  r->signal_ids[2] = g_unix_signal_add (SIGHUP, on_signal, r);
+}
+
+static void
+remove_signal_handlers (Record *r)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (r->signal_ids); i++)
+    g_clear_handle_id (&r->signal_ids[i], g_source_remove);
+}
+
+/* A signal before the run started: the run ends there, cleaned up. */
+static gboolean
+stopped_before_start (Record *r)
+{
+  if (!r->stopping || r->error != NULL)
+    return FALSE;
+  g_set_error_literal (&r->error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_CANCELLED,
+                       _("Stopped before the run started; nothing was recorded"));
+  return TRUE;
 }
 
 static gboolean
@@ -153,6 +201,14 @@ on_sample (AdbscopeSession          *session,
 
   if (r->samples == NULL || r->samples_error != NULL)
     return;
+  /* The file is made (an old one replaced) only now that the run has a
+   * first row: a run that never started leaves it as it was. */
+  if (!r->samples_open)
+    {
+      if (!adbscope_cli_output_open_stream (r->samples, &r->samples_error))
+        return;
+      r->samples_open = TRUE;
+    }
   if (adbscope_session_get_n_samples (session) == 1)
     adbscope_csv_append_header (row, session);
   adbscope_csv_append_row (row, session, sample->time_us);
@@ -187,25 +243,36 @@ deliver_report (JsonNode          *report,
         return FALSE;
     }
   saved = adbscope_cli_output_save_fallback (line, strlen (line), &fallback_error);
-  if (saved != NULL)
-    g_printerr (_("adbscope: %s; the report was saved in %s\n"), error->message, saved);
-  else
-    g_printerr (_("adbscope: %s; the report is lost (%s)\n"), error->message, fallback_error->message);
+  /* As JSON on stderr, like every command's error where stdout failed. */
+  {
+    g_autoptr(GError) told = NULL;
+
+    if (saved != NULL)
+      told = g_error_new (ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO, _("%s; the report was saved in %s"), error->message, saved);
+    else
+      told = g_error_new (ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO, _("%s; the report is lost (%s)"),
+                          error->message, fallback_error->message);
+    adbscope_cli_print_error_stderr (told);
+  }
   return FALSE;
 }
 
 /* Beside -o (report.json → report.adbscope; report-2.adbscope when that
- * exists), else a dated file in the data folder. */
-/* Beside -o, or in the data folder, named by the app and the time. */
+ * exists) when -o names a regular file, or a new one, itself (prepare
+ * checked that its folder is writable); else (no -o, or -o a symlink, a
+ * device, pipe or terminal such as /dev/null or /dev/stdout: never a
+ * system folder, never beside a name that is not the file) a file in the
+ * data folder named by the app and the time. */
 static char *
-default_recording_base (const char *output,
-                        const char *package)
+default_recording_base (const char        *output,
+                        AdbscopeCliOutput *report_out,
+                        const char        *package)
 {
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *dir = NULL;
   g_autofree char *name = NULL;
 
-  if (output != NULL)
+  if (output != NULL && report_out != NULL && adbscope_cli_output_is_plain_file (report_out))
     return adbscope_recording_path_beside (output);
   dir = adbscope_recording_default_dir ();
   name = adbscope_recording_default_name (package, now);
@@ -214,26 +281,47 @@ default_recording_base (const char *output,
 }
 
 /* The whole run, read back from the file the run was streamed into.  If
- * the file could not be written, what the session holds in memory. */
+ * the file could not be written (a full disk, removed, made read-only),
+ * what the session holds in memory, with *write_error set: that report
+ * says in run.output_errors what it covers. */
 static JsonNode *
 report_from_recording (AdbscopeSession   *session,
                        AdbscopeRecording *recording,
-                       GPtrArray         *assertions)
+                       GPtrArray         *assertions,
+                       gboolean          *kept,
+                       GError           **write_error)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AdbscopeRun) run = NULL;
+  JsonNode *report;
 
+  *kept = FALSE;
   /* Stopped before the device answered the probe, nothing was recorded:
    * what the run holds (a marker, the losses) is in memory only. */
   if (adbscope_report_finish_recording (recording, session, &error))
     run = adbscope_run_load (adbscope_recording_get_path (recording), G_MININT64, G_MAXINT64, &error);
-  if (run == NULL)
+  if (run != NULL)
     {
-      if (error != NULL)
-        g_printerr ("adbscope: %s\n", error->message);
-      return adbscope_report_build (session, assertions);
+      *kept = TRUE;
+      return adbscope_report_build_run (run, assertions);
     }
-  return adbscope_report_build_run (run, assertions);
+  report = adbscope_report_build (session, assertions);
+  if (error != NULL)
+    {
+      JsonNode *from = adbscope_report_lookup (report, "run.window.from_s");
+      JsonNode *to = adbscope_report_lookup (report, "run.window.to_s");
+      double from_s = from != NULL && JSON_NODE_HOLDS_VALUE (from) ? json_node_get_double (from) : 0;
+      double to_s = to != NULL && JSON_NODE_HOLDS_VALUE (to) ? json_node_get_double (to) : 0;
+
+      /* TRANSLATORS: run.output_errors of a report whose recording could
+       * not be written: "<the write error>; this report covers only what
+       * was kept in memory: 0 s to 900 s of the run" */
+      g_set_error (write_error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                   _("%s; the run was not saved: this report covers only what was kept in memory, %.0f s to %.0f s of the run"),
+                   error->message, from_s, to_s);
+      json_object_set_null_member (json_node_get_object (adbscope_report_lookup (report, "run")), "recording");
+    }
+  return report;
 }
 
 /* --capture ------------------------------------------------------------- */
@@ -244,9 +332,14 @@ capture_started_cb (GObject      *object,
                     gpointer      user_data)
 {
   Record *r = user_data;
+  g_autoptr(GError) error = NULL;
 
-  if (!adbscope_capture_start_finish (ADBSCOPE_CAPTURE (object), result, &r->error))
-    r->capture_failed = TRUE;
+  if (!adbscope_capture_start_finish (ADBSCOPE_CAPTURE (object), result, &error))
+    {
+      r->capture_failed = TRUE;
+      if (r->error == NULL)
+        r->error = g_steal_pointer (&error);
+    }
   g_main_loop_quit (r->loop);
 }
 
@@ -298,13 +391,24 @@ session_started_cb (GObject      *object,
                     gpointer      user_data)
 {
   Record *r = user_data;
+  g_autoptr(GError) error = NULL;
 
-  if (!adbscope_session_start_finish (ADBSCOPE_SESSION (object), result, &r->error))
+  if (!adbscope_session_start_finish (ADBSCOPE_SESSION (object), result, &error))
     {
+      if (r->error == NULL)
+        r->error = g_steal_pointer (&error);
       finish (r);
       return;
     }
   r->started = TRUE;
+  /* The run has started: the pcap written so far replaces an old one now
+   * (a run that failed before this left it as it was). */
+  if (r->pcap_temp != NULL)
+    {
+      if (!adbscope_cli_output_commit_temp (r->pcap, r->pcap_temp, &r->pcap_error))
+        adbscope_cli_output_abandon_temp (r->pcap, r->pcap_temp);
+      g_clear_pointer (&r->pcap_temp, g_free);
+    }
   /* --duration counts from here: the time asked for is measured time, not
    * eaten by a slow probe of the device. */
   if (r->duration_ms > 0 && !r->stopping)
@@ -317,9 +421,10 @@ demo_started_cb (GObject      *object,
                  gpointer      user_data)
 {
   Record *r = user_data;
+  g_autoptr(GError) error = NULL;
 
-  if (!adbscope_demo_start_finish (ADBSCOPE_DEMO (object), result, &r->error))
-    finish (r);
+  if (!adbscope_demo_start_finish (ADBSCOPE_DEMO (object), result, &error) && r->error == NULL)
+    r->error = g_steal_pointer (&error);
   g_main_loop_quit (r->loop);
 }
 
@@ -397,10 +502,13 @@ adbscope_cli_record (int    argc,
   g_autoptr(AdbscopeCliOutput) stdout_out = NULL;
   g_autoptr(AdbscopeCliOutput) report_out = NULL;
   g_autoptr(AdbscopeCliOutput) samples_out = NULL;
+  g_autoptr(AdbscopeCliOutput) recording_out = NULL;
+  g_autoptr(AdbscopeCliOutput) pcap_out = NULL;
   guint64 duration_ms = 0, interval_ms = 1000, meminfo_ms = 2000, screenshot_ms = 0;
-  guint sigint_id, sigterm_id, sighup_id;
   Record r = { 0 };
   gboolean delivered;
+  gboolean recording_kept = FALSE;
+  g_autoptr(GError) recording_error = NULL;
   int rc;
 
   g_option_context_set_summary (context, _("Record what an app costs and write a JSON report."));
@@ -459,24 +567,59 @@ adbscope_cli_record (int    argc,
     return adbscope_cli_print_error (error);
   if (output != NULL && (report_out = adbscope_cli_output_prepare (output, &error)) == NULL)
     return adbscope_cli_print_error (error);
-  if (samples != NULL)
+  if (samples != NULL && (samples_out = adbscope_cli_output_prepare (samples, &error)) == NULL)
+    return adbscope_cli_print_error (error);
+  if (recording_path != NULL && (recording_out = adbscope_cli_output_prepare (recording_path, &error)) == NULL)
+    return adbscope_cli_print_error (error);
+  if (pcap != NULL && (pcap_out = adbscope_cli_output_prepare (pcap, &error)) == NULL)
+    return adbscope_cli_print_error (error);
+  /* No two outputs are one file (by inode, or by the path a new file
+   * would get), checked before anything is opened: each would destroy
+   * the other. */
+  {
+    struct { const char *option; AdbscopeCliOutput *out; } outs[] = {
+      { output != NULL ? "-o" : _("standard output"), report_out != NULL ? report_out : stdout_out },
+      { "--samples", samples_out },
+      { "--recording", recording_out },
+      { "--pcap", pcap_out },
+    };
+
+    g_autoptr(AdbscopeCliOutput) beside = NULL;
+
+    /* The recording's default name beside -o is an output too. */
+    if (recording_out == NULL && output != NULL && report_out != NULL &&
+        adbscope_cli_output_is_plain_file (report_out))
+      {
+        g_autofree char *path = adbscope_recording_path_beside (output);
+
+        /* (taken already: the recording gets NAME-2.adbscope) */
+        if (!g_file_test (path, G_FILE_TEST_EXISTS))
+          beside = adbscope_cli_output_prepare (path, NULL);
+        outs[2].option = _("the recording beside -o");
+        outs[2].out = beside;
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (outs); i++)
+      for (guint j = i + 1; j < G_N_ELEMENTS (outs); j++)
+        if (outs[i].out != NULL && outs[j].out != NULL && adbscope_cli_output_same_file (outs[i].out, outs[j].out))
+          /* TRANSLATORS: "-o and --recording name the same file (x): …" */
+          return adbscope_cli_usage_error (_("%s and %s name the same file (%s): give each output its own file"),
+                                           outs[i].option, outs[j].option,
+                                           adbscope_cli_output_get_path (outs[j].out));
+  }
+  r.samples = samples_out;
+  /* (found now, not after the device was probed and the agent started) */
+  if (recording_path != NULL && g_file_test (recording_path, G_FILE_TEST_EXISTS))
     {
-      g_autoptr(AdbscopeCliOutput) check = adbscope_cli_output_prepare (samples, &error);
-
-      if (check == NULL)
-        return adbscope_cli_print_error (error);
-      if (adbscope_cli_output_same_file (check, report_out ? report_out : stdout_out))
-        return adbscope_cli_usage_error (_("The report and the samples cannot go to the same file (%s)"), samples);
-      if (!adbscope_cli_output_open_stream (check, &error))
-        return adbscope_cli_print_error (error);
-      samples_out = g_steal_pointer (&check);
-      r.samples = samples_out;
+      g_set_error (&error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                   _("The recording %s already exists; choose another file (a recording is never overwritten)"),
+                   recording_path);
+      return adbscope_cli_print_error (error);
     }
-
 
   loop = g_main_loop_new (NULL, FALSE);
   r.loop = loop;
   r.assertions = assertions;
+  add_signal_handlers (&r);
 
   if (demo)
     {
@@ -485,7 +628,7 @@ adbscope_cli_record (int    argc,
       r.demo = demo_dev;
       adbscope_demo_start_async (demo_dev, NULL, demo_started_cb, &r);
       g_main_loop_run (loop);
-      if (r.error != NULL)
+      if (r.error != NULL || stopped_before_start (&r))
         goto fail;
       serial = g_strdup (adbscope_demo_get_serial (demo_dev));
     }
@@ -498,6 +641,9 @@ adbscope_cli_record (int    argc,
       g_free (serial);
       serial = chosen;
     }
+  g_main_context_iteration (NULL, FALSE);   /* a signal meanwhile */
+  if (stopped_before_start (&r))
+    goto fail;
 
   session = adbscope_session_new (serial, package);
   r.session = session;
@@ -508,12 +654,23 @@ adbscope_cli_record (int    argc,
        * truncated: the capture opens it only once the agent runs). */
       r.capture = adbscope_capture_new (serial, package, adbscope_session_get_network (session));
       if (pcap != NULL)
-        adbscope_capture_set_pcap_file (r.capture, pcap, NULL);
-      adbscope_capture_start_async (r.capture, AGENT_START_TIMEOUT_MS, NULL, capture_started_cb, &r);
+        {
+          r.pcap = pcap_out;
+          r.pcap_temp = adbscope_cli_output_make_temp (pcap_out, &r.error);
+          if (r.pcap_temp == NULL)
+            goto fail;
+          adbscope_capture_set_pcap_file (r.capture, r.pcap_temp, NULL);
+        }
+      r.cancel_start = g_cancellable_new ();
+      adbscope_capture_start_async (r.capture, AGENT_START_TIMEOUT_MS, r.cancel_start, capture_started_cb, &r);
       g_main_loop_run (loop);
-      if (r.error != NULL)
+      g_clear_object (&r.cancel_start);
+      if (r.error != NULL || stopped_before_start (&r))
         goto fail;
       g_signal_connect (r.capture, "notify::state", G_CALLBACK (on_capture_state), &r);
+      /* The report names the file as given, not the temporary one. */
+      if (pcap != NULL)
+        adbscope_network_set_pcap (adbscope_session_get_network (session), pcap);
     }
 
   control = adbscope_control_server_new (record_id, serial);
@@ -524,13 +681,14 @@ adbscope_cli_record (int    argc,
   /* The recording only once this is the one record running: a second
    * record started in the same instant ended above, before it touched a
    * recording file. */
+  /* Private: nothing else reads the file while record writes it. */
   if (recording_path != NULL)
-    recording = adbscope_recording_create (recording_path, &r.error);
+    recording = adbscope_recording_create_full (recording_path, ADBSCOPE_RECORDING_PRIVATE, &r.error);
   else
     {
-      g_autofree char *base = default_recording_base (output, package);
+      g_autofree char *base = default_recording_base (output, report_out, package);
 
-      recording = adbscope_recording_create_unique (base, &recording_path, &r.error);
+      recording = adbscope_recording_create_unique_full (base, ADBSCOPE_RECORDING_PRIVATE, &recording_path, &r.error);
     }
   if (recording == NULL)
     goto fail;
@@ -544,31 +702,44 @@ adbscope_cli_record (int    argc,
   g_signal_connect (control, "stop", G_CALLBACK (on_stop), &r);
   g_signal_connect (session, "sample", G_CALLBACK (on_sample), &r);
 
-  sigint_id = g_unix_signal_add (SIGINT, on_signal, &r);
-  sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &r);
-  /* A closed terminal ends the run like SIGTERM: with its report. */
-  sighup_id = g_unix_signal_add (SIGHUP, on_signal, &r);
   adbscope_session_start_async (session, NULL, session_started_cb, &r);
   r.duration_ms = duration_ms;
-  g_main_loop_run (loop);
+  r.running = TRUE;
+  /* (a signal that came while the recording was made ends it at once) */
+  if (!r.stopping)
+    g_main_loop_run (loop);
+  r.running = FALSE;
 
-  g_source_remove (sigint_id);
-  g_source_remove (sigterm_id);
-  g_source_remove (sighup_id);
   if (r.duration_id != 0)
     g_source_remove (r.duration_id);
   stop_capture (&r);
   adbscope_session_stop (session);
   adbscope_control_server_stop (control);
-  if (r.samples != NULL && r.samples_error == NULL)
+  /* A run that started but never had a row: its CSV is empty. */
+  if (r.samples != NULL && r.samples_error == NULL && !r.samples_open && r.started)
+    r.samples_open = adbscope_cli_output_open_stream (r.samples, &r.samples_error);
+  if (r.samples != NULL && r.samples_open && r.samples_error == NULL)
     adbscope_cli_output_close (r.samples, &r.samples_error);
 
   if (r.error != NULL && (!r.started || r.capture_failed))
     goto fail;
+  /* Stopped before the run started: nothing new for an old pcap either. */
+  if (r.pcap_temp != NULL)
+    {
+      adbscope_cli_output_abandon_temp (r.pcap, r.pcap_temp);
+      g_clear_pointer (&r.pcap_temp, g_free);
+    }
 
-  report = report_from_recording (session, recording, assertions);
+  report = report_from_recording (session, recording, assertions, &recording_kept, &recording_error);
+  if (recording_error != NULL)
+    {
+      g_printerr ("adbscope: %s\n", recording_error->message);
+      adbscope_report_add_output_error (report, recording_error->message);
+    }
   if (r.samples_error != NULL)
     adbscope_report_add_output_error (report, r.samples_error->message);
+  if (r.pcap_error != NULL)
+    adbscope_report_add_output_error (report, r.pcap_error->message);
   if (demo_dev != NULL)
     adbscope_demo_stop_and_wait (demo_dev);
 
@@ -586,6 +757,11 @@ adbscope_cli_record (int    argc,
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "report");
       json_builder_add_string_value (b, output);
+      json_builder_set_member_name (b, "recording");
+      if (recording_kept)
+        json_builder_add_string_value (b, recording_path);
+      else
+        json_builder_add_null_value (b);
       json_builder_set_member_name (b, "samples");
       json_builder_add_int_value (b, adbscope_session_get_n_samples (session));
       json_builder_set_member_name (b, "assertions_passed");
@@ -611,15 +787,24 @@ adbscope_cli_record (int    argc,
    * beats a device lost for good, which beats a failed assertion. */
   if (adbscope_session_is_device_lost (session))
     rc = ADBSCOPE_EXIT_DEVICE_LOST;
-  if (!delivered || r.samples_error != NULL)
+  if (!delivered || r.samples_error != NULL || recording_error != NULL || r.pcap_error != NULL)
     rc = ADBSCOPE_EXIT_ERROR;
+  g_clear_error (&r.pcap_error);
   g_clear_error (&r.samples_error);
   g_clear_error (&r.error);
+  remove_signal_handlers (&r);
   return rc;
 
 fail:
   stop_capture (&r);
   g_clear_error (&r.samples_error);
+  g_clear_error (&r.pcap_error);
+  /* The run never started: an old pcap stays as it was. */
+  if (r.pcap_temp != NULL)
+    {
+      adbscope_cli_output_abandon_temp (r.pcap, r.pcap_temp);
+      g_clear_pointer (&r.pcap_temp, g_free);
+    }
   /* Nothing was recorded: leave no empty file behind. */
   if (recording != NULL && !adbscope_recording_has_begun (recording))
     {
@@ -632,6 +817,8 @@ fail:
     adbscope_demo_stop_and_wait (demo_dev);
   rc = adbscope_cli_print_error (r.error);
   g_clear_error (&r.error);
+  remove_signal_handlers (&r);
+  g_clear_object (&r.cancel_start);
   return rc;
 }
 
@@ -681,8 +868,7 @@ control_command (int         argc,
   reply = adbscope_control_request (id, serial, command, label, &error);
   if (reply == NULL)
     return adbscope_cli_print_error (error);
-  adbscope_cli_print_json (reply);
-  return ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (reply, ADBSCOPE_EXIT_OK);
 }
 
 int

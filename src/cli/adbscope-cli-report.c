@@ -13,6 +13,7 @@
 #include "adbscope-core.h"
 #include "adbscope-cli.h"
 #include "adbscope-cli-commands.h"
+#include "adbscope-cli-output.h"
 
 /* "90", "90s", "1.5m", "500ms", "1h": a time since the run's start. */
 static gboolean
@@ -127,6 +128,7 @@ adbscope_cli_report (int    argc,
   g_autoptr(GPtrArray) assertions = g_ptr_array_new_with_free_func ((GDestroyNotify) adbscope_assertion_free);
   g_autoptr(JsonNode) report = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(AdbscopeCliOutput) out = NULL;
   gint64 from_us = G_MININT64, to_us = G_MAXINT64;
   int rc;
 
@@ -148,19 +150,33 @@ adbscope_cli_report (int    argc,
   if (!adbscope_cli_parse_assertions (asserts, assertions, &error))
     return adbscope_cli_print_error (error);
 
+  /* The output is checked before the recording is read: never the
+   * recording itself (or one of its names), never a folder. */
+  if (output != NULL)
+    {
+      out = adbscope_cli_output_prepare (output, &error);
+      if (out == NULL)
+        return adbscope_cli_print_error (error);
+      if (adbscope_cli_output_is_file (out, argv[1]))
+        return adbscope_cli_usage_error (_("The report cannot be written over the recording it is made from (%s)"),
+                                         output);
+    }
+
   if (marker != NULL && !adbscope_run_find_marker (argv[1], marker, &from_us, &to_us, &error))
     return adbscope_cli_print_error (error);
   report = report_of_recording (argv[1], from_us, to_us, assertions, &error);
   if (report == NULL)
     return adbscope_cli_print_error (error);
-  if (output != NULL)
+  if (out != NULL)
     {
-      if (!adbscope_report_write (report, output, &error))
+      g_autofree char *text = adbscope_json_to_string (report, TRUE);
+      g_autofree char *line = g_strconcat (text, "\n", NULL);
+
+      if (!adbscope_cli_output_write_all (out, line, strlen (line), &error))
         return adbscope_cli_print_error (error);
+      return assertions_exit (assertions);
     }
-  else
-    adbscope_cli_print_json (report);
-  return assertions_exit (assertions);
+  return adbscope_cli_print_result (report, assertions_exit (assertions));
 }
 
 int
@@ -218,6 +234,5 @@ adbscope_cli_compare (int    argc,
     json_object_set_string_member (o, "base", argv[1]);
     json_object_set_string_member (o, "run", argv[2]);
   }
-  adbscope_cli_print_json (diff);
-  return regressions > 0 ? ADBSCOPE_EXIT_ASSERTION : ADBSCOPE_EXIT_OK;
+  return adbscope_cli_print_result (diff, regressions > 0 ? ADBSCOPE_EXIT_ASSERTION : ADBSCOPE_EXIT_OK);
 }

@@ -13,6 +13,7 @@
 #include "adbscope-core.h"
 #include "adbscope-cli.h"
 #include "adbscope-cli-commands.h"
+#include "adbscope-cli-output.h"
 
 static const AdbscopeCliCommand commands[] = {
   { "devices", N_("List connected devices and their state"), adbscope_cli_devices },
@@ -77,16 +78,48 @@ print_help (FILE *out)
   fprintf (out, "%s\n", _("Exit status: 0 ok, 1 error, 2 usage error, 3 an assertion failed, 4 the device was lost."));
 }
 
-/* FALSE when stdout could not take it (closed, full, a pipe nobody reads). */
+/* FALSE (and @error) when stdout could not take it (closed, full, a pipe
+ * nobody reads).  Every command's stdout goes through here, and so through
+ * the one writer (adbscope_cli_output_write_stdout). */
+static gboolean
+print_json_checked (JsonNode  *node,
+                    GError   **error)
+{
+  g_autofree char *text = adbscope_json_to_string (node, TRUE);
+  g_autofree char *line = g_strconcat (text, "\n", NULL);
+
+  return adbscope_cli_output_write_stdout (line, strlen (line), error);
+}
+
 gboolean
 adbscope_cli_print_json (JsonNode *node)
 {
-  g_autofree char *text = adbscope_json_to_string (node, TRUE);
+  return print_json_checked (node, NULL);
+}
 
-  clearerr (stdout);
-  fputs (text, stdout);
-  fputc ('\n', stdout);
-  return fflush (stdout) == 0 && !ferror (stdout);
+/* The error as JSON on stderr: where stdout is gone, a script reading
+ * stderr still gets {"error":…}. */
+void
+adbscope_cli_print_error_stderr (const GError *error)
+{
+  g_autoptr(JsonNode) root = adbscope_cli_error_to_json (error);
+  g_autofree char *text = json_to_string (root, FALSE);
+
+  g_printerr ("%s\n", text);
+}
+
+/* Prints a command's result on stdout and returns @rc; when stdout cannot
+ * take it, the write error as JSON on stderr and exit status 1. */
+int
+adbscope_cli_print_result (JsonNode *node,
+                           int       rc)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (print_json_checked (node, &error))
+    return rc;
+  adbscope_cli_print_error_stderr (error);
+  return ADBSCOPE_EXIT_ERROR;
 }
 
 /* {"error":{"code":"…","message":"…"}} */
@@ -112,9 +145,9 @@ adbscope_cli_print_error (const GError *error)
 {
   g_autoptr(JsonNode) root = adbscope_cli_error_to_json (error);
 
-  /* Where stdout is gone the message still reaches a person. */
+  /* Where stdout is gone the error still reaches a person or a script. */
   if (!adbscope_cli_print_json (root))
-    g_printerr ("adbscope: %s\n", error->message);
+    adbscope_cli_print_error_stderr (error);
 
   if (g_error_matches (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_USAGE))
     return ADBSCOPE_EXIT_USAGE;

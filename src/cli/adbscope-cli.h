@@ -27,8 +27,12 @@ gboolean adbscope_cli_handles      (const char   *arg);
 int      adbscope_cli_run          (int           argc,
                                     char        **argv);
 gboolean adbscope_cli_print_json   (JsonNode     *node);
+int      adbscope_cli_print_result (JsonNode     *node,
+                                    int           rc);
 JsonNode *adbscope_cli_error_to_json (const GError *error);
 int      adbscope_cli_print_error  (const GError *error);
+/* {"error":…} on stderr, where stdout cannot take it. */
+void     adbscope_cli_print_error_stderr (const GError *error);
 int      adbscope_cli_usage_error  (const char   *format,
                                     ...) G_GNUC_PRINTF (1, 2);
 gboolean adbscope_cli_parse        (GOptionContext *context,

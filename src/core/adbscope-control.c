@@ -39,12 +39,14 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "adbscope-control.h"
 #include "adbscope-adb.h"
 #include "adbscope-control-request.h"
 #include "adbscope-error.h"
+#include "adbscope-validate.h"
 #include "adbscope-json.h"
 
 #define CONTROL_MAX_CONNECTIONS    16
@@ -582,14 +584,71 @@ on_incoming (GSocketService    *service,
   return TRUE;
 }
 
-/* devices/KEY.lock: the serial, with the adb server when one was chosen
- * (the same serial on two servers is two devices); every byte that is not
- * [A-Za-z0-9._-] as %XX, so any serial is one file name. */
+/* The adb server as one spelling: the one chosen (--adb-server,
+ * $ADBSCOPE_ADB_SERVER), else adb's own ($ADB_SERVER_SOCKET tcp:HOST:PORT,
+ * else $ANDROID_ADB_SERVER_PORT or 5037 on this machine), its host
+ * resolved to an address, every loopback address (localhost, 127.0.0.1,
+ * ::1) as "local": no --adb-server, 127.0.0.1:PORT and localhost:PORT are
+ * one server. */
+static char *
+server_key (void)
+{
+  g_autofree char *chosen = adbscope_adb_dup_server ();
+  g_autofree char *host = NULL;
+  guint port = ADBSCOPE_ADB_DEFAULT_SERVER_PORT;
+  GList *addresses = NULL;
+  const char *socket_spec = g_getenv ("ADB_SERVER_SOCKET");
+  char *key;
+
+  if (chosen != NULL)
+    adbscope_network_address_split (chosen, ADBSCOPE_ADB_DEFAULT_SERVER_PORT, &host, &port);
+  else if (socket_spec != NULL && g_str_has_prefix (socket_spec, "tcp:"))
+    adbscope_network_address_split (socket_spec + 4, ADBSCOPE_ADB_DEFAULT_SERVER_PORT, &host, &port);
+  else
+    {
+      const char *env = g_getenv ("ANDROID_ADB_SERVER_PORT");
+      guint64 v;
+
+      if (env != NULL && g_ascii_string_to_unsigned (env, 10, 1, 65535, &v, NULL))
+        port = (guint) v;
+    }
+  if (host == NULL)
+    return g_strdup_printf ("local:%u", port);
+  {
+    GInetAddress *literal = g_inet_address_new_from_string (host);
+
+    if (literal != NULL)
+      addresses = g_list_prepend (NULL, literal);
+    else
+      {
+        g_autoptr(GResolver) resolver = g_resolver_get_default ();
+
+        addresses = g_resolver_lookup_by_name (resolver, host, NULL, NULL);
+      }
+  }
+  if (addresses == NULL)
+    return g_strdup_printf ("%s:%u", host, port);
+  if (g_inet_address_get_is_loopback (addresses->data))
+    key = g_strdup_printf ("local:%u", port);
+  else
+    {
+      g_autofree char *text = g_inet_address_to_string (addresses->data);
+
+      key = g_strdup_printf ("%s:%u", text, port);
+    }
+  g_resolver_free_addresses (addresses);
+  return key;
+}
+
+/* devices/KEY.lock: the serial with its adb server (the same serial on
+ * two servers is two devices; one server however it is spelled is one);
+ * every byte that is not [A-Za-z0-9._-] as %XX, so any serial is one file
+ * name. */
 static char *
 device_lock_path (const char *serial)
 {
-  g_autofree char *server = adbscope_adb_dup_server ();
-  g_autofree char *key = server != NULL ? g_strconcat (serial, "@", server, NULL) : g_strdup (serial);
+  g_autofree char *server = server_key ();
+  g_autofree char *key = g_strconcat (serial, "@", server, NULL);
   g_autofree char *dir = control_dir ("devices");
   GString *name = g_string_new (NULL);
 
@@ -622,9 +681,9 @@ state_file_pid (const char *id)
  * (by the kernel however the run ends).  Returns the fd; -1 with
  * *busy TRUE when someone else holds it, -1 with @error otherwise. */
 static int
-take_lock (const char  *path,
-           gboolean    *busy,
-           GError     **error)
+take_lock_once (const char  *path,
+                gboolean    *busy,
+                GError     **error)
 {
   int fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 
@@ -649,6 +708,31 @@ take_lock (const char  *path,
       return -1;
     }
   return fd;
+}
+
+/* Lock files are removed by their holder when its record ends: a lock
+ * taken on a file that was removed (or replaced) meanwhile locks nothing,
+ * so it is taken again on the file the name now has. */
+static int
+take_lock (const char  *path,
+           gboolean    *busy,
+           GError     **error)
+{
+  for (guint attempt = 0; attempt < 100; attempt++)
+    {
+      int fd = take_lock_once (path, busy, error);
+      struct stat held, named;
+
+      if (fd < 0)
+        return fd;
+      if (fstat (fd, &held) == 0 && stat (path, &named) == 0 &&
+          held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+        return fd;
+      close (fd);
+    }
+  g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+               _("Cannot lock %s: %s"), path, g_strerror (EAGAIN));
+  return -1;
 }
 
 /* TRUE when someone holds PATH's lock (for the client: a state file
@@ -755,7 +839,7 @@ take_run_locks (AdbscopeControlServer  *self,
       if (busy)
         g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_ADDRESS_IN_USE,
                      _("A record with the id “%s” is already running; choose another with --id"), self->id);
-      release_run_lock (self);
+      adbscope_control_server_stop (self);
       return FALSE;
     }
   remove_stale_runs (self->id);
@@ -809,7 +893,7 @@ adbscope_control_server_start (AdbscopeControlServer  *self,
                                       G_SOCKET_PROTOCOL_TCP, NULL, &effective, error))
     {
       g_clear_object (&self->service);
-      release_run_lock (self);
+      adbscope_control_server_stop (self);
       return FALSE;
     }
   self->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective));
@@ -871,6 +955,15 @@ adbscope_control_server_stop (AdbscopeControlServer *self)
           g_unlink (self->state_path);
           g_unlink (lock);
         }
+    }
+  /* The device's lock file too, ours while we hold it (a record that
+   * opened it meanwhile sees it gone once it has the lock, and locks the
+   * file the name has then: take_lock). */
+  if (self->device_fd >= 0 && self->serial != NULL)
+    {
+      g_autofree char *device_lock = device_lock_path (self->serial);
+
+      g_unlink (device_lock);
     }
   release_run_lock (self);
 }

@@ -9,7 +9,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -269,34 +271,101 @@ check_dir (const char  *dir,
   return TRUE;
 }
 
+/* Removes @name in the folder @parent and, for a folder, everything in
+ * it; never through a symlink: a link is removed, not followed (every
+ * step is openat/unlinkat relative to a folder opened O_NOFOLLOW, so a
+ * link put anywhere in the tree, even meanwhile, leaves its target). */
 static gboolean
-remove_tree (const char  *path,
-             GError     **error)
+remove_at (int          parent,
+           const char  *name,
+           const char  *shown,
+           GError     **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileEnumerator) en = NULL;
-  GFileInfo *info;
+  struct stat st;
+  int errsv;
 
-  en = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                                  G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  while (en != NULL && (info = g_file_enumerator_next_file (en, NULL, NULL)) != NULL)
+  if (fstatat (parent, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
     {
-      g_autofree char *child = g_build_filename (path, g_file_info_get_name (info), NULL);
-
-      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-        remove_tree (child, NULL);
-      else
-        g_unlink (child);
-      g_object_unref (info);
+      if (errno == ENOENT)
+        return TRUE;
+      errsv = errno;
+      goto fail;
     }
-  if (g_rmdir (path) != 0 && errno != ENOENT)
+  if (S_ISDIR (st.st_mode))
+    {
+      int fd = openat (parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      DIR *d;
+      struct dirent *e;
+      gboolean ok = TRUE;
+
+      if (fd < 0)
+        {
+          errsv = errno;
+          goto fail;
+        }
+      d = fdopendir (fd);
+      if (d == NULL)
+        {
+          errsv = errno;
+          close (fd);
+          goto fail;
+        }
+      while (ok && (e = readdir (d)) != NULL)
+        {
+          g_autofree char *child = NULL;
+
+          if (g_str_equal (e->d_name, ".") || g_str_equal (e->d_name, ".."))
+            continue;
+          child = g_build_filename (shown, e->d_name, NULL);
+          ok = remove_at (dirfd (d), e->d_name, child, error);
+        }
+      closedir (d);
+      if (!ok)
+        return FALSE;
+      if (unlinkat (parent, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
+        {
+          errsv = errno;
+          goto fail;
+        }
+      return TRUE;
+    }
+  if (unlinkat (parent, name, 0) != 0 && errno != ENOENT)
+    {
+      errsv = errno;
+      goto fail;
+    }
+  return TRUE;
+
+fail:
+  g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO, _("Cannot remove “%s”: %s"), shown, g_strerror (errsv));
+  return FALSE;
+}
+
+/* --force: the previous capture in @dir (manifest.json, commands/,
+ * files/) goes; a symlink among them is removed, its target left. */
+static gboolean
+remove_previous_capture (const char  *dir,
+                         GError     **error)
+{
+  static const char * const names[] = { "manifest.json", "commands", "files" };
+  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  gboolean ok = TRUE;
+
+  if (fd < 0)
     {
       int e = errno;
 
-      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO, _("Cannot remove “%s”: %s"), path, g_strerror (e));
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO, _("Cannot remove “%s”: %s"), dir, g_strerror (e));
       return FALSE;
     }
-  return TRUE;
+  for (guint i = 0; ok && i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *shown = g_build_filename (dir, names[i], NULL);
+
+      ok = remove_at (fd, names[i], shown, error);
+    }
+  close (fd);
+  return ok;
 }
 
 static gboolean
@@ -463,16 +532,8 @@ adbscope_device_capture_run (const char  *serial,
 
   if (!check_dir (dir, force, error))
     goto fail;
-  if (force)
-    {
-      g_autofree char *m = g_build_filename (dir, "manifest.json", NULL);
-      g_autofree char *c = g_build_filename (dir, "commands", NULL);
-      g_autofree char *f = g_build_filename (dir, "files", NULL);
-
-      g_unlink (m);
-      if (!remove_tree (c, error) || !remove_tree (f, error))
-        goto fail;
-    }
+  if (force && !remove_previous_capture (dir, error))
+    goto fail;
 
   /* What depends on the phone's answers: the app's pid and its layers. */
   {

@@ -101,6 +101,8 @@ struct _AdbscopeRecording
   GAsyncQueue  *queue;          /* Batch */
   GMutex        lock;
   GError       *error;          /* first write error */
+  dev_t         dev;            /* the file the writer writes, to notice */
+  ino_t         ino;            /* it removed or replaced under it */
 };
 
 G_DEFINE_FINAL_TYPE (AdbscopeRecording, adbscope_recording, G_TYPE_OBJECT)
@@ -204,6 +206,30 @@ set_error (AdbscopeRecording *self,
                                _("Cannot write the recording %s: %s (%s)"),
                                self->path, sqlite3_errmsg (self->db), what);
   g_mutex_unlock (&self->lock);
+}
+
+static void
+set_error_text (AdbscopeRecording *self,
+                const char        *why)
+{
+  g_mutex_lock (&self->lock);
+  if (self->error == NULL)
+    self->error = g_error_new (ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                               _("Cannot write the recording %s: %s"), self->path, why);
+  g_mutex_unlock (&self->lock);
+}
+
+/* The rows of a file that was removed (or replaced) while it was written
+ * go nowhere a reader will look: as much a failed write as a full disk. */
+static void
+check_file_still_there (AdbscopeRecording *self)
+{
+  GStatBuf st;
+
+  if (g_stat (self->path, &st) != 0)
+    set_error_text (self, _("the file was removed while the run was written"));
+  else if (st.st_dev != self->dev || st.st_ino != self->ino)
+    set_error_text (self, _("the file was replaced while the run was written"));
 }
 
 static void
@@ -492,6 +518,7 @@ write_batch (AdbscopeRecording *self,
       set_error (self, "commit");
       sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
     }
+  check_file_still_there (self);
 }
 
 static gpointer
@@ -512,9 +539,16 @@ writer_thread (gpointer data)
     }
   /* Fold the WAL back in, so a finished recording is one file, and leave
    * WAL mode: a reader that may not write beside the file (another user,
-   * a read-only folder) then needs no -wal/-shm at all.  Both fail
-   * harmlessly while a reader still has the file open (the window). */
-  sqlite3_wal_checkpoint_v2 (self->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+   * a read-only folder) then needs no -wal/-shm at all.  What cannot be
+   * folded in (a file made read-only, a full disk) is a failed write too;
+   * a reader that still has the file open (the window) only makes both
+   * wait for later (SQLITE_BUSY), which is no loss. */
+  {
+    int rc = sqlite3_wal_checkpoint_v2 (self->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+
+    if (rc != SQLITE_OK && rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+      set_error (self, "checkpoint");
+  }
   sqlite3_exec (self->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
   return NULL;
 }
@@ -591,8 +625,23 @@ AdbscopeRecording *
 adbscope_recording_create (const char  *path,
                            GError     **error)
 {
+  return adbscope_recording_create_full (path, ADBSCOPE_RECORDING_DEFAULT, error);
+}
+
+/**
+ * adbscope_recording_create_full:
+ * @path: a file that does not exist yet
+ * @flags: %ADBSCOPE_RECORDING_PRIVATE where no other connection reads the
+ *   file while it is written
+ */
+AdbscopeRecording *
+adbscope_recording_create_full (const char              *path,
+                                AdbscopeRecordingFlags   flags,
+                                GError                 **error)
+{
   g_autoptr(AdbscopeRecording) self = NULL;
   g_autofree char *dir = NULL;
+  GStatBuf st;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -634,6 +683,24 @@ adbscope_recording_create (const char  *path,
       g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
                    _("Cannot create the recording %s: %s"), path,
                    self->db ? sqlite3_errmsg (self->db) : g_strerror (ENOMEM));
+      g_unlink (path);
+      return NULL;
+    }
+  if (g_stat (path, &st) != 0)
+    {
+      g_set_error (error, ADBSCOPE_ERROR, ADBSCOPE_ERROR_IO,
+                   _("Cannot create the recording %s: %s"), path, g_strerror (errno));
+      return NULL;
+    }
+  self->dev = st.st_dev;
+  self->ino = st.st_ino;
+  /* No memory-mapped I/O on the file: a page that cannot be written back
+   * is SIGBUS, where a write() is an error we report.  Private: the WAL
+   * index in the heap too (no -shm file; set before WAL mode). */
+  if (!exec (self->db, "PRAGMA mmap_size = 0;", path, error) ||
+      ((flags & ADBSCOPE_RECORDING_PRIVATE) &&
+       !exec (self->db, "PRAGMA locking_mode = EXCLUSIVE;", path, error)))
+    {
       g_unlink (path);
       return NULL;
     }
@@ -1124,6 +1191,15 @@ adbscope_recording_create_unique (const char  *base,
                                   char       **path_out,
                                   GError     **error)
 {
+  return adbscope_recording_create_unique_full (base, ADBSCOPE_RECORDING_DEFAULT, path_out, error);
+}
+
+AdbscopeRecording *
+adbscope_recording_create_unique_full (const char              *base,
+                                       AdbscopeRecordingFlags   flags,
+                                       char                   **path_out,
+                                       GError                 **error)
+{
   g_autofree char *stem = g_str_has_suffix (base, ADBSCOPE_RECORDING_SUFFIX)
     ? g_strndup (base, strlen (base) - strlen (ADBSCOPE_RECORDING_SUFFIX)) : g_strdup (base);
 
@@ -1136,7 +1212,7 @@ adbscope_recording_create_unique (const char  *base,
 
       if (g_file_test (path, G_FILE_TEST_EXISTS))
         continue;
-      recording = adbscope_recording_create (path, &local);
+      recording = adbscope_recording_create_full (path, flags, &local);
       if (recording != NULL)
         {
           if (path_out != NULL)

@@ -34,7 +34,25 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (AdbscopeRecording, adbscope_recording, ADBSCOPE, RECORDING, GObject)
 
+/**
+ * AdbscopeRecordingFlags:
+ * @ADBSCOPE_RECORDING_PRIVATE: only this connection reads or writes the
+ *   file while it is written (`record`): SQLite's exclusive locking mode,
+ *   so the WAL index lives in the heap, not in a memory-mapped -shm file
+ *   whose pages kill the process with SIGBUS once the file cannot be
+ *   written (chattr +i).  Without it other connections (the window's live
+ *   view) read the file while it grows.
+ */
+typedef enum
+{
+  ADBSCOPE_RECORDING_DEFAULT = 0,
+  ADBSCOPE_RECORDING_PRIVATE = 1 << 0,
+} AdbscopeRecordingFlags;
+
 AdbscopeRecording *adbscope_recording_create        (const char         *path,
+                                                     GError            **error);
+AdbscopeRecording *adbscope_recording_create_full   (const char         *path,
+                                                     AdbscopeRecordingFlags flags,
                                                      GError            **error);
 const char        *adbscope_recording_get_path      (AdbscopeRecording  *self);
 void               adbscope_recording_begin         (AdbscopeRecording  *self,
@@ -109,7 +127,8 @@ void               adbscope_recording_add_dns       (AdbscopeRecording  *self,
 /* Hands what is pending to the writer thread (also done once a second). */
 void               adbscope_recording_flush         (AdbscopeRecording  *self);
 /* Final flush, end time, checkpoint; waits for the writer.  Reports the
- * first write error of the whole run. */
+ * first write error of the whole run (a failed commit or checkpoint, or
+ * the file removed or replaced under the writer). */
 gboolean           adbscope_recording_close         (AdbscopeRecording  *self,
                                                      gint64              end_us,
                                                      GError            **error);
@@ -119,6 +138,10 @@ char              *adbscope_recording_default_name  (const char         *package
                                                      GDateTime          *start);
 char              *adbscope_recording_path_beside   (const char         *report_path);
 AdbscopeRecording *adbscope_recording_create_unique (const char         *base,
+                                                     char              **path_out,
+                                                     GError            **error);
+AdbscopeRecording *adbscope_recording_create_unique_full (const char    *base,
+                                                     AdbscopeRecordingFlags flags,
                                                      char              **path_out,
                                                      GError            **error);
 void               adbscope_recording_remove_files  (const char         *path);
