@@ -599,6 +599,29 @@ at_wait_snapshot (int            fd,
   return NULL;
 }
 
+const Adbscope__Agent__V1__DnsLookup *
+at_find_lookup (const AtSnapshot *snap,
+                const char       *name)
+{
+  size_t i;
+
+  for (i = 0; i < snap->n_dns; i++)
+    if (g_strcmp0 (snap->dns[i]->name, name) == 0)
+      return snap->dns[i];
+  return NULL;
+}
+
+const Adbscope__Agent__V1__DnsLookup *
+at_must_find_lookup (const AtSnapshot *snap,
+                     const char       *name)
+{
+  const Adbscope__Agent__V1__DnsLookup *l = at_find_lookup (snap, name);
+
+  if (l == NULL)
+    g_error ("no lookup of %s in the snapshot", name);
+  return l;
+}
+
 const Adbscope__Agent__V1__Connection *
 at_find_connection (const AtSnapshot *snap,
                     int               protocol,

@@ -116,6 +116,11 @@ const Adbscope__Agent__V1__Connection *at_find_connection (const AtSnapshot *sna
                                                            int               protocol,
                                                            const char       *dst,
                                                            guint             dport);
+/* The lookup of @name in @snap: NULL, or the test fails (must_). */
+const Adbscope__Agent__V1__DnsLookup  *at_find_lookup      (const AtSnapshot *snap,
+                                                           const char       *name);
+const Adbscope__Agent__V1__DnsLookup  *at_must_find_lookup (const AtSnapshot *snap,
+                                                           const char       *name);
 
 /* Deterministic payloads. */
 guint8      at_pattern             (guint64 seed,

@@ -90,29 +90,6 @@ failed_connections (const AtSnapshot *snap)
   return n;
 }
 
-static const Adbscope__Agent__V1__DnsLookup *
-find_lookup (const AtSnapshot *snap,
-             const char       *name)
-{
-  size_t i;
-
-  for (i = 0; i < snap->n_dns; i++)
-    if (g_strcmp0 (snap->dns[i]->name, name) == 0)
-      return snap->dns[i];
-  return NULL;
-}
-
-static const Adbscope__Agent__V1__DnsLookup *
-must_find_lookup (const AtSnapshot *snap,
-                  const char       *name)
-{
-  const Adbscope__Agent__V1__DnsLookup *l = find_lookup (snap, name);
-
-  if (l == NULL)
-    g_error ("no lookup of %s in the snapshot", name);
-  return l;
-}
-
 static gboolean
 refused_pred (const AtSnapshot *snap,
               gpointer          data)
@@ -211,7 +188,7 @@ dns_pred (const AtSnapshot *snap,
   DnsPred *p = data;
   size_t i;
 
-  if (snap->counters->dns_queries < p->queries || find_lookup (snap, p->name) == NULL)
+  if (snap->counters->dns_queries < p->queries || at_find_lookup (snap, p->name) == NULL)
     return FALSE;
   /* the DNS-over-TCP connections have ended */
   for (i = 0; i < snap->n_connections; i++)
@@ -313,11 +290,11 @@ run_dns_tcp (const char *const *dns_servers)
   g_assert_cmpuint (msg->snapshot->counters->dns_failures, ==, 0);
   g_assert_cmpuint (msg->snapshot->counters->fake_resolver_tcp, ==, 2);
   g_assert_cmpuint (failed_connections (msg->snapshot), ==, 0);
-  l = must_find_lookup (msg->snapshot, "host.adbscope.test");
+  l = at_must_find_lookup (msg->snapshot, "host.adbscope.test");
   g_assert_true (l->via_fake_resolver);
   g_assert_cmpint (l->result, ==, ADBSCOPE__AGENT__V1__DNS_RESULT__DNS_RESULT_NOERROR);
   g_assert_cmpint (l->uid, ==, (int) getuid ());
-  l = must_find_lookup (msg->snapshot, "other.adbscope.test");
+  l = at_must_find_lookup (msg->snapshot, "other.adbscope.test");
   g_assert_cmpint (l->result, ==, ADBSCOPE__AGENT__V1__DNS_RESULT__DNS_RESULT_NXDOMAIN);
   adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
   /* All four reached the real resolver (the callback's or the engine's own). */
@@ -347,8 +324,8 @@ static gboolean
 failures_pred (const AtSnapshot *snap,
                gpointer          data)
 {
-  return snap->counters->dns_failures >= 1 && find_lookup (snap, "host.adbscope.test")
-         && find_lookup (snap, "fail.adbscope.test");
+  return snap->counters->dns_failures >= 1 && at_find_lookup (snap, "host.adbscope.test")
+         && at_find_lookup (snap, "fail.adbscope.test");
 }
 
 /* Without a resolve callback (Android 8-9) the engine forwards the app's
@@ -399,12 +376,12 @@ test_dns_forward (void)
   g_assert_nonnull (msg);
   g_assert_cmpuint (msg->snapshot->counters->dns_queries, ==, 2);
   g_assert_cmpuint (msg->snapshot->counters->dns_failures, ==, 1);
-  l = must_find_lookup (msg->snapshot, "host.adbscope.test");
+  l = at_must_find_lookup (msg->snapshot, "host.adbscope.test");
   g_assert_cmpint (l->result, ==, ADBSCOPE__AGENT__V1__DNS_RESULT__DNS_RESULT_NOERROR);
   g_assert_true (l->via_fake_resolver);
   g_assert_cmpuint (l->n_answers, ==, 1);
   g_assert_cmpstr (l->answers[0], ==, AT_SERVER4);
-  l = must_find_lookup (msg->snapshot, "fail.adbscope.test");
+  l = at_must_find_lookup (msg->snapshot, "fail.adbscope.test");
   g_assert_cmpint (l->result, ==, ADBSCOPE__AGENT__V1__DNS_RESULT__DNS_RESULT_FAILED);
   adbscope__agent__v1__agent_message__free_unpacked (msg, NULL);
   g_assert_cmpuint (at_udp_server_received (dns), ==, 2);

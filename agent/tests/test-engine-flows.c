@@ -186,35 +186,12 @@ collect (void          *data,
   a->n++;
 }
 
-static const Adbscope__Agent__V1__DnsLookup *
-find_lookup (const AtSnapshot *snap,
-             const char       *name)
-{
-  size_t i;
-
-  for (i = 0; i < snap->n_dns; i++)
-    if (g_strcmp0 (snap->dns[i]->name, name) == 0)
-      return snap->dns[i];
-  return NULL;
-}
-
-static const Adbscope__Agent__V1__DnsLookup *
-must_find_lookup (const AtSnapshot *snap,
-                  const char       *name)
-{
-  const Adbscope__Agent__V1__DnsLookup *l = find_lookup (snap, name);
-
-  if (l == NULL)
-    g_error ("no lookup of %s in the snapshot", name);
-  return l;
-}
-
 static gboolean
 lookups_pred (const AtSnapshot *snap,
               gpointer          data)
 {
-  return find_lookup (snap, "host.adbscope.test") && find_lookup (snap, "fail.adbscope.test")
-         && find_lookup (snap, "other.adbscope.test");
+  return at_find_lookup (snap, "host.adbscope.test") && at_find_lookup (snap, "fail.adbscope.test")
+         && at_find_lookup (snap, "other.adbscope.test");
 }
 
 /* Queries to the fake resolver: an answer from upstream, a SERVFAIL built
@@ -296,7 +273,7 @@ test_dns (void)
 
   msg = at_wait_snapshot (fx.snap_fd, lookups_pred, NULL, 5000);
   g_assert_nonnull (msg);
-  l = must_find_lookup (msg->snapshot, "host.adbscope.test");
+  l = at_must_find_lookup (msg->snapshot, "host.adbscope.test");
   g_assert_cmpint (l->result, ==, ADBSCOPE__AGENT__V1__DNS_RESULT__DNS_RESULT_NOERROR);
   g_assert_cmpuint (l->qtype, ==, 1);
   g_assert_cmpuint (l->n_answers, ==, 1);
@@ -304,10 +281,10 @@ test_dns (void)
   g_assert_true (l->via_fake_resolver);
   g_assert_cmpuint (l->latency_us, >, 0);
   g_assert_cmpint (l->uid, ==, (int) getuid ());
-  l = must_find_lookup (msg->snapshot, "fail.adbscope.test");
+  l = at_must_find_lookup (msg->snapshot, "fail.adbscope.test");
   g_assert_cmpint (l->result, ==, ADBSCOPE__AGENT__V1__DNS_RESULT__DNS_RESULT_FAILED);
   g_assert_cmpuint (l->latency_us, >=, 400000);               /* waited for the timeout */
-  l = must_find_lookup (msg->snapshot, "other.adbscope.test");
+  l = at_must_find_lookup (msg->snapshot, "other.adbscope.test");
   g_assert_cmpint (l->result, ==, ADBSCOPE__AGENT__V1__DNS_RESULT__DNS_RESULT_NXDOMAIN);
   g_assert_cmpuint (msg->snapshot->counters->dns_queries, ==, 4);
   g_assert_cmpuint (msg->snapshot->counters->dns_failures, ==, 1);
