@@ -37,7 +37,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       AdbscopeSfDelta d = { 0 };
 
       g_assert (lat->refresh_period_ns > 0);
-      g_assert (lat->frames->len + lat->n_empty + lat->n_pending + lat->n_bad_rows == lat->n_rows);
+      g_assert (lat->frames->len + lat->n_empty + lat->n_pending + lat->n_bad_rows + lat->n_repeats == lat->n_rows);
       adbscope_sf_tracker_reset (&t);
       adbscope_sf_tracker_advance (&t, lat, -1, &d);
       /* the same dump read twice: nothing new */
