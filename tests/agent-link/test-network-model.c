@@ -9,6 +9,8 @@
 #include "adbscope-core.h"
 #include "adbscope-connection-private.h"
 
+#include "adbscope-test-asan.h"
+
 typedef Adbscope__Agent__V1__Snapshot Snapshot;
 typedef Adbscope__Agent__V1__Connection Connection;
 
@@ -620,7 +622,8 @@ test_hostile_stream (void)
   /* 1 MB/s was the only real rate */
   g_assert_cmpfloat (max_rate, <=, 1000000);
   /* what 200 000 connections would hold, a fifth of it at most */
-  g_assert_cmpuint (rss_after, <, rss_before + 100 * 1024);
+  if (ADBSCOPE_TEST_RSS_IS_MEANINGFUL)
+    g_assert_cmpuint (rss_after, <, rss_before + 100 * 1024);
   {
     g_autoptr(AdbscopeConnection) c = g_list_model_get_item (adbscope_network_get_connections (net), 0);
 

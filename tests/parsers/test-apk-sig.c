@@ -207,8 +207,9 @@ test_real (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *unsigned_apk = g_build_filename (g_getenv ("ADBSCOPE_TEST_APKS"), "literal.apk", NULL);
   g_autofree char *cmd = NULL;
+  g_autofree char *apksigner = g_find_program_in_path ("apksigner");
 
-  if (g_find_program_in_path ("apksigner") == NULL)
+  if (apksigner == NULL)
     {
       g_test_skip ("apksigner is missing (build-aux/debian-packages.txt)");
       return;
