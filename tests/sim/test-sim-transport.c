@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "adbscope-test-device.h"
+#include "adbscope-test-wait.h"
 
 static AdbscopeTestDevice *shared;
 
@@ -512,6 +513,28 @@ test_old_protocol (void)
   g_assert_cmpuint (strlen (out), ==, 1000000);
 }
 
+typedef struct
+{
+  AdbscopeTestDevice *dev;
+  guint               before;
+} ShellWait;
+
+static guint
+n_descendants (GPid pid)
+{
+  g_autoptr(GArray) pids = adbscope_test_list_descendants (pid);
+
+  return pids->len;
+}
+
+static gboolean
+sim_has_more_processes (gpointer data)
+{
+  ShellWait *w = data;
+
+  return n_descendants (adbscope_test_device_get_pid (w->dev)) > w->before;
+}
+
 static void
 test_kill_ends_running_shell (void)
 {
@@ -519,6 +542,7 @@ test_kill_ends_running_shell (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GSubprocess) shell = NULL;
   g_autofree char *sandbox = NULL;
+  ShellWait shell_wait;
   gint64 t0;
 
   dev = adbscope_test_device_start ("pixel-14", NULL, &error);
@@ -528,7 +552,11 @@ test_kill_ends_running_shell (void)
                             adbscope_test_adb_path (), "-s", adbscope_test_device_get_serial (dev),
                             "shell", NULL);
   g_assert_no_error (error);
-  g_usleep (300 * 1000);
+  /* the interactive shell has started on the device: the sim runs it as a
+   * process of its own */
+  shell_wait.dev = dev;
+  shell_wait.before = n_descendants (adbscope_test_device_get_pid (dev));
+  adbscope_test_wait_until (sim_has_more_processes, &shell_wait, 20000, "the device runs the adb shell");
   g_assert_nonnull (g_subprocess_get_identifier (shell));  /* still running */
 
   t0 = g_get_monotonic_time ();
