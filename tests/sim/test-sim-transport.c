@@ -513,26 +513,25 @@ test_old_protocol (void)
   g_assert_cmpuint (strlen (out), ==, 1000000);
 }
 
-typedef struct
-{
-  AdbscopeTestDevice *dev;
-  guint               before;
-} ShellWait;
-
-static guint
-n_descendants (GPid pid)
-{
-  g_autoptr(GArray) pids = adbscope_test_list_descendants (pid);
-
-  return pids->len;
-}
-
+/* The sim runs an interactive shell as a login shell, argv SHELL "-"
+ * (adbscope-sim-shell.c): TRUE once one runs under it. */
 static gboolean
-sim_has_more_processes (gpointer data)
+sim_runs_login_shell (gpointer dev)
 {
-  ShellWait *w = data;
+  g_autoptr(GArray) pids = adbscope_test_list_descendants (adbscope_test_device_get_pid (dev));
 
-  return n_descendants (adbscope_test_device_get_pid (w->dev)) > w->before;
+  for (guint i = 0; i < pids->len; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/cmdline", g_array_index (pids, GPid, i));
+      g_autofree char *cmdline = NULL;
+      gsize len;
+
+      /* "SHELL\0-\0" */
+      if (g_file_get_contents (path, &cmdline, &len, NULL) && len >= 3 &&
+          strlen (cmdline) == len - 3 && g_str_equal (cmdline + len - 2, "-"))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 static void
@@ -542,7 +541,6 @@ test_kill_ends_running_shell (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GSubprocess) shell = NULL;
   g_autofree char *sandbox = NULL;
-  ShellWait shell_wait;
   gint64 t0;
 
   dev = adbscope_test_device_start ("pixel-14", NULL, &error);
@@ -552,11 +550,8 @@ test_kill_ends_running_shell (void)
                             adbscope_test_adb_path (), "-s", adbscope_test_device_get_serial (dev),
                             "shell", NULL);
   g_assert_no_error (error);
-  /* the interactive shell has started on the device: the sim runs it as a
-   * process of its own */
-  shell_wait.dev = dev;
-  shell_wait.before = n_descendants (adbscope_test_device_get_pid (dev));
-  adbscope_test_wait_until (sim_has_more_processes, &shell_wait, 20000, "the device runs the adb shell");
+  /* the interactive shell has started on the device */
+  adbscope_test_wait_until (sim_runs_login_shell, dev, 20000, "the device runs the adb shell's login shell");
   g_assert_nonnull (g_subprocess_get_identifier (shell));  /* still running */
 
   t0 = g_get_monotonic_time ();
