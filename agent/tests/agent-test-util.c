@@ -261,6 +261,7 @@ struct _AtEngine {
   GThread                *thread;
   AdbscopeAgentExit       result;
   gint                    done;
+  gint                    stalling;   /* get_uid is in its stall (atomic) */
   char                    sock[80];
   char                    pcap[96];
   guint64                 rng[2];
@@ -335,7 +336,12 @@ cb_uid (void                       *user_data,
   AtEngine *at = user_data;
 
   if (at->opt.stall_port && key->dport == at->opt.stall_port)
-    g_usleep ((gulong) at->opt.stall_ms * 1000);
+    {
+      /* the stall is what the option asks for */
+      g_atomic_int_set (&at->stalling, 1);
+      g_usleep ((gulong) at->opt.stall_ms * 1000);
+      g_atomic_int_set (&at->stalling, 0);
+    }
   return at->lcb.get_uid (at->lcb.user_data, key);
 }
 
@@ -447,6 +453,14 @@ at_engine_wait_exit (AtEngine *at,
       g_usleep (10000);
     }
   return true;
+}
+
+gboolean
+at_engine_stalling (gpointer engine)
+{
+  AtEngine *at = engine;
+
+  return g_atomic_int_get (&at->stalling);
 }
 
 AdbscopeAgentExit

@@ -93,6 +93,9 @@ const char *at_engine_socket_name  (AtEngine *engine);
 const char *at_engine_pcap_name    (AtEngine *engine);
 bool        at_engine_wait_exit    (AtEngine *engine,
                                     int       timeout_ms);
+/* TRUE while the engine thread sleeps in a stall_port stall (a condition
+ * for adbscope_test_wait_until: takes the AtEngine). */
+gboolean    at_engine_stalling     (gpointer  engine);
 guint64     at_engine_dropped      (AtEngine *engine,
                                     AdbscopeAgentDirection dir);
 guint64     at_engine_passed       (AtEngine *engine);

@@ -2,6 +2,7 @@
  * attribution, resets for unknown connections and malformed packets, with
  * the engine on a real TUN device. */
 #include "agent-test-util.h"
+#include "adbscope-test-wait.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -346,6 +347,7 @@ test_host_attribution (void)
   g_assert_cmpint (fd, >=, 0);
   setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   g_assert_true (at_write_all (fd, hello_data, 40));
+  /* paces the sender: the hello in two segments is the thing under test */
   g_usleep (100000);
   g_assert_true (at_write_all (fd, hello_data + 40, hello_len - 40));
   getsockname (fd, (struct sockaddr *) &ss, &sl);
@@ -774,7 +776,7 @@ test_queue_bound (void)
 
   udp = udp_client (fx.net, AT_SERVER4, 9999);
   g_assert_cmpint (send (udp, "stall", 5, 0), ==, 5);
-  g_usleep (200 * 1000);                 /* the engine thread is asleep in get_uid */
+  adbscope_test_wait_until (at_engine_stalling, fx.engine, 10000, "the engine thread is asleep in get_uid");
 
   /* Not IP at all: each one is a malformed packet for the engine. */
   memset (junk, 0, sizeof junk);
@@ -855,6 +857,8 @@ test_reader_idle (void)
           g_assert_cmpint (send (fd, "ping", 4, 0), ==, 4);
           g_assert_cmpint (recv_timeout (fd, buf, sizeof buf, 5000), ==, 4);
         }
+      /* the last replies' wake-ups are over, then a second of idle is
+       * the thing measured: both are time, not a condition */
       g_usleep (300 * 1000);
       before = engine_switches ();
       g_usleep (1000 * 1000);

@@ -2,6 +2,7 @@
  * TCP as the app: transfers (with and without loss), many connections,
  * refusals, IPv6, keepalives, zero-window probes, resets. */
 #include "agent-test-util.h"
+#include "adbscope-test-wait.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -707,6 +708,39 @@ typedef struct {
   guint    zero_windows;
 } Probes;
 
+typedef struct
+{
+  Probes *p;
+  guint   min;
+} ProbesWait;
+
+typedef struct
+{
+  AtServer *server;
+  guint64   total;
+} HeldWait;
+
+static gboolean
+server_holds (gpointer data)
+{
+  HeldWait *w = data;
+
+  return at_server_held_bytes (w->server) >= w->total;
+}
+
+/* The app's kernel sent at least min probes and each was answered. */
+static gboolean
+probes_answered (gpointer data)
+{
+  ProbesWait *w = data;
+  gboolean ok;
+
+  g_mutex_lock (&w->p->lock);
+  ok = w->p->probes >= w->min && w->p->answers >= w->p->probes;
+  g_mutex_unlock (&w->p->lock);
+  return ok;
+}
+
 static void
 observe_probes (void                  *data,
                 AdbscopeAgentDirection dir,
@@ -773,7 +807,12 @@ test_keepalive (void)
   g_assert_cmpint (setsockopt (fd, IPPROTO_TCP, TCP_KEEPIDLE, &one, sizeof one), ==, 0);
   g_assert_cmpint (setsockopt (fd, IPPROTO_TCP, TCP_KEEPINTVL, &one, sizeof one), ==, 0);
   g_assert_cmpint (setsockopt (fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt), ==, 0);
-  g_usleep (3500 * 1000);
+  {
+    ProbesWait w = { &probes, 2 };
+
+    /* a keepalive a second after a second idle: two in about 2 s */
+    adbscope_test_wait_until (probes_answered, &w, 20000, "two keepalives were sent and answered");
+  }
 
   ok = at_http_get (fd, "ka.test", 1000, &error);
   g_assert_no_error (error);
@@ -843,7 +882,11 @@ test_zero_window (gconstpointer data)
         break;
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
     }
-  g_usleep (1500 * 1000);
+  {
+    ProbesWait w = { &probes, 1 };
+
+    adbscope_test_wait_until (probes_answered, &w, 20000, "a zero-window probe was sent and answered");
+  }
   g_mutex_lock (&probes.lock);
   g_test_message ("blocked after %" G_GUINT64_FORMAT " bytes; zero windows %u, probes %u, "
                   "answered %u", sent, probes.zero_windows, probes.probes, probes.answers);
@@ -862,9 +905,11 @@ test_zero_window (gconstpointer data)
       sent += sizeof buf;
     }
   shutdown (fd, SHUT_WR);
-  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (at_server_held_bytes (fx.server) < total && g_get_monotonic_time () < deadline)
-    g_usleep (20000);
+  {
+    HeldWait w = { fx.server, total };
+
+    adbscope_test_wait_until (server_holds, &w, 20000, "the server has every byte sent");
+  }
   g_assert_cmpuint (at_server_held_bytes (fx.server), ==, total);
   g_assert_true (at_server_held_ok (fx.server));
   close (fd);

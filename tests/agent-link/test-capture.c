@@ -16,6 +16,7 @@
 #include "adbscope-core.h"
 #include "adbscope-test-device.h"
 #include "adbscope-test-recording.h"
+#include "adbscope-test-wait.h"
 
 #include "adbscope-test-asan.h"
 
@@ -454,6 +455,47 @@ test_traffic (void)
 }
 
 static guint
+count_sockets (const char *unix_sockets,
+               const char *name_line)
+{
+  guint n = 0;
+
+  for (const char *p = unix_sockets; (p = strstr (p, name_line)) != NULL; p++)
+    n++;
+  return n;
+}
+
+/* A listening socket and every client it accepted carry its abstract
+ * name in the device's /proc/net/unix: TRUE once the agent's socket and
+ * its pcap socket each have a client (the desktop's link and pcap
+ * stream, through adb's forwards). */
+static gboolean
+agent_link_and_pcap_connected (gpointer data)
+{
+  g_autofree char *unix_sockets = adbscope_test_device_adb (data, NULL, "shell", "cat /proc/net/unix", NULL);
+
+  return count_sockets (unix_sockets, "@adbscope-agent\n") >= 2 &&
+         count_sockets (unix_sockets, "@adbscope-agent-pcap\n") >= 2;
+}
+
+static void
+wait_agent_clients (AdbscopeTestDevice *dev)
+{
+  adbscope_test_wait_until (agent_link_and_pcap_connected, dev, 30000,
+                            "the desktop's link and pcap stream are connected to the agent");
+}
+
+/* The private adb server no longer accepts (it was told to exit). */
+static gboolean
+adb_server_gone (gpointer data)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) c = g_socket_client_connect_to_host (client, data, 0, NULL, NULL);
+
+  return c == NULL;
+}
+
+static guint
 traffic_rounds (AdbscopeTestDevice *dev)
 {
   g_autofree char *path = g_build_filename (adbscope_test_device_get_sandbox (dev), "state", "traffic", NULL);
@@ -462,6 +504,26 @@ traffic_rounds (AdbscopeTestDevice *dev)
   if (!g_file_get_contents (path, &text, NULL, NULL) || !g_str_has_prefix (text, "rounds="))
     return 0;
   return (guint) g_ascii_strtoull (text + strlen ("rounds="), NULL, 10);
+}
+
+static gboolean
+agent_runs (gpointer dev)
+{
+  return find_agent_pid (dev) != 0;
+}
+
+typedef struct
+{
+  AdbscopeTestDevice *dev;
+  guint               rounds;
+} RoundsWait;
+
+static gboolean
+rounds_done (gpointer data)
+{
+  RoundsWait *w = data;
+
+  return traffic_rounds (w->dev) >= w->rounds;
 }
 
 /* The demo app's own traffic (DNS, HTTP with Host, TLS SNI, the bulk
@@ -569,27 +631,18 @@ test_demo (void)
   JsonArray *hosts, *conns, *failed;
   gboolean refused = FALSE, timed_out = FALSE, missing = FALSE;
   guint checked = 0;
-  gint64 deadline;
   int status;
 
   rec = spawn_adbscope (args, &error);
   g_assert_no_error (error);
-  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while (find_agent_pid (dev) == 0)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_usleep (100 * 1000);
-    }
-  g_usleep (2 * G_USEC_PER_SEC);   /* the link and the pcap stream connect */
+  adbscope_test_wait_until (agent_runs, dev, 20000, "the agent runs");
+  wait_agent_clients (dev);   /* the link and the pcap stream connect */
   for (guint round = 1; round <= 2; round++)
     {
+      RoundsWait w = { dev, round };
+
       adbscope_test_device_control (dev, "traffic-round");
-      deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-      while (traffic_rounds (dev) < round)
-        {
-          g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-          g_usleep (100 * 1000);
-        }
+      adbscope_test_wait_until (rounds_done, &w, 20000, "the demo app finished the traffic round");
     }
   summary = finish_adbscope (rec, &status);
   g_assert_cmpint (status, ==, 0);
@@ -674,27 +727,27 @@ run_disrupted (Disruption what)
   g_autoptr(AdbscopeTestDevice) dev = start_device ("--agent-installed", "--demo-traffic", "off", "--app", app, NULL);
   g_autofree char *report = temp_path (what == KILL_AGENT ? "killed-agent.json" : "killed-adb.json");
   g_autofree char *pcap = temp_path (what == KILL_AGENT ? "killed-agent.pcap" : "killed-adb.pcap");
+  g_autofree char *csv = temp_path (what == KILL_AGENT ? "killed-agent.csv" : "killed-adb.csv");
   const char *args[] = { "record", "-s", adbscope_test_device_get_serial (dev), "-p", NET_APP,
-                         "--capture", "--pcap", pcap, "--duration", "16s", "-o", report, NULL };
+                         "--capture", "--pcap", pcap, "--duration", "16s", "-o", report,
+                         "--samples", csv, NULL };
   g_autoptr(GSubprocess) rec = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) summary = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonObject) link = NULL;
-  gint64 deadline;
   pid_t agent = 0;
   int status;
 
   rec = spawn_adbscope (args, &error);
   g_assert_no_error (error);
-  /* Wait until the agent runs and the link had time to connect. */
-  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  while ((agent = find_agent_pid (dev)) == 0)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_usleep (100 * 1000);
-    }
-  g_usleep (4 * G_USEC_PER_SEC);
+  /* Wait until the run is under way (its session has taken two samples:
+   * a loss before that ends it as a failed start), the agent runs and the
+   * link and the pcap stream connected. */
+  adbscope_test_wait_lines (csv, 3, 30000);
+  adbscope_test_wait_until (agent_runs, dev, 20000, "the agent runs");
+  agent = find_agent_pid (dev);
+  wait_agent_clients (dev);
   if (what == KILL_AGENT)
     g_assert_cmpint (kill (agent, SIGKILL), ==, 0);
   else
@@ -711,7 +764,11 @@ run_disrupted (Disruption what)
       g_spawn_sync (NULL, (char **) kill_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                     NULL, NULL, NULL, NULL, NULL, &error);
       g_assert_no_error (error);
-      g_usleep (1500 * 1000);
+      {
+        g_autofree char *address = g_strdup_printf ("127.0.0.1:%s", g_getenv ("ANDROID_ADB_SERVER_PORT"));
+
+        adbscope_test_wait_until (adb_server_gone, address, 10000, "the killed adb server stops accepting");
+      }
       g_spawn_sync (NULL, (char **) start_argv, env, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                     NULL, NULL, NULL, NULL, NULL, &error);
       g_assert_no_error (error);
@@ -721,6 +778,12 @@ run_disrupted (Disruption what)
     }
 
   summary = finish_adbscope (rec, &status);
+  if (status != 0)
+    {
+      g_autofree char *text = json_to_string (summary, FALSE);
+
+      g_test_message ("record exited %d: %s", status, text);
+    }
   g_assert_cmpint (status, ==, 0);
   root = load_json_file (report);
   link = path_object (root, "$.network.agent.link");

@@ -12,6 +12,15 @@ fails=0
 check () { if eval "$2"; then echo "ok - $1"; else echo "not ok - $1"; fails=$((fails+1)); fi; }
 # json EXPR TEXT: EXPR over d = the parsed TEXT ("" when TEXT is not JSON)
 json () { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($1)" "$2" 2>/dev/null; }
+. "$(dirname "$0")/../common/wait.sh"
+# accepts PORT [NETNS]: something listens on 127.0.0.1:PORT (in NETNS)
+accepts () {
+  if [ -n "${2:-}" ]; then
+    ip netns exec "$2" bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+  else
+    bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+  fi
+}
 
 if [ "$(id -u)" != 0 ]; then
   echo "1..0 # SKIP needs root for ip netns"
@@ -51,15 +60,12 @@ port=15037
 env -i PATH="$PATH" HOME="$work/remote-home" ADB_MDNS=0 ADB_EMU=0 \
   ip netns exec "$ns" "$adb" -a -P "$port" nodaemon server >"$work/server.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 100); do
-  ip netns exec "$ns" bash -c "exec 3<>/dev/tcp/127.0.0.1/$port" 2>/dev/null && break
-  sleep 0.1
-done
+wait_until 30 "the remote adb server accepts" accepts "$port" "$ns"
 env -i PATH="$PATH" HOME="$work/remote-home" ADB_MDNS=0 ADB_EMU=0 ANDROID_ADB_SERVER_PORT="$port" \
   LANGUAGE=C ip netns exec "$ns" "$bin" sim --profile tablet-13 --try-network --agent-installed \
   >"$work/sim.json" 2>"$work/sim.err" &
 sim_pid=$!
-for _ in $(seq 200); do [ -s "$work/sim.json" ] && break; sleep 0.1; done
+wait_until 60 "the sim in the namespace printed its line" test -s "$work/sim.json"
 sim_line=$(head -n1 "$work/sim.json")
 serial=$(json "d['serial']" "$sim_line")
 app_pid=$(json "d['app_pids']['io.github.adbscope.demo']" "$sim_line")
@@ -116,7 +122,7 @@ check "--demo with a remote server is refused" '[ $rc = 1 ] && grep -q "cannot b
 second_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$adb" -P "$second_port" nodaemon server >"$work/second.log" 2>&1 &
 second_pid=$!
-for _ in $(seq 100); do bash -c "exec 3<>/dev/tcp/127.0.0.1/$second_port" 2>/dev/null && break; sleep 0.1; done
+wait_until 30 "the second adb server accepts" accepts "$second_port"
 out=$("$bin" record --demo --adb-server "127.0.0.1:$second_port" --duration 2s); rc=$?
 check "--demo with a server on this machine records through it" \
   '[ $rc = 0 ] && [ "$(json "d[\"run\"][\"samples\"]>=2 and d[\"device\"][\"serial\"].startswith(\"127.0.0.1:\")" "$out")" = True ]'

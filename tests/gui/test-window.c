@@ -350,6 +350,33 @@ same_pixels (GdkTexture *a,
          memcmp (pa, pb, sa * gdk_texture_get_height (a)) == 0;
 }
 
+/* The page as drawn once it has settled: rendered until two renders 50 ms
+ * apart are the same (a page that was just shown lays out and loads its
+ * labels over a few main-loop iterations, which a loaded host spreads out),
+ * at most 5 s; then the last render. */
+static GdkTexture *
+render_settled (GtkWidget *widget)
+{
+  GdkTexture *last = gui_test_render (widget);
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      GdkTexture *now;
+
+      gui_test_spin (50);
+      now = gui_test_render (widget);
+      if (same_pixels (last, now))
+        {
+          g_object_unref (now);
+          return last;
+        }
+      g_object_unref (last);
+      last = now;
+    }
+  return last;
+}
+
 static void
 test_pause_resume (void)
 {
@@ -418,8 +445,7 @@ test_paused_frozen (void)
   for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
     {
       show_page (page_names[i]);
-      gui_test_spin (200);
-      before[i] = gui_test_render (GTK_WIDGET (_adbscope_window_get_page (window, page_names[i])));
+      before[i] = render_settled (GTK_WIDGET (_adbscope_window_get_page (window, page_names[i])));
     }
 
   /* ≥ 3 fast samples, so also a meminfo (2 s) and slow ticks (1 s). */
@@ -431,8 +457,7 @@ test_paused_frozen (void)
       g_autoptr(GdkTexture) after = NULL;
 
       show_page (page_names[i]);
-      gui_test_spin (200);
-      after = gui_test_render (GTK_WIDGET (_adbscope_window_get_page (window, page_names[i])));
+      after = render_settled (GTK_WIDGET (_adbscope_window_get_page (window, page_names[i])));
       if (!same_pixels (before[i], after))
         {
           g_autofree char *a = g_strdup_printf ("%s/paused-%s-before.png", g_get_tmp_dir (), page_names[i]);

@@ -16,6 +16,7 @@
 
 #include "adbscope-core.h"
 #include "adbscope-test-device.h"
+#include "adbscope-test-wait.h"
 
 static AdbscopeTestDevice *device;
 static char *runtime_dir;
@@ -96,32 +97,22 @@ static void
 wait_for_csv_lines (const char *path,
                     guint       n)
 {
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  guint rows = 0;
+  adbscope_test_wait_lines (path, n, 30000);
+}
 
-  while (rows < n && g_get_monotonic_time () < deadline)
-    {
-      g_autofree char *text = NULL;
+static gboolean
+has_state_file (gpointer data)
+{
+  g_autofree char *path = adbscope_test_find_record_state (runtime_dir);
 
-      g_usleep (100 * 1000);
-      rows = 0;
-      if (g_file_get_contents (path, &text, NULL, NULL))
-        for (const char *p = text; *p != '\0'; p++)
-          rows += *p == '\n';
-    }
-  g_assert_cmpuint (rows, >=, n);
+  return path != NULL;
 }
 
 static char *
 wait_for_state_file (void)
 {
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  char *path;
-
-  while ((path = adbscope_test_find_record_state (runtime_dir)) == NULL && g_get_monotonic_time () < deadline)
-    g_usleep (50 * 1000);
-  g_assert_nonnull (path);
-  return path;
+  adbscope_test_wait_until (has_state_file, NULL, 20000, "the running record's control file is there");
+  return adbscope_test_find_record_state (runtime_dir);
 }
 
 /* Runs `adbscope ARGS…` to the end with stdout to @stdout_path (or a pipe
@@ -225,10 +216,10 @@ test_mark_stop_samples (void)
   state_path = wait_for_state_file ();
   g_assert_cmpint (g_stat (state_path, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0600);
-  /* The session starts after the control file: wait for its second sample
-   * (a second in, under any load) rather than a fixed time. */
-  wait_for_csv_lines (csv_path, 3);
-  g_usleep (500 * 1000);
+  /* The session starts after the control file: wait for its third sample
+   * (two seconds in, under any load: the marker's time_s > 1) rather than
+   * a fixed time. */
+  wait_for_csv_lines (csv_path, 4);
 
   mark = run_json (&status, "mark", "scrolling starts", NULL);
   g_assert_cmpint (status, ==, 0);
@@ -258,9 +249,8 @@ test_mark_stop_samples (void)
   g_assert_cmpint (status, ==, 1);
   g_assert_cmpstr (error_code (forbidden), ==, "forbidden");
 
-  /* a sample after the mark before stopping: the header and three samples */
-  wait_for_csv_lines (csv_path, 4);
-  g_usleep (500 * 1000);
+  /* a sample after the mark before stopping: the header and four samples */
+  wait_for_csv_lines (csv_path, 5);
   stop = run_json (&status, "stop", NULL);
   g_assert_cmpint (status, ==, 0);
 
@@ -321,14 +311,16 @@ test_sigint_still_writes_report (void)
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL;
   g_autofree char *path = g_build_filename (runtime_dir, "report.json", NULL);
+  g_autofree char *csv_path = g_build_filename (runtime_dir, "sigint.csv", NULL);
   g_autofree char *text = NULL;
 
+  /* A short interval: this needs samples, not a rate. */
   rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
                "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
-               "-o", path, NULL);
+               "-o", path, "--interval", "250ms", "--samples", csv_path, NULL);
   g_assert_no_error (error);
   g_free (wait_for_state_file ());
-  g_usleep (2500 * 1000);
+  wait_for_csv_lines (csv_path, 3);   /* the header and two samples */
   g_subprocess_send_signal (rec, SIGINT);
   g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
   g_assert_no_error (error);
@@ -675,12 +667,14 @@ test_sighup_writes_report (void)
   g_autoptr(GSubprocess) rec = NULL;
   g_autoptr(JsonNode) report = NULL;
   g_autofree char *out = NULL;
+  g_autofree char *csv_path = g_build_filename (runtime_dir, "sighup.csv", NULL);
 
   rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
-               "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE, NULL);
+               "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
+               "--interval", "250ms", "--samples", csv_path, NULL);
   g_assert_no_error (error);
   g_free (wait_for_state_file ());
-  g_usleep (2500 * 1000);
+  wait_for_csv_lines (csv_path, 3);   /* the header and two samples */
   g_subprocess_send_signal (rec, SIGHUP);
   g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
   g_assert_no_error (error);
@@ -700,16 +694,19 @@ test_device_lost (void)
   g_autoptr(GSubprocess) rec = NULL;
   g_autoptr(JsonNode) report = NULL;
   g_autofree char *out = NULL;
+  g_autofree char *csv_path = g_build_filename (runtime_dir, "lost.csv", NULL);
   JsonArray *losses;
   JsonObject *l;
 
   g_assert_no_error (error);
   rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
                "record", "-s", adbscope_test_device_get_serial (lost), "-p", ADBSCOPE_DEMO_PACKAGE,
-               "--duration", "8s", NULL);
+               "--duration", "8s", "--samples", csv_path, NULL);
   g_assert_no_error (error);
   g_free (wait_for_state_file ());
-  g_usleep (2500 * 1000);
+  /* the header and three samples (at 1 s: two seconds in, and the loss
+   * must come after the first second) */
+  wait_for_csv_lines (csv_path, 4);
   adbscope_test_device_kill (lost);
   g_subprocess_communicate_utf8 (rec, NULL, NULL, &out, NULL, &error);
   g_assert_no_error (error);
@@ -1593,6 +1590,8 @@ test_parallel_records (void)
   g_autoptr(JsonNode) j = NULL;
   g_autofree char *phone_id = NULL;
   g_autofree char *labels = NULL;
+  g_autofree char *phone_csv = g_build_filename (runtime_dir, "phone.csv", NULL);
+  g_autofree char *tablet_csv = g_build_filename (runtime_dir, "tablet.csv", NULL);
   gint64 deadline;
   const char *message;
   int status;
@@ -1602,11 +1601,12 @@ test_parallel_records (void)
   g_assert_cmpstr (phone_serial, !=, tablet_serial);
 
   phone_rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
-                     "record", "-s", phone_serial, "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "60s", NULL);
+                     "record", "-s", phone_serial, "-p", ADBSCOPE_DEMO_PACKAGE, "--duration", "60s",
+                     "--interval", "250ms", "--samples", phone_csv, NULL);
   g_assert_no_error (error);
   tablet_rec = spawn (G_SUBPROCESS_FLAGS_STDOUT_PIPE, NULL, &error,
                       "record", "-s", tablet_serial, "-p", ADBSCOPE_DEMO_PACKAGE, "--id", "ci-tablet",
-                      "--duration", "60s", NULL);
+                      "--duration", "60s", "--interval", "250ms", "--samples", tablet_csv, NULL);
   g_assert_no_error (error);
   deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while (count_state_files () < 2 && g_get_monotonic_time () < deadline)
@@ -1623,7 +1623,9 @@ test_parallel_records (void)
       g_error ("%u state files after 20 s; phone record: %s; tablet record: %s", count_state_files (),
                phone_out, tablet_out);
     }
-  g_usleep (2500 * 1000);
+  /* both sessions run: each has written a sample */
+  wait_for_csv_lines (phone_csv, 2);
+  wait_for_csv_lines (tablet_csv, 2);
 
   /* Nothing named, two running: which ones, and nothing marked. */
   j = run_json (&status, "mark", "ambiguous", NULL);

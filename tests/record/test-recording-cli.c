@@ -12,6 +12,7 @@
 #include "adbscope-core.h"
 #include "adbscope-sim-app-state.h"
 #include "adbscope-test-device.h"
+#include "adbscope-test-wait.h"
 
 static AdbscopeTestDevice *device;
 static char *dir;
@@ -165,19 +166,6 @@ path_in (const char *name)
   return g_build_filename (dir, name, NULL);
 }
 
-static guint
-count_lines (const char *path)
-{
-  g_autofree char *text = NULL;
-  guint n = 0;
-
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return 0;
-  for (const char *p = text; *p; p++)
-    n += *p == '\n';
-  return n;
-}
-
 #define STAT_SQL(path, what) \
   "SELECT " what " FROM sample JOIN series ON series.id = sample.series WHERE path = '" path "'"
 
@@ -199,15 +187,12 @@ test_crash (void)
   g_auto(Result) rep = { 0 };
   const char *args[] = { "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
                          "--samples", csv, "--recording", rec, NULL };
-  gint64 deadline = g_get_monotonic_time () + 40 * G_USEC_PER_SEC;
   double sum = 0, max = -1, samples;
   guint col = 0, n = 0, rows;
 
   g_mkdir_with_parents (runtime, 0700);
   proc = spawnv (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, runtime, args);
-  while (count_lines (csv) < 9 && g_get_monotonic_time () < deadline)
-    g_usleep (100 * 1000);
-  g_assert_cmpuint (count_lines (csv), >=, 9);
+  adbscope_test_wait_lines (csv, 9, 40000);
   g_subprocess_force_exit (proc);
   g_subprocess_wait (proc, NULL, &error);
   g_assert_no_error (error);
@@ -270,20 +255,16 @@ test_report_equals_record (void)
   g_auto(Result) nope = { 0 };
   g_auto(Result) failing = { 0 };
   g_auto(Result) second = { 0 };
+  g_autofree char *csv = path_in ("marked.csv");
   const char *args[] = { "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
-                         "--duration", "9s", "-o", out, "--assert", "run.samples > 3", NULL };
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+                         "--duration", "9s", "-o", out, "--assert", "run.samples > 3", "--samples", csv, NULL };
   double n, marker_s;
 
   g_mkdir_with_parents (runtime, 0700);
   proc = spawnv (G_SUBPROCESS_FLAGS_STDOUT_PIPE, runtime, args);
-  {
-    g_autofree char *state = NULL;
-
-    while ((state = adbscope_test_find_record_state (runtime)) == NULL && g_get_monotonic_time () < deadline)
-      g_usleep (50 * 1000);
-  }
-  g_usleep (4 * G_USEC_PER_SEC);
+  /* some samples before the marker (and, in 9 s, more after it): the
+   * header and four rows */
+  adbscope_test_wait_lines (csv, 5, 30000);
   mark = run ("mark", "half way", NULL);
   g_assert_cmpint (mark.status, ==, 0);
   g_subprocess_communicate_utf8 (proc, NULL, NULL, &printed, NULL, &error);
@@ -479,6 +460,7 @@ typedef struct
   GPtrArray *snaps;           /* AdbscopeSimAppState*, at_ns in stats_since_ns's place */
   GArray    *at_ns;
   gint       stop;
+  gint       taken;           /* snapshots so far (atomic) */
 } Truth;
 
 static gint64
@@ -502,12 +484,29 @@ truth_thread (gpointer data)
           now = monotonic_ns ();
           g_ptr_array_add (t->snaps, st);
           g_array_append_val (t->at_ns, now);
+          g_atomic_int_inc (&t->taken);
         }
       else
         g_free (st);
+      /* paces the truth's snapshots (the ring holds 128 frames, over a
+       * second at 120 Hz): not a wait for anything */
       g_usleep (150 * 1000);
     }
   return NULL;
+}
+
+typedef struct
+{
+  Truth *t;
+  gint   until;
+} TruthWait;
+
+static gboolean
+truth_has_taken (gpointer data)
+{
+  TruthWait *w = data;
+
+  return g_atomic_int_get (&w->t->taken) >= w->until;
 }
 
 /* Frames the game had presented by @at_ns: from the first snapshot taken
@@ -560,7 +559,8 @@ test_game (void)
   g_auto(Result) same = { 0 };
   g_auto(Result) gated = { 0 };
   g_autoptr(JsonNode) written = NULL;
-  Truth truth = { g_ptr_array_new_with_free_func (g_free), g_array_new (FALSE, FALSE, sizeof (gint64)), 0 };
+  Truth truth = { g_ptr_array_new_with_free_func (g_free), g_array_new (FALSE, FALSE, sizeof (gint64)), 0, 0 };
+  TruthWait truth_wait;
   GThread *thread = g_thread_new ("truth", truth_thread, &truth);
   double total, expected, t0_us, t1_us;
   JsonArray *metrics;
@@ -568,7 +568,10 @@ test_game (void)
 
   record = run ("record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_GAME_PACKAGE,
                 "--duration", "6s", "--interval", "500ms", "-o", out, "--assert", "frames.janky_pct < 100", NULL);
-  g_usleep (400 * 1000);
+  /* a snapshot of the truth wholly after the run's last frame read */
+  truth_wait.t = &truth;
+  truth_wait.until = g_atomic_int_get (&truth.taken) + 2;
+  adbscope_test_wait_until (truth_has_taken, &truth_wait, 10000, "the truth has a snapshot after the run");
   g_atomic_int_set (&truth.stop, 1);
   g_thread_join (thread);
   g_assert_cmpint (record.status, ==, 0);

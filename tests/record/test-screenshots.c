@@ -14,6 +14,7 @@
 
 #include "adbscope-core.h"
 #include "adbscope-test-device.h"
+#include "adbscope-test-wait.h"
 #include "adbscope-test-recording.h"
 
 static AdbscopeTestDevice *device;
@@ -91,16 +92,18 @@ mark (const char *label)
   g_assert_cmpint (finish (proc, &out), ==, 0);
 }
 
+static gboolean
+has_record_state (gpointer data)
+{
+  g_autofree char *path = adbscope_test_find_record_state (work_dir);
+
+  return path != NULL;
+}
+
 static void
 wait_for_record (void)
 {
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-  char *path;
-
-  while ((path = adbscope_test_find_record_state (work_dir)) == NULL && g_get_monotonic_time () < deadline)
-    g_usleep (50 * 1000);
-  g_assert_nonnull (path);
-  g_free (path);
+  adbscope_test_wait_until (has_record_state, NULL, 30000, "the running record's control file is there");
 }
 
 /* Every PNG in the recording, decoded by png-size.py: "WxH" lines. */
@@ -143,9 +146,10 @@ test_record (void)
 {
   g_autofree char *report_path = g_build_filename (work_dir, "shots.json", NULL);
   g_autofree char *recording = g_build_filename (work_dir, "shots.adbscope", NULL);
+  g_autofree char *csv = g_build_filename (work_dir, "shots.csv", NULL);
   const char *args[] = { "record", "-s", adbscope_test_device_get_serial (device), "-p", ADBSCOPE_DEMO_PACKAGE,
                          "--interval", "500ms", "--duration", "12s", "--screenshots", "2s",
-                         "-o", report_path, NULL };
+                         "-o", report_path, "--samples", csv, NULL };
   g_autoptr(GSubprocess) rec = spawn_adbscope (args);
   g_autoptr(JsonNode) report = NULL;
   g_autofree char *out = NULL;
@@ -161,9 +165,11 @@ test_record (void)
   double count, at_markers, duration, skipped;
 
   wait_for_record ();
-  g_usleep (3 * G_USEC_PER_SEC);
+  /* The markers well inside the run, by its own samples (a header and a
+   * row every 500 ms), not by the wall clock: about 2.5 s and 5 s in. */
+  adbscope_test_wait_lines (csv, 6, 30000);
   mark ("first");
-  g_usleep (3 * G_USEC_PER_SEC);
+  adbscope_test_wait_lines (csv, 11, 30000);
   mark ("second");
   g_assert_cmpint (finish (rec, &out), ==, 0);
 

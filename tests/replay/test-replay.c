@@ -437,6 +437,8 @@ test_capture_demo (void)
         changes += up > prev_up && prev_up > 0;
         prev_total = total;
         prev_up = up;
+        /* paces the polls of the replayed clock (counted above): the
+         * loop's end is the condition, this only spaces the reads */
         g_usleep (300 * 1000);
       }
     g_assert_cmpuint (changes, >=, n);

@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "adbscope-test-device.h"
+#include "adbscope-test-wait.h"
 
 #define DEMO "io.github.adbscope.demo"
 
@@ -59,22 +60,46 @@ total_frames (const char *text)
   return g_ascii_strtoll (p + strlen ("Total frames rendered: "), NULL, 10);
 }
 
-/* FPS the way Adbscope measures it: frames and /proc/uptime in one call. */
+/* The number on the last line of @text (the second `cat /proc/uptime`). */
 static double
-measure_fps (AdbscopeTestDevice *dev,
-             double              seconds)
+last_line_number (char *text)
 {
-  const char *cmd = "cat /proc/uptime; dumpsys gfxinfo " DEMO;
+  const char *nl;
+
+  g_strchomp (text);
+  nl = strrchr (text, '\n');
+  g_assert_nonnull (nl);
+  return g_ascii_strtod (nl + 1, NULL);
+}
+
+/* The app's frame rate over @seconds, bracketed: each read takes the
+ * device's uptime before and after the frame counter, so the counter's
+ * moment lies between the two whatever a loaded host does to the round
+ * trip.  *lo and *hi are the slowest and fastest rates those moments
+ * allow. */
+static void
+measure_fps (AdbscopeTestDevice *dev,
+             double              seconds,
+             double             *lo,
+             double             *hi)
+{
+  const char *cmd = "cat /proc/uptime; dumpsys gfxinfo " DEMO "; cat /proc/uptime";
   g_autofree char *a = sh (dev, NULL, cmd);
   g_autofree char *b = NULL;
-  double ua, ub;
+  double a0, a1, b0, b1;
+  gint64 frames;
 
+  /* The window measured: what the test is about, not a wait for something. */
   g_usleep ((gulong) (seconds * G_USEC_PER_SEC));
   b = sh (dev, NULL, cmd);
-  ua = g_ascii_strtod (a, NULL);
-  ub = g_ascii_strtod (b, NULL);
-  g_assert_cmpfloat (ub - ua, >, seconds * 0.9);
-  return (total_frames (b) - total_frames (a)) / (ub - ua);
+  a0 = g_ascii_strtod (a, NULL);
+  a1 = last_line_number (a);
+  b0 = g_ascii_strtod (b, NULL);
+  b1 = last_line_number (b);
+  g_assert_cmpfloat (b0 - a1, >, seconds * 0.9);
+  frames = total_frames (b) - total_frames (a);
+  *lo = frames / (b1 - a0);
+  *hi = frames / (b0 - a1);
 }
 
 static void
@@ -93,7 +118,7 @@ test_profile (gconstpointer data)
   g_autofree char *devices = NULL;
   g_autofree char *pagesize_prop = NULL;
   const char *argv[] = { adbscope_test_adb_path (), "devices", "-l", NULL };
-  double fps;
+  double fps_lo = 0, fps_hi = 0;
   int status;
 
   dev = adbscope_test_device_start (e->name, none, &error);
@@ -152,10 +177,27 @@ test_profile (gconstpointer data)
   else
     g_test_message ("not root: PSI/cpufreq presentation not checked");
 
-  fps = measure_fps (dev, 2.0);
-  g_test_message ("%s: %.1f fps (profile %d Hz)", e->name, fps, e->refresh_hz);
-  g_assert_cmpfloat (fps, >, e->refresh_hz * 0.95);
-  g_assert_cmpfloat (fps, <, e->refresh_hz * 1.05);
+  /* The demo app draws at the profile's refresh rate: the bracket holds a
+   * rate within 5 % of it.  A loaded host can starve the app of a frame
+   * or two (it then really drew fewer): up to three tries for one without. */
+  for (int i = 0; i < 3; i++)
+    {
+      measure_fps (dev, 2.0, &fps_lo, &fps_hi);
+      g_test_message ("%s: %.1f–%.1f fps (profile %d Hz)", e->name, fps_lo, fps_hi, e->refresh_hz);
+      if (fps_hi > e->refresh_hz * 0.95)
+        break;
+    }
+  g_assert_cmpfloat (fps_hi, >, e->refresh_hz * 0.95);
+  g_assert_cmpfloat (fps_lo, <, e->refresh_hz * 1.05);
+}
+
+static gboolean
+demo_not_running (gpointer data)
+{
+  int status;
+  g_autofree char *out = sh (data, &status, "pidof " DEMO);
+
+  return status == 1;
 }
 
 static void
@@ -213,19 +255,10 @@ test_demo_app (void)
   /* control: kill-app, then monkey starts it */
   adbscope_test_device_control (dev, "kill-app " DEMO);
   {
-    g_autofree char *none = NULL;
     g_autofree char *monkey = NULL;
     g_autofree char *pid3 = NULL;
 
-    for (int i = 0; i < 100; i++)
-      {
-        g_free (none);
-        none = sh (dev, &status, "pidof " DEMO);
-        if (status == 1)
-          break;
-        g_usleep (20000);
-      }
-    g_assert_cmpint (status, ==, 1);
+    adbscope_test_wait_until (demo_not_running, dev, 10000, "the killed demo app is gone");
     monkey = sh (dev, &status, "monkey -p " DEMO " 1");
     g_assert_cmpint (status, ==, 0);
     g_assert_nonnull (strstr (monkey, "Events injected: 1"));
@@ -233,6 +266,14 @@ test_demo_app (void)
     g_assert_cmpint (status, ==, 0);
     g_assert_cmpint (atoi (pid3), !=, atoi (pid2_text));
   }
+}
+
+static gboolean
+drew_120_frames (gpointer data)
+{
+  g_autofree char *out = sh (data, NULL, "dumpsys gfxinfo " DEMO);
+
+  return strstr (out, "Total frames rendered: ") != NULL && total_frames (out) > 120;
 }
 
 static void
@@ -246,7 +287,8 @@ test_framestats_layout (void)
 
   dev = adbscope_test_device_start ("pixel-14", NULL, &error);
   g_assert_no_error (error);
-  g_usleep (1200 * 1000);  /* more than 120 frames at 120 Hz */
+  /* framestats holds the last 120 frames: wait until the app drew more */
+  adbscope_test_wait_until (drew_120_frames, dev, 30000, "the demo app drew more than 120 frames");
   out = sh (dev, NULL, "dumpsys gfxinfo " DEMO " framestats");
   lines = g_strsplit (out, "\n", -1);
   for (int i = 0; lines[i] != NULL; i++)

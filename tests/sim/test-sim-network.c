@@ -28,6 +28,7 @@
 #include <json-glib/json-glib.h>
 
 #include "adbscope-test-device.h"
+#include "adbscope-test-wait.h"
 
 #define DEMO          "io.github.adbscope.demo"
 #define AGENT         "io.github.adbscope.agent"
@@ -131,21 +132,32 @@ agent_state (AdbscopeTestDevice *dev)
   return g_strndup (line + strlen ("  adbscope-agent state="), strcspn (line + strlen ("  adbscope-agent state="), " \n"));
 }
 
-/* Polls the state as the desktop does (every 250 ms, bounded). */
+typedef struct
+{
+  AdbscopeTestDevice *dev;
+  const char         *want;
+} StateWait;
+
+static gboolean
+state_is (gpointer data)
+{
+  StateWait *w = data;
+  g_autofree char *state = agent_state (w->dev);
+
+  return g_strcmp0 (state, w->want) == 0;
+}
+
+/* Polls the state until it is @want, for @seconds of wall time (each poll
+ * is an `adb shell dumpsys`, itself slow on a loaded host; the old bound
+ * counted only the pauses between them, so this allows twice as long). */
 static gboolean
 wait_state (AdbscopeTestDevice *dev,
             const char         *want,
             int                 seconds)
 {
-  for (int i = 0; i < seconds * 4; i++)
-    {
-      g_autofree char *state = agent_state (dev);
+  StateWait w = { dev, want };
 
-      if (g_strcmp0 (state, want) == 0)
-        return TRUE;
-      g_usleep (250 * 1000);
-    }
-  return FALSE;
+  return adbscope_test_poll_until (state_is, &w, (guint) seconds * 2000);
 }
 
 static void
@@ -390,6 +402,42 @@ test_counts_through_agent (void)
   g_assert_null (strstr (unix_sockets, "@adbscope-agent\n"));
 }
 
+static gboolean
+file_exists (gpointer path)
+{
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+static gboolean
+one_round_done (gpointer path)
+{
+  g_autofree char *text = NULL;
+
+  return g_file_get_contents (path, &text, NULL, NULL) && g_str_equal (text, "rounds=1\n");
+}
+
+typedef struct
+{
+  char   *path;
+  gint64  cdn_bytes_out;
+} FileCounts;
+
+static gboolean
+file_has_cdn_bytes (gpointer data)
+{
+  FileCounts *fc = data;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) file_counts = NULL;
+
+  /* the device may be half-way through rewriting it */
+  if (!g_file_get_contents (fc->path, &text, NULL, NULL) ||
+      (file_counts = json_from_string (text, NULL)) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (file_counts) ||
+      !json_object_has_member (json_node_get_object (file_counts), "hosts"))
+    return FALSE;
+  return host_count (file_counts, "cdn.demo.test", "bytes_out") == fc->cdn_bytes_out;
+}
+
 /* One round of the demo app's traffic, on demand. */
 static void
 test_demo_traffic (void)
@@ -401,26 +449,15 @@ test_demo_traffic (void)
   g_autofree char *rounds_path = NULL;
   g_autofree char *out = NULL;
   JsonObject *names;
-  gboolean done = FALSE;
 
   g_assert_no_error (error);
   g_free (sh (dev, AGENT_START));
   g_assert_true (wait_state (dev, "running", 20));
   rounds_path = g_build_filename (adbscope_test_device_get_sandbox (dev), "state", "traffic", NULL);
-  for (int i = 0; i < 100 && !g_file_test (rounds_path, G_FILE_TEST_EXISTS); i++)
-    g_usleep (100 * 1000);
+  adbscope_test_wait_until (file_exists, rounds_path, 20000, "the demo app's traffic state file is there");
   out = control (dev, "traffic-round");
   g_assert_cmpstr (out, ==, "ok");
-  for (int i = 0; i < 300 && !done; i++)
-    {
-      g_autofree char *text = NULL;
-
-      g_file_get_contents (rounds_path, &text, NULL, NULL);
-      done = g_strcmp0 (text, "rounds=1\n") == 0;
-      if (!done)
-        g_usleep (100 * 1000);
-    }
-  g_assert_true (done);
+  adbscope_test_wait_until (one_round_done, rounds_path, 60000, "the demo app finished one traffic round");
 
   counts = net_counts (dev);
   /* The first round has the bulk download (3 MiB) and everything else. */
@@ -438,17 +475,15 @@ test_demo_traffic (void)
   names = json_object_get_object_member (json_object_get_object_member (json_node_get_object (counts), "dns"), "names");
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (names, "api.demo.test"), "queries"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (names, "missing.demo.test"), "rcode"), ==, "NXDOMAIN");
-  /* The same numbers are in the file the device rewrites every 500 ms. */
+  /* The same numbers are in the file the device rewrites every 500 ms
+   * (once it has rewritten it since the round). */
   {
-    g_autofree char *path = g_build_filename (adbscope_test_device_get_sandbox (dev), "state", "net.json", NULL);
-    g_autofree char *text = NULL;
-    g_autoptr(JsonNode) file_counts = NULL;
+    FileCounts fc = { g_build_filename (adbscope_test_device_get_sandbox (dev), "state", "net.json", NULL),
+                      host_count (counts, "cdn.demo.test", "bytes_out") };
 
-    g_usleep (700 * 1000);
-    g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-    file_counts = json_from_string (text, NULL);
-    g_assert_cmpint (host_count (file_counts, "cdn.demo.test", "bytes_out"), ==,
-                     host_count (counts, "cdn.demo.test", "bytes_out"));
+    adbscope_test_wait_until (file_has_cdn_bytes, &fc, 10000,
+                              "state/net.json has the round's cdn.demo.test bytes_out");
+    g_free (fc.path);
   }
 }
 
@@ -809,6 +844,14 @@ shell_on (const char *serial,
   return out;
 }
 
+static gboolean
+agent_not_supported (gpointer serial)
+{
+  g_autofree char *out = shell_on (serial, "dumpsys activity service " AGENT_SERVICE);
+
+  return strstr (out, "  adbscope-agent state=error:network_not_supported ") != NULL;
+}
+
 /* Without root and without user namespaces: --network refuses with the
  * reason, --try-network runs without a network and the agent says so. */
 static void
@@ -843,7 +886,9 @@ test_not_supported (void)
 
     host = start_adb_server ();
     serial = connect_by_hand (host, node);
-    out = shell_on (serial, AGENT_START "; sleep 1; dumpsys activity service " AGENT_SERVICE);
+    g_free (shell_on (serial, AGENT_START));
+    adbscope_test_wait_until (agent_not_supported, serial, 20000, "the agent says the network is not supported");
+    out = shell_on (serial, "dumpsys activity service " AGENT_SERVICE);
     g_test_message ("%s", out);
     g_assert_nonnull (strstr (out, "  adbscope-agent state=error:network_not_supported package=" DEMO));
   }

@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "adbscope-test-device.h"
+#include "adbscope-test-wait.h"
 
 static AdbscopeTestDevice *shared;
 
@@ -512,6 +513,27 @@ test_old_protocol (void)
   g_assert_cmpuint (strlen (out), ==, 1000000);
 }
 
+/* The sim runs an interactive shell as a login shell, argv SHELL "-"
+ * (adbscope-sim-shell.c): TRUE once one runs under it. */
+static gboolean
+sim_runs_login_shell (gpointer dev)
+{
+  g_autoptr(GArray) pids = adbscope_test_list_descendants (adbscope_test_device_get_pid (dev));
+
+  for (guint i = 0; i < pids->len; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/cmdline", g_array_index (pids, GPid, i));
+      g_autofree char *cmdline = NULL;
+      gsize len;
+
+      /* "SHELL\0-\0" */
+      if (g_file_get_contents (path, &cmdline, &len, NULL) && len >= 3 &&
+          strlen (cmdline) == len - 3 && g_str_equal (cmdline + len - 2, "-"))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 test_kill_ends_running_shell (void)
 {
@@ -528,7 +550,8 @@ test_kill_ends_running_shell (void)
                             adbscope_test_adb_path (), "-s", adbscope_test_device_get_serial (dev),
                             "shell", NULL);
   g_assert_no_error (error);
-  g_usleep (300 * 1000);
+  /* the interactive shell has started on the device */
+  adbscope_test_wait_until (sim_runs_login_shell, dev, 20000, "the device runs the adb shell's login shell");
   g_assert_nonnull (g_subprocess_get_identifier (shell));  /* still running */
 
   t0 = g_get_monotonic_time ();
