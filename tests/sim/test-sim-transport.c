@@ -534,6 +534,12 @@ sim_runs_login_shell (gpointer dev)
   return FALSE;
 }
 
+static gboolean
+file_exists (gpointer path)
+{
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
 static void
 test_kill_ends_running_shell (void)
 {
@@ -541,6 +547,7 @@ test_kill_ends_running_shell (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GSubprocess) shell = NULL;
   g_autofree char *sandbox = NULL;
+  g_autofree char *ready = NULL;
   gint64 t0;
 
   dev = adbscope_test_device_start ("pixel-14", NULL, &error);
@@ -550,8 +557,23 @@ test_kill_ends_running_shell (void)
                             adbscope_test_adb_path (), "-s", adbscope_test_device_get_serial (dev),
                             "shell", NULL);
   g_assert_no_error (error);
-  /* the interactive shell has started on the device */
+  /* the interactive shell has started on the device, and the stream to it
+   * is open end to end: a command typed into the client has run there.  The login shell alone is not enough: the
+   * client may not have had its OKAY yet, and a kill then is adb's
+   * "error: closed" (exit 1), another case than the one tested here. */
   adbscope_test_wait_until (sim_runs_login_shell, dev, 20000, "the device runs the adb shell's login shell");
+  ready = g_build_filename (g_get_tmp_dir (), "adbscope-shell-ready-XXXXXX", NULL);
+  g_close (g_mkstemp (ready), NULL);
+  g_unlink (ready);
+  {
+    g_autofree char *quoted = g_shell_quote (ready);
+    g_autofree char *command = g_strdup_printf ("echo > %s\n", quoted);
+
+    g_assert_true (g_output_stream_write_all (g_subprocess_get_stdin_pipe (shell), command, strlen (command),
+                                              NULL, NULL, &error));
+    g_assert_no_error (error);
+  }
+  adbscope_test_wait_until (file_exists, ready, 20000, "the command typed into adb shell ran on the device");
   g_assert_nonnull (g_subprocess_get_identifier (shell));  /* still running */
 
   t0 = g_get_monotonic_time ();
@@ -563,6 +585,7 @@ test_kill_ends_running_shell (void)
   /* adb 29: EOF, rc 0, nothing on stderr */
   g_assert_cmpint (g_subprocess_get_exit_status (shell), ==, 0);
   g_assert_false (g_file_test (sandbox, G_FILE_TEST_EXISTS));
+  g_unlink (ready);
 
   /* and the device comes back on the same port */
   g_assert_true (adbscope_test_device_restart (dev, &error));
