@@ -613,6 +613,19 @@ at_wait_snapshot (int            fd,
   return NULL;
 }
 
+gssize
+at_recv_timeout (int     fd,
+                 guint8 *buf,
+                 gsize   len,
+                 int     timeout_ms)
+{
+  struct pollfd pfd = { fd, POLLIN, 0 };
+
+  if (poll (&pfd, 1, timeout_ms) != 1)
+    return -1;
+  return recv (fd, buf, len, 0);
+}
+
 const Adbscope__Agent__V1__DnsLookup *
 at_find_lookup (const AtSnapshot *snap,
                 const char       *name)

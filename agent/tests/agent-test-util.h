@@ -108,6 +108,12 @@ int         at_unix_connect        (const char *name);
 Adbscope__Agent__V1__AgentMessage *at_read_message (int fd,
                                                     int timeout_ms,
                                                     GByteArray *raw_out);
+/* recv() of at most @len bytes once @fd is readable within @timeout_ms; -1
+ * when it is not. */
+gssize at_recv_timeout (int     fd,
+                        guint8 *buf,
+                        gsize   len,
+                        int     timeout_ms);
 /* Reads snapshots until @pred is true (returns that snapshot) or timeout. */
 typedef gboolean (*AtSnapshotPred) (const AtSnapshot *snap,
                                     gpointer          data);

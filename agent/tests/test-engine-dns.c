@@ -14,19 +14,6 @@
 
 typedef Adbscope__Agent__V1__AgentMessage AtMessage;
 
-static gssize
-recv_timeout (int     fd,
-              guint8 *buf,
-              gsize   len,
-              int     timeout_ms)
-{
-  struct pollfd pfd = { fd, POLLIN, 0 };
-
-  if (poll (&pfd, 1, timeout_ms) != 1)
-    return -1;
-  return recv (fd, buf, len, 0);
-}
-
 /* Reads exactly @len bytes (or fails the test). */
 static void
 read_exact (int     fd,
@@ -37,7 +24,7 @@ read_exact (int     fd,
 
   while (got < len)
     {
-      gssize n = recv_timeout (fd, buf + got, len - got, 5000);
+      gssize n = at_recv_timeout (fd, buf + got, len - got, 5000);
 
       if (n <= 0)
         g_error ("read %zu of %zu bytes: %s", got, len, n < 0 ? g_strerror (errno) : "EOF");
@@ -261,7 +248,7 @@ run_dns_tcp (const char *const *dns_servers)
   check_answer (r, n, 0x4343, 3, NULL);                        /* NXDOMAIN */
   /* The app closes: the agent answers with its FIN. */
   g_assert_cmpint (shutdown (fd, SHUT_WR), ==, 0);
-  g_assert_cmpint (recv_timeout (fd, r, sizeof r, 5000), ==, 0);
+  g_assert_cmpint (at_recv_timeout (fd, r, sizeof r, 5000), ==, 0);
   close (fd);
 
   fd6 = at_client_connect (net, AGENT_LINUX_DNS6, 53);
@@ -278,7 +265,7 @@ run_dns_tcp (const char *const *dns_servers)
     gssize got;
 
     g_assert_cmpint (send (fd, q, qlen, 0), ==, (gssize) qlen);
-    got = recv_timeout (fd, r, sizeof r, 5000);
+    got = at_recv_timeout (fd, r, sizeof r, 5000);
     g_assert_cmpint (got, >, 0);
     check_answer (r, (gsize) got, 0x5555, 0, AT_SERVER4);
   }
@@ -361,13 +348,13 @@ test_dns_forward (void)
 
   qlen = at_dns_query (q, 0x1234, "host.adbscope.test");
   g_assert_cmpint (send (fd, q, qlen, 0), ==, (gssize) qlen);
-  n = recv_timeout (fd, r, sizeof r, 5000);
+  n = at_recv_timeout (fd, r, sizeof r, 5000);
   check_answer (r, (gsize) n, 0x1234, 0, AT_SERVER4);
 
   t0 = g_get_monotonic_time ();
   qlen = at_dns_query (q, 0xbeef, "fail.adbscope.test");
   g_assert_cmpint (send (fd, q, qlen, 0), ==, (gssize) qlen);
-  n = recv_timeout (fd, r, sizeof r, 5000);
+  n = at_recv_timeout (fd, r, sizeof r, 5000);
   g_assert_cmpint (n, ==, (gssize) qlen);
   check_answer (r, (gsize) n, 0xbeef, 2, NULL);                /* SERVFAIL */
   g_assert_cmpint (g_get_monotonic_time () - t0, >=, 600000);  /* after the timeout */
@@ -419,7 +406,7 @@ test_dns_truncated (void)
   fd = udp_client (net, AGENT_LINUX_DNS4, 53);
   qlen = at_dns_query (q, 0x7777, "big.adbscope.test");
   g_assert_cmpint (send (fd, q, qlen, 0), ==, (gssize) qlen);
-  n = recv_timeout (fd, r, sizeof r, 5000);
+  n = at_recv_timeout (fd, r, sizeof r, 5000);
   g_assert_cmpint (n, ==, (gssize) qlen);                     /* header + question only */
   g_assert_true (engine_dns_parse_question (r, (gsize) n, &parsed));
   g_assert_cmpuint (parsed.id, ==, 0x7777);

@@ -85,19 +85,6 @@ udp_client (AtNet      *net,
   return fd;
 }
 
-static gssize
-recv_timeout (int     fd,
-              guint8 *buf,
-              gsize   len,
-              int     timeout_ms)
-{
-  struct pollfd pfd = { fd, POLLIN, 0 };
-
-  if (poll (&pfd, 1, timeout_ms) != 1)
-    return -1;
-  return recv (fd, buf, len, 0);
-}
-
 typedef struct {
   int      protocol;
   const char *dst;
@@ -147,7 +134,7 @@ test_udp_echo (void)
 
           at_pattern_fill (out, sizes[i], i, 0);
           g_assert_cmpint (send (fd, out, sizes[i], 0), ==, (gssize) sizes[i]);
-          n = recv_timeout (fd, in, sizeof in, 5000);
+          n = at_recv_timeout (fd, in, sizeof in, 5000);
           g_assert_cmpint (n, ==, (gssize) sizes[i]);
           g_assert_cmpmem (in, sizes[i], out, sizes[i]);
           pred.payload_up += sizes[i];
@@ -225,7 +212,7 @@ test_dns (void)
 
   qlen = at_dns_query (q, 0x1234, "host.adbscope.test");
   g_assert_cmpint (send (fd, q, qlen, 0), ==, (gssize) qlen);
-  n = recv_timeout (fd, r, sizeof r, 5000);
+  n = at_recv_timeout (fd, r, sizeof r, 5000);
   g_assert_cmpint (n, >, 12);
   g_assert_true (engine_dns_parse_question (r, (gsize) n, &parsed));
   g_assert_cmpuint (parsed.id, ==, 0x1234);
@@ -238,7 +225,7 @@ test_dns (void)
   /* Upstream stays silent: the app gets SERVFAIL with its own question. */
   qlen_fail = at_dns_query (q_fail, 0xbeef, "fail.adbscope.test");
   g_assert_cmpint (send (fd, q_fail, qlen_fail, 0), ==, (gssize) qlen_fail);
-  n = recv_timeout (fd, r, sizeof r, 5000);
+  n = at_recv_timeout (fd, r, sizeof r, 5000);
   g_assert_cmpint (n, ==, (gssize) qlen_fail);
   g_assert_true (engine_dns_parse_question (r, (gsize) n, &parsed));
   g_assert_cmpuint (parsed.id, ==, 0xbeef);
@@ -248,7 +235,7 @@ test_dns (void)
 
   qlen = at_dns_query (q, 7, "other.adbscope.test");
   g_assert_cmpint (send (fd, q, qlen, 0), ==, (gssize) qlen);
-  n = recv_timeout (fd, r, sizeof r, 5000);
+  n = at_recv_timeout (fd, r, sizeof r, 5000);
   g_assert_cmpint (n, >, 12);
   g_assert_cmpuint (r[3] & 0x0f, ==, 3);                      /* NXDOMAIN */
 
@@ -256,7 +243,7 @@ test_dns (void)
   fd6 = udp_client (fx.net, AGENT_LINUX_DNS6, 53);
   qlen = at_dns_query (q, 0x0606, "host.adbscope.test");
   g_assert_cmpint (send (fd6, q, qlen, 0), ==, (gssize) qlen);
-  n = recv_timeout (fd6, r, sizeof r, 5000);
+  n = at_recv_timeout (fd6, r, sizeof r, 5000);
   g_assert_cmpint (n, >, 12);
   g_assert_cmpuint (r[0], ==, 0x06);
   g_assert_cmpuint (r[3] & 0x0f, ==, 0);
@@ -679,7 +666,7 @@ test_udp_idle (void)
   fixture_start (&fx, &opt);
   fd = udp_client (fx.net, AT_SERVER4, pred.port);
   g_assert_cmpint (send (fd, "x", 1, 0), ==, 1);
-  g_assert_cmpint (recv_timeout (fd, buf, sizeof buf, 3000), ==, 1);
+  g_assert_cmpint (at_recv_timeout (fd, buf, sizeof buf, 3000), ==, 1);
   sent_at = g_get_monotonic_time ();
   msg = at_wait_snapshot (fx.snap_fd, udp_closed_pred, &pred, 5000);
   g_assert_nonnull (msg);
@@ -694,7 +681,7 @@ test_udp_idle (void)
 
   /* Still works: a new flow. */
   g_assert_cmpint (send (fd, "y", 1, 0), ==, 1);
-  g_assert_cmpint (recv_timeout (fd, buf, sizeof buf, 3000), ==, 1);
+  g_assert_cmpint (at_recv_timeout (fd, buf, sizeof buf, 3000), ==, 1);
   g_assert_cmpint (buf[0], ==, 'y');
   close (fd);
   fixture_stop (&fx);
@@ -855,7 +842,7 @@ test_reader_idle (void)
       for (i = 0; i < 20; i++)
         {
           g_assert_cmpint (send (fd, "ping", 4, 0), ==, 4);
-          g_assert_cmpint (recv_timeout (fd, buf, sizeof buf, 5000), ==, 4);
+          g_assert_cmpint (at_recv_timeout (fd, buf, sizeof buf, 5000), ==, 4);
         }
       /* the last replies' wake-ups are over, then a second of idle is
        * the thing measured: both are time, not a condition */

@@ -5,27 +5,13 @@
 # once, prints what it did as one JSON line on stderr, and stays alive.
 #   argv[1]: bytes to GET, argv[2]: bytes to POST
 import json, socket, ssl, struct, sys, time
+from app_dns import dns, first_answer
 
-FAKE_DNS = ("10.215.173.2", 53)
 API = "198.18.0.10"
 ECHO = "198.18.0.12"
 get_n = int(sys.argv[1]) if len(sys.argv) > 1 else 300000
 post_n = int(sys.argv[2]) if len(sys.argv) > 2 else 50000
 done = {}
-
-def dns(name, qid):
-    q = struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, 0)
-    for label in name.split("."):
-        q += bytes([len(label)]) + label.encode()
-    q += b"\0" + struct.pack(">HH", 1, 1)
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.settimeout(0.5)
-    try:
-        s.sendto(q, FAKE_DNS)
-        r = s.recv(512)
-        return r[3] & 0x0F
-    finally:
-        s.close()
 
 def http(host, request, expect_close=True):
     s = socket.create_connection((API, 80), timeout=10)
@@ -41,12 +27,7 @@ def http(host, request, expect_close=True):
 
 # The agent is up once the fake resolver answers; the desktop's link and
 # pcap stream connect right after, so give them a moment.
-while True:
-    try:
-        done["dns_api_rcode"] = dns("api.demo.test", 1)
-        break
-    except OSError:
-        time.sleep(0.3)
+done["dns_api_rcode"] = first_answer("api.demo.test", 1)
 time.sleep(2.5)
 done["dns_missing_rcode"] = dns("missing.demo.test", 2)
 done["get_received"] = http("get.demo.test",
